@@ -1,0 +1,152 @@
+import { z } from "zod";
+import { roles } from "./roles.ts";
+
+// User management and the audit log (issue 8): the shapes of GET/PATCH /api/admin/users and
+// GET /api/admin/audit, their query rules, and the messages both the server and the screens use.
+
+export const adminMessages = {
+  lastAdmin:
+    "This is the last active admin account: it cannot be demoted or disabled. Make another account admin first.",
+  nothingToChange: "Send a role, a disabled flag, or both.",
+  resetSent: "A password-reset email has been sent.",
+  resetDisabled: "This account is disabled. Re-enable it before sending a password reset.",
+  userNotFound: "This user does not exist.",
+} as const;
+
+export const adminUserSchema = z.object({
+  uid: z.string(),
+  name: z.string(),
+  email: z.string(),
+  role: z.enum(roles),
+  /** "teacher" while a teacher sign-up waits for approval (TEACHER_SIGNUP=approval). */
+  pendingRole: z.enum(["teacher"]).nullable(),
+  emailVerified: z.boolean(),
+  disabled: z.boolean(),
+  createdAt: z.string(),
+});
+export type AdminUser = z.infer<typeof adminUserSchema>;
+
+export const pageLimits = { default: 50, max: 100 } as const;
+
+const limitSchema = z.coerce
+  .number({ error: `limit must be a whole number from 1 to ${pageLimits.max}.` })
+  .int({ error: `limit must be a whole number from 1 to ${pageLimits.max}.` })
+  .min(1, { error: `limit must be a whole number from 1 to ${pageLimits.max}.` })
+  .max(pageLimits.max, { error: `limit must be a whole number from 1 to ${pageLimits.max}.` })
+  .default(pageLimits.default);
+
+const cursorSchema = z.string().max(500, { error: "The cursor is not valid." }).optional();
+
+/** GET /api/admin/users?search=&pending=&limit=&cursor= (newest accounts first). */
+export const adminUserQuerySchema = z.object({
+  search: z
+    .string()
+    .max(254, { error: "Use at most 254 characters." })
+    .default("")
+    .transform((s) => s.trim()),
+  /** "true": only accounts waiting for teacher approval. */
+  pending: z.enum(["true", "false"], { error: "pending must be true or false." }).optional(),
+  limit: limitSchema,
+  cursor: cursorSchema,
+});
+export type AdminUserQuery = z.infer<typeof adminUserQuerySchema>;
+
+/** PATCH /api/admin/users/:uid. Setting a role also settles a pending teacher request. */
+export const adminUserPatchSchema = z
+  .strictObject(
+    {
+      role: z.enum(roles, { error: "Choose student, teacher or admin." }).optional(),
+      disabled: z.boolean({ error: "disabled must be true or false." }).optional(),
+    },
+    { error: "Only role and disabled can be changed." },
+  )
+  .refine((v) => v.role !== undefined || v.disabled !== undefined, {
+    error: adminMessages.nothingToChange,
+  });
+export type AdminUserPatch = z.infer<typeof adminUserPatchSchema>;
+
+export const userPage = z.object({
+  items: z.array(adminUserSchema),
+  nextCursor: z.string().nullable(),
+});
+export type UserPage = z.infer<typeof userPage>;
+
+// The audit log.
+/** Actions written by the server, with the labels the audit screen shows. */
+export const auditActions = {
+  "auth.register": "Account registered",
+  "auth.login": "Signed in",
+  "auth.login_failed": "Sign-in failed",
+  "auth.refresh_reuse": "Refresh token reused (session revoked)",
+  "auth.password_changed": "Password changed",
+  "auth.password_change_failed": "Password change failed",
+  "auth.password_reset": "Password reset",
+  "admin.created_by_cli": "Admin created (command line)",
+  "admin.promoted_by_cli": "Admin promoted (command line)",
+  "admin.role_changed": "Role changed",
+  "admin.teacher_approved": "Teacher approved",
+  "admin.user_disabled": "Account disabled",
+  "admin.user_enabled": "Account re-enabled",
+  "admin.password_reset_sent": "Password-reset email sent by an admin",
+  "report.update": "Report edited",
+  "report.delete": "Report deleted",
+} as const satisfies Record<string, string>;
+
+export function auditActionLabel(action: string): string {
+  return (auditActions as Record<string, string>)[action] ?? action;
+}
+
+const instant = z
+  .string()
+  .trim()
+  .refine(
+    (v) =>
+      /^\d{4}-\d{2}-\d{2}$/.test(v)
+        ? !Number.isNaN(Date.parse(`${v}T00:00:00Z`))
+        : /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})$/.test(v) &&
+          !Number.isNaN(Date.parse(v)),
+    { error: "Use a date (YYYY-MM-DD) or an ISO 8601 time with its offset." },
+  );
+
+/**
+ * GET /api/admin/audit?action=&actor=&from=&to=&limit=&cursor= (newest first). `action` is an
+ * exact action name; `actor` an actor's uid or part of their email; `from` is inclusive, `to`
+ * exclusive for a time and inclusive of the whole day (UTC) for a date.
+ */
+export const auditQuerySchema = z.object({
+  action: z
+    .string()
+    .trim()
+    .max(100, { error: "Use at most 100 characters." })
+    .optional()
+    .transform((v) => (v ? v : undefined)),
+  actor: z
+    .string()
+    .trim()
+    .max(254, { error: "Use at most 254 characters." })
+    .optional()
+    .transform((v) => (v ? v : undefined)),
+  from: z.preprocess((v) => (v === "" ? undefined : v), instant.optional()),
+  to: z.preprocess((v) => (v === "" ? undefined : v), instant.optional()),
+  limit: limitSchema,
+  cursor: cursorSchema,
+});
+export type AuditQuery = z.infer<typeof auditQuerySchema>;
+
+export const auditEntrySchema = z.object({
+  id: z.string(),
+  at: z.string(),
+  actorId: z.string().nullable(),
+  actorEmail: z.string().nullable(),
+  action: z.string(),
+  target: z.string().nullable(),
+  details: z.record(z.string(), z.unknown()),
+  ip: z.string().nullable(),
+});
+export type AuditEntryView = z.infer<typeof auditEntrySchema>;
+
+export const auditPage = z.object({
+  items: z.array(auditEntrySchema),
+  nextCursor: z.string().nullable(),
+});
+export type AuditPage = z.infer<typeof auditPage>;

@@ -1,0 +1,72 @@
+import { z } from "zod";
+import { roles } from "./roles.ts";
+
+// Account rules: NIST SP 800-63B passwords (8-128 characters, no composition rules, common
+// passwords refused by the server), trimmed lower-case emails, names of 1-100 characters.
+export const passwordLimits = { min: 8, max: 128 } as const;
+
+export const emailSchema = z
+  .string({ error: "Enter your email address." })
+  .trim()
+  .toLowerCase()
+  .max(254, { error: "Use at most 254 characters." })
+  .pipe(z.email({ error: "Enter a valid email address." }));
+
+export const nameSchema = z
+  .string({ error: "Enter your name." })
+  .trim()
+  .min(1, { error: "Enter your name." })
+  .max(100, { error: "Use at most 100 characters." });
+
+export const passwordSchema = z
+  .string({ error: "Enter a password." })
+  .min(passwordLimits.min, { error: `Use at least ${passwordLimits.min} characters.` })
+  .max(passwordLimits.max, { error: `Use at most ${passwordLimits.max} characters.` });
+
+export const signupRoles = ["student", "teacher"] as const;
+
+export const registerSchema = z.object({
+  name: nameSchema,
+  email: emailSchema,
+  password: passwordSchema,
+  role: z.enum(signupRoles, { error: "Choose Student or Teacher." }).optional().default("student"),
+});
+
+export const loginSchema = z.object({
+  email: z.string({ error: "Enter your email address." }).trim().toLowerCase().min(1).max(254),
+  password: z.string({ error: "Enter your password." }).min(1).max(1024),
+});
+
+export const forgotPasswordSchema = z.object({ email: emailSchema });
+export const resetPasswordSchema = z.object({
+  token: z.string().min(1).max(200),
+  password: passwordSchema,
+});
+export const verifySchema = z.object({
+  code: z
+    .string({ error: "Enter the code." })
+    .trim()
+    .regex(/^[0-9]{6}$/, { error: "Invalid code" }),
+});
+export const updateNameSchema = z.object({ name: nameSchema });
+export const changePasswordSchema = z.object({
+  currentPassword: z.string({ error: "Enter your current password." }).min(1).max(1024),
+  newPassword: passwordSchema,
+});
+
+export const userSchema = z.object({
+  uid: z.string(),
+  name: z.string(),
+  email: z.string(),
+  role: z.enum(roles),
+  emailVerified: z.boolean(),
+  createdAt: z.string(),
+});
+export type User = z.infer<typeof userSchema>;
+
+export const sessionSchema = z.object({
+  token: z.string(),
+  expiresIn: z.number(),
+  user: userSchema,
+});
+export type Session = z.infer<typeof sessionSchema>;

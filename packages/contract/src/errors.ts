@@ -1,0 +1,30 @@
+import { z } from "zod";
+
+// The one error shape of every API answer that is not a success (DESIGN.md section 4).
+export const errorCodes = [
+  "validation_failed",
+  "invalid_credentials",
+  "unauthorized",
+  "forbidden",
+  "not_found",
+  "conflict",
+  "payload_too_large",
+  "unsupported_media_type",
+  "rate_limited",
+  "invalid_code",
+  "invalid_token",
+  "account_disabled",
+  "service_unavailable",
+  "internal_error",
+] as const;
+export type ErrorCode = (typeof errorCodes)[number];
+
+export const errorBodySchema = z.object({
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    fields: z.record(z.string(), z.string()).optional(),
+    requestId: z.string().optional(),
+  }),
+});
+export type ErrorBody = z.infer<typeof errorBodySchema>;

@@ -1,0 +1,33 @@
+// Every user-visible message of SPEC.md section 8, letter for letter. Screens and the server
+// import them from here so a message exists once.
+export const messages = {
+  registrationSuccess: "Registration successful!",
+  resetLinkSent: "Reset link sent to your email",
+  resetLinkErrorPrefix: "Error sending reset link: ",
+  verifySuccess: "Verification successful",
+  verifyInvalid: "Invalid code",
+  nameUpdated: "Name updated successfully!",
+  passwordUpdated: "Password updated successfully!",
+  noUserLoggedIn: "No user is currently logged in.",
+  reportSubmitted: "Student report submitted successfully!",
+  reportFailed: "Failed to submit the report. Please try again.",
+  reportRequired: "Please fill all required fields.",
+  reportRange:
+    "Marks and Attendance must be between 0 and 100. Assignments must be between 0 and 6.",
+  studentSaved: "Student data submitted!",
+  studentSaveFailed: "Error submitting data",
+  predictionFailedPrefix: "Prediction failed: ",
+  noReports: "No student reports found.",
+  noPrediction: "No prediction available.",
+  loading: "Loading...",
+  loadingReports: "Loading student reports...",
+  loadingUser: "Loading user information...",
+  invalidCredentials: "Invalid email or password.",
+  emailTaken: "An account with this email already exists.",
+  notAllowed: "You are not allowed to do this.",
+  signInRequired: "Please sign in to continue.",
+  tooManyRequests: "Too many attempts. Please wait and try again.",
+  serverError: "Something went wrong on our side. Please try again.",
+  notFound: "Not found.",
+  accountDisabled: "This account has been disabled. Contact your school's administrator.",
+} as const;

@@ -1,0 +1,104 @@
+import { z } from "zod";
+import type { QuestionKey, Questionnaire } from "./questionnaire.ts";
+import type { Band } from "./score.ts";
+
+// The answers of the student API (issue 6): a saved questionnaire, a prediction with its
+// explanation, and the history of a student's predictions. Server and screens share these.
+
+/** A saved questionnaire: the 30 answers (numbers as numbers) and when it was saved. */
+export type StudentRecord = Questionnaire & { id: string; createdAt: string };
+
+export interface PredictionContribution {
+  feature: QuestionKey;
+  /** The question's human label, e.g. "Weekly study time". */
+  label: string;
+  /** The answer given (a number for numeric questions, the code otherwise). */
+  value: string | number;
+  /** How many points this answer moved the prediction from the base value (+ up, - down). */
+  effect: number;
+  /** Whether a student can change this answer (the what-if panel offers these). */
+  actionable: boolean;
+}
+
+export interface PredictionInterval {
+  low: number;
+  high: number;
+  /** Coverage of the interval, e.g. 0.8 for 80 %. */
+  level: number;
+}
+
+/** The answer of POST /api/predict. */
+export interface PredictionResult {
+  /** The predicted final score out of 20 (clamped to 0-20): the field the original read. */
+  prediction: number;
+  /** The prediction before clamping: baseValue plus every effect. */
+  raw: number;
+  band: Band;
+  message: string;
+  interval: PredictionInterval;
+  /** The model's average prediction, where the explanation starts. */
+  baseValue: number;
+  /** Every answer's effect, largest first. */
+  contributions: PredictionContribution[];
+  /** True when some answer lies outside what the model was trained on. */
+  extrapolation: boolean;
+  extrapolationFeatures: QuestionKey[];
+  modelVersion: string;
+  /** The answers the prediction was made from (numbers as numbers). */
+  inputs: Questionnaire;
+  /** Set when the prediction was stored (not for what-if calls). */
+  id: string | null;
+  createdAt: string | null;
+}
+
+/** One stored prediction in GET /api/predictions/mine. */
+export interface PredictionHistoryItem {
+  id: string;
+  createdAt: string;
+  prediction: number;
+  band: Band;
+  message: string;
+  interval: { low: number; high: number };
+  extrapolation: boolean;
+  modelVersion: string;
+  inputs: Questionnaire;
+}
+
+/** The answer of GET /api/predictions/mine: newest first. */
+export interface PredictionHistory {
+  items: PredictionHistoryItem[];
+  /**
+   * The newest prediction with its explanation, recomputed from its stored answers when the
+   * model that made it is still the one in use; null otherwise (or with no predictions).
+   */
+  latest: PredictionResult | null;
+}
+
+/** The answers the what-if panel lets a student change, in its order. */
+export const whatIfKeys = [
+  "studytime",
+  "absences",
+  "goout",
+  "freetime",
+  "internet",
+  "schoolsup",
+] as const satisfies readonly QuestionKey[];
+export type WhatIfKey = (typeof whatIfKeys)[number];
+
+/** How many stored predictions GET /api/predictions/mine returns at most. */
+export const predictionHistoryLimit = 50;
+
+/**
+ * GET /api/students and GET /api/predictions (admins only): every user's records, newest first,
+ * or one user's with `userId`.
+ */
+export const adminRecordsQuerySchema = z.object({
+  userId: z.uuid({ error: "userId must be a user id." }).optional(),
+  limit: z.coerce
+    .number({ error: "limit must be a whole number from 1 to 100." })
+    .int({ error: "limit must be a whole number from 1 to 100." })
+    .min(1, { error: "limit must be a whole number from 1 to 100." })
+    .max(100, { error: "limit must be a whole number from 1 to 100." })
+    .default(50),
+});
+export type AdminRecordsQuery = z.infer<typeof adminRecordsQuerySchema>;

@@ -1,0 +1,22 @@
+// Score bands of SPEC.md section 9: the prediction is out of 20.
+export type Band = "improve" | "good" | "congratulations";
+
+export const bandMessages: Record<Band, string> = {
+  improve: "You need to improve!",
+  good: "Good effort!",
+  congratulations: "Congratulations!",
+};
+
+export const noPredictionMessage = "No prediction available.";
+
+export function bandOf(score: number): Band {
+  if (score < 7) return "improve";
+  if (score < 14) return "good";
+  return "congratulations";
+}
+
+/** The message a student sees for a score, or for no score at all. */
+export function scoreMessage(score: number | null | undefined): string {
+  if (score === null || score === undefined || Number.isNaN(score)) return noPredictionMessage;
+  return bandMessages[bandOf(score)];
+}
