@@ -1,0 +1,242 @@
+/**
+ * The 30 inputs, their encoding, and a reader for the UCI Student Performance CSV files
+ * (`;`-separated, unquoted header, double-quoted strings, quoted G1/G2).
+ */
+
+export const FEATURES = [
+  "school",
+  "sex",
+  "age",
+  "address",
+  "famsize",
+  "Pstatus",
+  "Medu",
+  "Fedu",
+  "Mjob",
+  "Fjob",
+  "reason",
+  "guardian",
+  "traveltime",
+  "studytime",
+  "failures",
+  "schoolsup",
+  "famsup",
+  "paid",
+  "activities",
+  "nursery",
+  "higher",
+  "internet",
+  "romantic",
+  "famrel",
+  "freetime",
+  "goout",
+  "health",
+  "absences",
+  "G1",
+  "G2",
+] as const;
+
+export type FeatureName = (typeof FEATURES)[number];
+export const NUM_FEATURES = FEATURES.length;
+
+const YES_NO = ["no", "yes"];
+const JOBS = ["teacher", "health", "services", "at_home", "other"];
+
+/** Categorical features and their codes (index = encoded value). Others are numeric. */
+export const CATEGORIES: Readonly<Partial<Record<FeatureName, readonly string[]>>> = {
+  school: ["GP", "MS"],
+  sex: ["F", "M"],
+  address: ["U", "R"],
+  famsize: ["LE3", "GT3"],
+  Pstatus: ["T", "A"],
+  Mjob: JOBS,
+  Fjob: JOBS,
+  reason: ["home", "reputation", "course", "other"],
+  guardian: ["mother", "father", "other"],
+  schoolsup: YES_NO,
+  famsup: YES_NO,
+  paid: YES_NO,
+  activities: YES_NO,
+  nursery: YES_NO,
+  higher: YES_NO,
+  internet: YES_NO,
+  romantic: YES_NO,
+};
+
+/** Per feature index: the category list, or null when numeric. */
+export const FEATURE_CATEGORIES: readonly (readonly string[] | null)[] = FEATURES.map(
+  (f) => CATEGORIES[f] ?? null,
+);
+
+/** Monotone constraints: +1 the prediction never decreases in the feature, -1 never increases. */
+export const MONOTONE: Readonly<Partial<Record<FeatureName, 1 | -1>>> = {
+  G1: 1,
+  G2: 1,
+  failures: -1,
+};
+
+/** The 13 attributes UCI's student-merge.R uses to match a student across the two files. */
+export const MERGE_KEYS = [
+  "school",
+  "sex",
+  "age",
+  "address",
+  "famsize",
+  "Pstatus",
+  "Medu",
+  "Fedu",
+  "Mjob",
+  "Fjob",
+  "reason",
+  "nursery",
+  "internet",
+] as const;
+
+export interface RawRecord {
+  [column: string]: string;
+}
+
+export interface Dataset {
+  /** Row-major encoded inputs: x[i * NUM_FEATURES + f]. */
+  x: Float64Array;
+  /** Target G3 (NaN when the file has no G3 column). */
+  y: Float64Array;
+  n: number;
+  /** Student key built from MERGE_KEYS, to match the same student across subjects. */
+  keys: string[];
+}
+
+function unquote(field: string): string {
+  const t = field.trim();
+  if (t.length >= 2 && t.startsWith('"') && t.endsWith('"')) {
+    return t.slice(1, -1).replace(/""/g, '"');
+  }
+  return t;
+}
+
+/** Split one `;`-separated line, honouring double quotes. */
+function splitLine(line: string): string[] {
+  const out: string[] = [];
+  let cur = "";
+  let inQuotes = false;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i]!;
+    if (ch === '"') {
+      inQuotes = !inQuotes;
+      cur += ch;
+    } else if (ch === ";" && !inQuotes) {
+      out.push(cur);
+      cur = "";
+    } else {
+      cur += ch;
+    }
+  }
+  out.push(cur);
+  return out.map(unquote);
+}
+
+/** Parse CSV text into records keyed by the header's column names (quotes stripped). */
+export function parseCsv(text: string): RawRecord[] {
+  const lines = text
+    .replace(/^\uFEFF/, "")
+    .split(/\r?\n/)
+    .filter((l) => l.trim() !== "");
+  if (lines.length === 0) return [];
+  const header = splitLine(lines[0]!);
+  const records: RawRecord[] = [];
+  for (let li = 1; li < lines.length; li++) {
+    const cells = splitLine(lines[li]!);
+    if (cells.length !== header.length) {
+      throw new Error(`line ${li + 1}: expected ${header.length} fields, got ${cells.length}`);
+    }
+    const rec: RawRecord = {};
+    for (let c = 0; c < header.length; c++) rec[header[c]!] = cells[c]!;
+    records.push(rec);
+  }
+  return records;
+}
+
+/**
+ * Encode one input value. Categorical: the category's index, -1 when unknown.
+ * Numeric: the number (NaN when not a finite number).
+ */
+export function encodeValue(featureIndex: number, value: string | number | undefined): number {
+  const cats = FEATURE_CATEGORIES[featureIndex];
+  if (cats) return value === undefined ? -1 : cats.indexOf(String(value));
+  if (value === undefined || value === "") return Number.NaN;
+  const v = typeof value === "number" ? value : Number(value);
+  return Number.isFinite(v) ? v : Number.NaN;
+}
+
+/** Encode a record (strings or numbers keyed by feature name) into `out` at `offset`. */
+export function encodeRecord(
+  rec: Readonly<Record<string, string | number>>,
+  out: Float64Array,
+  offset = 0,
+): void {
+  for (let f = 0; f < NUM_FEATURES; f++) out[offset + f] = encodeValue(f, rec[FEATURES[f]!]);
+}
+
+export function studentKey(rec: Readonly<Record<string, string | number>>): string {
+  return MERGE_KEYS.map((k) => String(rec[k])).join("|");
+}
+
+/** Records to a dataset; throws on a missing input column or a value that does not encode. */
+export function toDataset(records: readonly RawRecord[], requireTarget = true): Dataset {
+  const n = records.length;
+  const x = new Float64Array(n * NUM_FEATURES);
+  const y = new Float64Array(n);
+  const keys: string[] = [];
+  records.forEach((rec, i) => {
+    for (let f = 0; f < NUM_FEATURES; f++) {
+      const name = FEATURES[f]!;
+      if (!(name in rec)) throw new Error(`row ${i + 1}: missing column ${name}`);
+      const v = encodeValue(f, rec[name]);
+      if (Number.isNaN(v) || v < 0) {
+        throw new Error(`row ${i + 1}: bad value ${JSON.stringify(rec[name])} for ${name}`);
+      }
+      x[i * NUM_FEATURES + f] = v;
+    }
+    const g3 = rec.G3;
+    if (g3 === undefined) {
+      if (requireTarget) throw new Error(`row ${i + 1}: missing column G3`);
+      y[i] = Number.NaN;
+    } else {
+      y[i] = Number(g3);
+      if (!Number.isFinite(y[i]!)) throw new Error(`row ${i + 1}: bad G3 ${JSON.stringify(g3)}`);
+    }
+    keys.push(studentKey(rec));
+  });
+  return { x, y, n, keys };
+}
+
+/** Concatenate datasets (rows in order). */
+export function concatDatasets(parts: readonly Dataset[]): Dataset {
+  const n = parts.reduce((s, p) => s + p.n, 0);
+  const x = new Float64Array(n * NUM_FEATURES);
+  const y = new Float64Array(n);
+  const keys: string[] = [];
+  let off = 0;
+  for (const p of parts) {
+    x.set(p.x, off * NUM_FEATURES);
+    y.set(p.y, off);
+    keys.push(...p.keys);
+    off += p.n;
+  }
+  return { x, y, n, keys };
+}
+
+/** A subset of rows of a dataset. */
+export function subset(d: Dataset, rows: ArrayLike<number>): Dataset {
+  const n = rows.length;
+  const x = new Float64Array(n * NUM_FEATURES);
+  const y = new Float64Array(n);
+  const keys: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const r = rows[i]!;
+    x.set(d.x.subarray(r * NUM_FEATURES, (r + 1) * NUM_FEATURES), i * NUM_FEATURES);
+    y[i] = d.y[r]!;
+    keys.push(d.keys[r]!);
+  }
+  return { x, y, n, keys };
+}

@@ -1,0 +1,342 @@
+/**
+ * A small gradient-boosted regression tree learner (squared error), with
+ * - exact splits over each feature's distinct values (the data is small and discrete),
+ * - set splits for categorical features (categories sorted by mean gradient, as LightGBM),
+ * - monotone constraints enforced through split admission and propagated leaf bounds
+ *   (the XGBoost/LightGBM "basic" method),
+ * - row subsampling and per-tree column subsampling, shrinkage, L2 leaf regularisation,
+ * - a seeded PRNG, so training is deterministic for a seed.
+ */
+import { mulberry32, shuffle } from "./prng.ts";
+
+export interface Tree {
+  /** Feature index of an internal node, -1 for a leaf. */
+  feature: number[];
+  /** Numeric: go left when x <= threshold. Categorical: bit c set when category c goes left. */
+  threshold: number[];
+  left: number[];
+  right: number[];
+  /** Leaf value (0 for internal nodes). */
+  value: number[];
+  /** Number of training rows (of the tree's subsample) that reached the node. */
+  cover: number[];
+}
+
+export interface GbtParams {
+  nTrees: number;
+  learningRate: number;
+  maxDepth: number;
+  minChildSamples: number;
+  lambda: number;
+  subsample: number;
+  colsample: number;
+  minGain: number;
+  seed: number;
+  /** Bagging: train this many boosted models on different seeds and average them (default 1). */
+  bags?: number;
+}
+
+export const DEFAULT_PARAMS: GbtParams = {
+  nTrees: 300,
+  learningRate: 0.05,
+  maxDepth: 3,
+  minChildSamples: 10,
+  lambda: 1,
+  subsample: 0.8,
+  colsample: 1,
+  minGain: 0,
+  seed: 1,
+};
+
+export interface FeatureSchema {
+  /** Per feature: 0 numeric, k > 0 categorical with k categories coded 0..k-1. */
+  categories: readonly number[];
+  /** Per feature: +1, -1 or 0. */
+  monotone: readonly number[];
+  /** Per feature: may the learner split on it (default all). */
+  allowed?: readonly boolean[];
+}
+
+export interface GbtModel {
+  baseScore: number;
+  trees: Tree[];
+}
+
+/** Does a row with value `v` go to the left child of `node`? Unknown values follow the larger child. */
+export function goesLeft(tree: Tree, node: number, v: number, isCategorical: boolean): boolean {
+  if (isCategorical) {
+    if (!(v >= 0 && v < 31 && Number.isInteger(v))) {
+      return tree.cover[tree.left[node]!]! >= tree.cover[tree.right[node]!]!;
+    }
+    return ((tree.threshold[node]! >>> v) & 1) === 1;
+  }
+  if (Number.isNaN(v)) return tree.cover[tree.left[node]!]! >= tree.cover[tree.right[node]!]!;
+  return v <= tree.threshold[node]!;
+}
+
+export function predictTree(
+  tree: Tree,
+  x: ArrayLike<number>,
+  offset: number,
+  categories: readonly number[],
+): number {
+  let node = 0;
+  for (;;) {
+    const f = tree.feature[node]!;
+    if (f < 0) return tree.value[node]!;
+    node = goesLeft(tree, node, x[offset + f]!, categories[f]! > 0)
+      ? tree.left[node]!
+      : tree.right[node]!;
+  }
+}
+
+export function predictGbt(
+  model: GbtModel,
+  x: ArrayLike<number>,
+  offset: number,
+  categories: readonly number[],
+): number {
+  let s = model.baseScore;
+  for (const t of model.trees) s += predictTree(t, x, offset, categories);
+  return s;
+}
+
+function clamp(v: number, lo: number, hi: number): number {
+  return v < lo ? lo : Math.min(v, hi);
+}
+
+/**
+ * Train on row-major `x` (n rows of nf features) and targets `y`. With `bags` > 1, the average
+ * of several boosted models (different seeds) as one sum of trees (leaf values divided by bags).
+ */
+export function trainGbt(
+  x: Float64Array,
+  y: Float64Array,
+  nf: number,
+  schema: FeatureSchema,
+  params: GbtParams,
+  weights?: Float64Array,
+): GbtModel {
+  const bags = params.bags ?? 1;
+  if (bags <= 1) return trainBoosted(x, y, nf, schema, params, weights);
+  const rand = mulberry32(params.seed);
+  const models = Array.from({ length: bags }, () =>
+    trainBoosted(x, y, nf, schema, { ...params, seed: Math.floor(rand() * 2 ** 32) }, weights),
+  );
+  return {
+    baseScore: models.reduce((s, m) => s + m.baseScore, 0) / bags,
+    trees: models.flatMap((m) =>
+      m.trees.map((t) => ({ ...t, value: t.value.map((v) => v / bags) })),
+    ),
+  };
+}
+
+function trainBoosted(
+  x: Float64Array,
+  y: Float64Array,
+  nf: number,
+  schema: FeatureSchema,
+  params: GbtParams,
+  weights?: Float64Array,
+): GbtModel {
+  const n = y.length;
+  const rand = mulberry32(params.seed);
+  const { categories, monotone } = schema;
+  const allowed = schema.allowed ?? categories.map(() => true);
+
+  // Bin every feature: numeric -> index of its distinct sorted value; categorical -> code.
+  const bins = new Uint16Array(nf * n);
+  const binValues: number[][] = [];
+  const nBins: number[] = [];
+  for (let f = 0; f < nf; f++) {
+    if (categories[f]! > 0) {
+      const k = categories[f]!;
+      for (let i = 0; i < n; i++) bins[f * n + i] = x[i * nf + f]!;
+      binValues.push([]);
+      nBins.push(k);
+    } else {
+      const vals = new Set<number>();
+      for (let i = 0; i < n; i++) vals.add(x[i * nf + f]!);
+      const sorted = [...vals].sort((a, b) => a - b);
+      const index = new Map(sorted.map((v, j) => [v, j]));
+      for (let i = 0; i < n; i++) bins[f * n + i] = index.get(x[i * nf + f]!)!;
+      binValues.push(sorted);
+      nBins.push(sorted.length);
+    }
+  }
+  const maxBins = Math.max(1, ...nBins);
+  const histG = new Float64Array(maxBins);
+  const histC = new Float64Array(maxBins);
+
+  const w = weights ?? new Float64Array(n).fill(1);
+  let sw = 0;
+  let swy = 0;
+  for (let i = 0; i < n; i++) {
+    sw += w[i]!;
+    swy += w[i]! * y[i]!;
+  }
+  const baseScore = sw > 0 ? swy / sw : 0;
+  const pred = new Float64Array(n).fill(baseScore);
+  const grad = new Float64Array(n);
+  const hess = new Float64Array(n);
+  const trees: Tree[] = [];
+  const { lambda, minChildSamples, maxDepth, learningRate, minGain } = params;
+  const allowedList = [...Array(nf).keys()].filter((f) => allowed[f]);
+  const nSample = Math.max(1, Math.round(params.subsample * n));
+  const nCols = Math.max(1, Math.round(params.colsample * allowedList.length));
+  const allRows = [...Array(n).keys()];
+  const score = (g: number, h: number, wt: number) => -(2 * g * wt + (h + lambda) * wt * wt);
+
+  for (let t = 0; t < params.nTrees; t++) {
+    for (let i = 0; i < n; i++) {
+      grad[i] = w[i]! * (pred[i]! - y[i]!);
+      hess[i] = w[i]!;
+    }
+    const rows =
+      nSample >= n
+        ? Int32Array.from(allRows)
+        : Int32Array.from(shuffle(allRows.slice(), rand).slice(0, nSample)).sort();
+    const cols =
+      nCols >= allowedList.length
+        ? allowedList
+        : shuffle(allowedList.slice(), rand)
+            .slice(0, nCols)
+            .sort((a, b) => a - b);
+    const tree: Tree = { feature: [], threshold: [], left: [], right: [], value: [], cover: [] };
+
+    const grow = (idx: Int32Array, depth: number, lo: number, hi: number): number => {
+      let G = 0;
+      let H = 0;
+      for (let k = 0; k < idx.length; k++) {
+        G += grad[idx[k]!]!;
+        H += hess[idx[k]!]!;
+      }
+      const wt = clamp(-G / (H + lambda), lo, hi);
+      const id = tree.feature.length;
+      tree.feature.push(-1);
+      tree.threshold.push(0);
+      tree.left.push(-1);
+      tree.right.push(-1);
+      tree.value.push(wt * learningRate);
+      tree.cover.push(idx.length);
+      if (depth >= maxDepth || idx.length < 2 * minChildSamples) return id;
+
+      const parentScore = score(G, H, wt);
+      let bestGain = minGain;
+      let bestF = -1;
+      let bestThr = 0;
+      let bestWl = 0;
+      let bestWr = 0;
+      for (const f of cols) {
+        const nb = nBins[f]!;
+        histG.fill(0, 0, nb);
+        histC.fill(0, 0, nb);
+        const cnt = new Int32Array(nb);
+        const base = f * n;
+        for (let k = 0; k < idx.length; k++) {
+          const r = idx[k]!;
+          const b = bins[base + r]!;
+          histG[b] = histG[b]! + grad[r]!;
+          histC[b] = histC[b]! + hess[r]!;
+          cnt[b] = cnt[b]! + 1;
+        }
+        if (categories[f]! > 0) {
+          const present: number[] = [];
+          for (let b = 0; b < nb; b++) if (cnt[b]! > 0) present.push(b);
+          if (present.length < 2) continue;
+          present.sort((a, b) => histG[a]! / histC[a]! - histG[b]! / histC[b]!);
+          let GL = 0;
+          let HL = 0;
+          let CL = 0;
+          let mask = 0;
+          for (let j = 0; j < present.length - 1; j++) {
+            const b = present[j]!;
+            GL += histG[b]!;
+            HL += histC[b]!;
+            CL += cnt[b]!;
+            mask |= 1 << b;
+            const CR = idx.length - CL;
+            if (CL < minChildSamples || CR < minChildSamples) continue;
+            const wl = clamp(-GL / (HL + lambda), lo, hi);
+            const wr = clamp(-(G - GL) / (H - HL + lambda), lo, hi);
+            const gain = score(GL, HL, wl) + score(G - GL, H - HL, wr) - parentScore;
+            if (gain > bestGain) {
+              bestGain = gain;
+              bestF = f;
+              // categories absent from this node follow the larger child
+              let full = mask;
+              if (CL >= CR) for (let c = 0; c < nb; c++) if (cnt[c] === 0) full |= 1 << c;
+              bestThr = full;
+              bestWl = wl;
+              bestWr = wr;
+            }
+          }
+        } else {
+          const mono = monotone[f]!;
+          let GL = 0;
+          let HL = 0;
+          let CL = 0;
+          for (let b = 0; b < nb - 1; b++) {
+            if (cnt[b] === 0) continue;
+            GL += histG[b]!;
+            HL += histC[b]!;
+            CL += cnt[b]!;
+            const CR = idx.length - CL;
+            if (CL < minChildSamples) continue;
+            if (CR < minChildSamples) break;
+            const wl = clamp(-GL / (HL + lambda), lo, hi);
+            const wr = clamp(-(G - GL) / (H - HL + lambda), lo, hi);
+            if ((mono > 0 && wl > wr) || (mono < 0 && wl < wr)) continue;
+            const gain = score(GL, HL, wl) + score(G - GL, H - HL, wr) - parentScore;
+            if (gain > bestGain) {
+              bestGain = gain;
+              bestF = f;
+              const vals = binValues[f]!;
+              bestThr = (vals[b]! + vals[b + 1]!) / 2;
+              bestWl = wl;
+              bestWr = wr;
+            }
+          }
+        }
+      }
+      if (bestF < 0) return id;
+
+      const isCat = categories[bestF]! > 0;
+      const leftIdx: number[] = [];
+      const rightIdx: number[] = [];
+      for (let k = 0; k < idx.length; k++) {
+        const r = idx[k]!;
+        const v = x[r * nf + bestF]!;
+        const left = isCat ? ((bestThr >>> v) & 1) === 1 : v <= bestThr;
+        (left ? leftIdx : rightIdx).push(r);
+      }
+      let lLo = lo;
+      let lHi = hi;
+      let rLo = lo;
+      let rHi = hi;
+      const mono = isCat ? 0 : monotone[bestF]!;
+      if (mono !== 0) {
+        const mid = (bestWl + bestWr) / 2;
+        if (mono > 0) {
+          lHi = mid;
+          rLo = mid;
+        } else {
+          lLo = mid;
+          rHi = mid;
+        }
+      }
+      tree.feature[id] = bestF;
+      tree.threshold[id] = bestThr;
+      tree.value[id] = 0;
+      const l = grow(Int32Array.from(leftIdx), depth + 1, lLo, lHi);
+      const r = grow(Int32Array.from(rightIdx), depth + 1, rLo, rHi);
+      tree.left[id] = l;
+      tree.right[id] = r;
+      return id;
+    };
+    grow(rows, 0, Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY);
+    trees.push(tree);
+    for (let i = 0; i < n; i++) pred[i]! += predictTree(tree, x, i * nf, categories);
+  }
+  return { baseScore, trees };
+}
