@@ -1,0 +1,140 @@
+import { stdin, stdout } from "node:process";
+import { parseArgs } from "node:util";
+import { emailSchema } from "@gradecast/contract/auth";
+import { findUserByEmail } from "../src/auth/queries.ts";
+import { ConfigError, loadConfig } from "../src/config.ts";
+import { migrate, openDatabase } from "../src/db/database.ts";
+import { AdminInputError, createOrPromoteAdmin } from "../src/users/admin.ts";
+import { DataDirBusyError, lockDataDir } from "../src/users/data-dir-lock.ts";
+
+// npm run admin:create -- --email E --name N
+// Creates an admin account, or promotes an existing account to admin (its password kept). The
+// password comes from ADMIN_PASSWORD or a hidden prompt. Uses the same configuration as the
+// server (DATA_DIR or DATABASE_URL) and migrates first. On embedded PGlite it refuses to run
+// while a server has the same DATA_DIR open.
+const usage = "Usage: npm run admin:create -- --email you@school.org --name 'Your Name'";
+
+function fail(message: string): never {
+  process.stderr.write(`admin:create: ${message}\n`);
+  process.exit(1);
+}
+
+async function promptHidden(question: string): Promise<string> {
+  if (!stdin.isTTY) {
+    throw new AdminInputError(
+      "no password: set ADMIN_PASSWORD, or run the command in a terminal to be asked for one.",
+    );
+  }
+  stdout.write(question);
+  stdin.setRawMode(true);
+  stdin.resume();
+  stdin.setEncoding("utf8");
+  return new Promise((resolve) => {
+    let value = "";
+    const onData = (chunk: string) => {
+      for (const ch of chunk) {
+        if (ch === "\r" || ch === "\n") {
+          stdin.setRawMode(false);
+          stdin.pause();
+          stdin.off("data", onData);
+          stdout.write("\n");
+          resolve(value);
+          return;
+        }
+        if (ch === "\u0003") {
+          stdout.write("\n");
+          process.exit(130);
+        }
+        if (ch === "\u007f" || ch === "\b") value = value.slice(0, -1);
+        else value += ch;
+      }
+    };
+    stdin.on("data", onData);
+  });
+}
+
+async function main() {
+  let args: { email?: string | undefined; name?: string | undefined };
+  try {
+    args = parseArgs({
+      options: { email: { type: "string" }, name: { type: "string" } },
+      strict: true,
+    }).values;
+  } catch (error) {
+    fail(`${(error as Error).message}\n${usage}`);
+  }
+  if (!args.email) fail(`--email is required.\n${usage}`);
+  const email = emailSchema.safeParse(args.email);
+  if (!email.success) fail(`--email: ${email.error.issues[0]?.message}`);
+
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) fail(error.message);
+    throw error;
+  }
+
+  let release = () => {};
+  if (!config.databaseUrl) {
+    try {
+      release = await lockDataDir(config.dataDir);
+    } catch (error) {
+      if (error instanceof DataDirBusyError) {
+        fail(
+          `a Gradecast server (process ${error.pid}) is running on the embedded database in ${config.dataDir}. ` +
+            "Opening it from a second process could corrupt it. Stop the server, run this command, " +
+            "then start the server again; or run the server and this command with DATABASE_URL " +
+            "pointing at PostgreSQL.",
+        );
+      }
+      throw error;
+    }
+  }
+
+  const database = await openDatabase({
+    url: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolSize: 2,
+  });
+  try {
+    await migrate(database.db);
+    const existing = await findUserByEmail(database.db, email.data);
+    let password: string | undefined;
+    if (!existing) {
+      if (!args.name)
+        throw new AdminInputError(`--name is required to create a new admin.\n${usage}`);
+      password = process.env.ADMIN_PASSWORD;
+      if (!password) {
+        password = await promptHidden("Password for the new admin (8-128 characters): ");
+        const again = await promptHidden("Repeat the password: ");
+        if (again !== password) {
+          throw new AdminInputError("the two passwords differ; nothing was changed.");
+        }
+      }
+    }
+    const result = await createOrPromoteAdmin(database.db, {
+      email: email.data,
+      name: args.name ?? existing?.name ?? "",
+      password,
+    });
+    const what = result.created
+      ? "Created admin"
+      : result.promoted
+        ? "Promoted to admin"
+        : "Already an admin:";
+    stdout.write(`${what} ${result.user.email} (${result.user.uid}) in ${database.location}\n`);
+  } catch (error) {
+    if (!(error instanceof AdminInputError)) throw error;
+    process.stderr.write(`admin:create: ${error.message}\n`);
+    process.exitCode = 1;
+  } finally {
+    await database.close();
+    release();
+  }
+}
+
+main().catch((error) => {
+  process.stderr.write(`admin:create failed: ${(error as Error).message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,27 @@
+import type { Kysely } from "kysely";
+import type { DB } from "../db/schema.ts";
+
+// The audit log: who did what to which record. Details are JSON and never hold a secret
+// (no password, token or code).
+export interface AuditEntry {
+  actorId: string | null;
+  actorEmail: string | null;
+  action: string;
+  target: string | null;
+  details?: Record<string, unknown>;
+  ip: string | null;
+}
+
+export async function audit(db: Kysely<DB>, entry: AuditEntry): Promise<void> {
+  await db
+    .insertInto("audit_log")
+    .values({
+      actor_id: entry.actorId,
+      actor_email: entry.actorEmail,
+      action: entry.action,
+      target: entry.target,
+      details: JSON.stringify(entry.details ?? {}),
+      ip: entry.ip,
+    })
+    .execute();
+}

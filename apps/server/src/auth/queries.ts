@@ -1,0 +1,196 @@
+import type { Kysely } from "kysely";
+import type { DB, NewUser, UserRow } from "../db/schema.ts";
+
+// Every SQL statement of accounts: users, refresh-token sessions, email codes, password resets.
+type Db = Kysely<DB>;
+
+export function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
+  return db.selectFrom("users").selectAll().where("email", "=", email).executeTakeFirst();
+}
+
+export function findUserById(db: Db, id: string): Promise<UserRow | undefined> {
+  if (!isUuid(id)) return Promise.resolve(undefined);
+  return db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
+/** The new user, or undefined when the email is taken (unique index, whatever the case). */
+export async function insertUser(db: Db, user: NewUser): Promise<UserRow | undefined> {
+  return db
+    .insertInto("users")
+    .values(user)
+    .onConflict((oc) => oc.column("email").doNothing())
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function updateUser(
+  db: Db,
+  id: string,
+  changes: {
+    name?: string;
+    password_hash?: string;
+    email_verified?: boolean;
+    role?: UserRow["role"];
+  },
+  now: Date,
+): Promise<UserRow | undefined> {
+  return (
+    db
+      .updateTable("users")
+      // schema.ts types updated_at as Generated<ColumnType>, which Kysely will not accept a Date for.
+      .set({ ...changes, updated_at: now } as typeof changes)
+      .where("id", "=", id)
+      .returningAll()
+      .executeTakeFirst()
+  );
+}
+
+// Sessions: one row per refresh token; a sign-in starts a family, each refresh adds a row.
+export async function insertSession(
+  db: Db,
+  row: { familyId: string; userId: string; tokenHash: string; expiresAt: Date; createdAt: Date },
+): Promise<void> {
+  await db
+    .insertInto("sessions")
+    .values({
+      family_id: row.familyId,
+      user_id: row.userId,
+      token_hash: row.tokenHash,
+      expires_at: row.expiresAt,
+    })
+    .execute();
+}
+
+export function findSession(db: Db, tokenHash: string) {
+  return db
+    .selectFrom("sessions")
+    .selectAll()
+    .where("token_hash", "=", tokenHash)
+    .executeTakeFirst();
+}
+
+/** Marks a refresh token used; false when another request used it first. */
+export async function markSessionUsed(db: Db, id: string, now: Date): Promise<boolean> {
+  const row = await db
+    .updateTable("sessions")
+    .set({ used_at: now })
+    .where("id", "=", id)
+    .where("used_at", "is", null)
+    .where("revoked_at", "is", null)
+    .returning("id")
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function revokeFamily(db: Db, familyId: string, now: Date): Promise<void> {
+  await db
+    .updateTable("sessions")
+    .set({ revoked_at: now })
+    .where("family_id", "=", familyId)
+    .where("revoked_at", "is", null)
+    .execute();
+}
+
+/** Revokes every session of a user, except one family when given. */
+export async function revokeUserSessions(
+  db: Db,
+  userId: string,
+  now: Date,
+  exceptFamily?: string,
+): Promise<void> {
+  let query = db
+    .updateTable("sessions")
+    .set({ revoked_at: now })
+    .where("user_id", "=", userId)
+    .where("revoked_at", "is", null);
+  if (exceptFamily) query = query.where("family_id", "!=", exceptFamily);
+  await query.execute();
+}
+
+// Email verification codes.
+export async function replaceEmailCode(
+  db: Db,
+  row: { userId: string; codeHash: string; expiresAt: Date; createdAt: Date },
+): Promise<void> {
+  await db.transaction().execute(async (tx) => {
+    await tx
+      .updateTable("email_codes")
+      .set({ consumed_at: row.createdAt })
+      .where("user_id", "=", row.userId)
+      .where("consumed_at", "is", null)
+      .execute();
+    await tx
+      .insertInto("email_codes")
+      .values({
+        user_id: row.userId,
+        code_hash: row.codeHash,
+        expires_at: row.expiresAt,
+      })
+      .execute();
+  });
+}
+
+/**
+ * Counts one try against the user's live code and returns it, or undefined when there is no
+ * live code (none, consumed, expired, or already tried 5 times).
+ */
+export async function tryEmailCode(db: Db, userId: string, now: Date, maxTries: number) {
+  return db
+    .updateTable("email_codes")
+    .set((eb) => ({ attempts: eb("attempts", "+", 1) }))
+    .where("id", "=", (eb) =>
+      eb
+        .selectFrom("email_codes")
+        .select("id")
+        .where("user_id", "=", userId)
+        .where("consumed_at", "is", null)
+        .where("expires_at", ">", now)
+        .where("attempts", "<", maxTries)
+        .orderBy("created_at", "desc")
+        .limit(1),
+    )
+    .returning(["id", "code_hash"])
+    .executeTakeFirst();
+}
+
+export async function consumeEmailCode(db: Db, id: string, now: Date): Promise<boolean> {
+  const row = await db
+    .updateTable("email_codes")
+    .set({ consumed_at: now })
+    .where("id", "=", id)
+    .where("consumed_at", "is", null)
+    .returning("id")
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+// Password resets.
+export async function insertPasswordReset(
+  db: Db,
+  row: { userId: string; tokenHash: string; expiresAt: Date; createdAt: Date },
+): Promise<void> {
+  await db
+    .insertInto("password_resets")
+    .values({
+      user_id: row.userId,
+      token_hash: row.tokenHash,
+      expires_at: row.expiresAt,
+    })
+    .execute();
+}
+
+/** Uses a live reset token once; returns its user id, or undefined. */
+export async function usePasswordReset(db: Db, tokenHash: string, now: Date) {
+  return db
+    .updateTable("password_resets")
+    .set({ used_at: now })
+    .where("token_hash", "=", tokenHash)
+    .where("used_at", "is", null)
+    .where("expires_at", ">", now)
+    .returning("user_id")
+    .executeTakeFirst();
+}
+
+export function isUuid(value: string): boolean {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
+}

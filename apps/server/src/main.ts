@@ -1,0 +1,86 @@
+import { buildApp } from "./app.ts";
+import { ConfigError, loadConfig } from "./config.ts";
+import { migrate, openDatabase } from "./db/database.ts";
+import { DataDirBusyError, lockDataDir } from "./users/data-dir-lock.ts";
+
+// The executable: read the configuration, open and migrate the database, listen, and shut down
+// gracefully. Everything else is built by buildApp.
+async function main() {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`Gradecast cannot start. Fix these environment variables:\n`);
+      for (const problem of error.problems) process.stderr.write(`  ${problem}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  // Embedded PGlite serves one process: hold DATA_DIR/server.pid so that a second server or
+  // `npm run admin:create` refuses to open the same files.
+  let releaseDataDir = () => {};
+  if (!config.databaseUrl) {
+    try {
+      releaseDataDir = await lockDataDir(config.dataDir);
+    } catch (error) {
+      if (error instanceof DataDirBusyError) {
+        process.stderr.write(
+          `Gradecast cannot start: process ${error.pid} (another Gradecast server?) is using the embedded database in ${config.dataDir}. Stop it first, or use another DATA_DIR.\n`,
+        );
+        process.exit(1);
+      }
+      throw error;
+    }
+  }
+  const database = await openDatabase({
+    url: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolSize: config.databasePoolSize,
+  });
+  await migrate(database.db);
+  const app = await buildApp({ config, database });
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, "shutting down: finishing requests in flight");
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    try {
+      await app.close();
+      await database.close();
+      releaseDataDir();
+      process.exit(0);
+    } catch (error) {
+      app.log.error({ err: error }, "shutdown failed");
+      process.exit(1);
+    }
+  };
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+  process.on("SIGINT", () => void stop("SIGINT"));
+
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
+  const port = typeof address === "object" && address ? address.port : config.port;
+  const url = config.publicUrl ?? `http://localhost:${port}`;
+  const mail = config.smtpUrl
+    ? `SMTP (${new URL(config.smtpUrl).host})`
+    : `written to ${config.dataDir}/outbox/ (no SMTP_URL set)`;
+  process.stdout.write(
+    [
+      "",
+      `  Gradecast is running at ${url}`,
+      `  Data:  ${database.kind === "pglite" ? `embedded PostgreSQL (PGlite) in ${database.location}` : `PostgreSQL at ${database.location}`}`,
+      `  Mail:  ${mail}`,
+      "",
+    ].join("\n"),
+  );
+}
+
+main().catch((error) => {
+  process.stderr.write(`Gradecast failed to start: ${(error as Error).message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,27 @@
+import type { FastifyInstance } from "fastify";
+import { adminRoutes } from "./admin/routes.ts";
+import { analyticsRoutes } from "./analytics/routes.ts";
+import { installAccessHook } from "./auth/access-hook.ts";
+import { createAuthContext, createAuthenticate } from "./auth/authenticate.ts";
+import { authRoutes } from "./auth/routes.ts";
+import { healthRoutes } from "./http/health.ts";
+import { predictionRoutes } from "./prediction/routes.ts";
+import { reportRoutes } from "./reports/routes.ts";
+import type { Services } from "./services.ts";
+import { studentRoutes } from "./students/routes.ts";
+import { meRoutes } from "./users/routes.ts";
+
+// Every route of the API, registered after the access hook so that each is checked against
+// the contract's table.
+export async function registerRoutes(app: FastifyInstance, services: Services) {
+  const auth = await createAuthContext(services);
+  installAccessHook(app, createAuthenticate(auth));
+  await healthRoutes(app, services);
+  await authRoutes(app, auth);
+  await meRoutes(app, auth);
+  await analyticsRoutes(app, services);
+  await reportRoutes(app, services);
+  await adminRoutes(app, auth);
+  await studentRoutes(app, services);
+  await predictionRoutes(app, services);
+}

@@ -1,0 +1,43 @@
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { Services } from "../services.ts";
+import { allQuestionnaires, myQuestionnaires, saveQuestionnaire } from "./service.ts";
+
+// The student questionnaire (issue 6). The access hook has let only students and admins in;
+// /mine is each caller's own records (scope "own" in the contract's table); admins alone read
+// everyone's through GET /api/students.
+
+export async function studentRoutes(app: FastifyInstance, services: Services) {
+  const perUser = services.config.rateLimits
+    ? {
+        rateLimit: {
+          max: 30,
+          timeWindow: 60_000,
+          hook: "preHandler" as const,
+          keyGenerator: (request: FastifyRequest) => `students:${request.user?.id ?? request.ip}`,
+        },
+      }
+    : {};
+
+  app.post(
+    "/api/students",
+    { config: { access: "POST /api/students", ...perUser } },
+    async (request, reply) => {
+      const student = await saveQuestionnaire(services, request.user!, request.body);
+      return reply.code(201).send({ student });
+    },
+  );
+
+  app.get(
+    "/api/students/mine",
+    { config: { access: "GET /api/students/mine" } },
+    async (request, reply) => {
+      reply.header("cache-control", "no-store");
+      return { items: await myQuestionnaires(services, request.user!) };
+    },
+  );
+
+  app.get("/api/students", { config: { access: "GET /api/students" } }, async (request, reply) => {
+    reply.header("cache-control", "no-store");
+    return { items: await allQuestionnaires(services, request.query) };
+  });
+}

@@ -1,0 +1,44 @@
+import { adminRecordsQuerySchema, type StudentRecord } from "@gradecast/contract/prediction";
+import { questionnaireSchema } from "@gradecast/contract/questionnaire";
+import type { AuthUser } from "../auth/access-hook.ts";
+import { parse } from "../http/errors.ts";
+import type { Services } from "../services.ts";
+import { insertStudent, listStudents, type StudentRecordRow } from "./queries.ts";
+
+// Questionnaires (issue 6): validated by the contract's schema (strings or numbers, exact option
+// sets, whole numbers in range) and stored as numbers. Each user reads only their own: the
+// questionnaire holds family and lifestyle answers, so teachers never reach it (access table).
+
+/** How many saved questionnaires GET /api/students/mine returns at most. */
+export const studentListLimit = 100;
+
+export function toStudentRecord(row: StudentRecordRow): StudentRecord {
+  return { ...row.answers, id: row.id, createdAt: row.createdAt.toISOString() };
+}
+
+export async function saveQuestionnaire(
+  services: Services,
+  user: AuthUser,
+  body: unknown,
+): Promise<StudentRecord> {
+  const answers = parse(questionnaireSchema, body);
+  return toStudentRecord(await insertStudent(services.db, user.id, answers));
+}
+
+export async function myQuestionnaires(
+  services: Services,
+  user: AuthUser,
+): Promise<StudentRecord[]> {
+  const rows = await listStudents(services.db, { userId: user.id, limit: studentListLimit });
+  return rows.map(toStudentRecord);
+}
+
+/** Admins only (access table): every user's questionnaires, or one user's, with the owner. */
+export async function allQuestionnaires(
+  services: Services,
+  query: unknown,
+): Promise<(StudentRecord & { userId: string })[]> {
+  const { userId, limit } = parse(adminRecordsQuerySchema, query);
+  const rows = await listStudents(services.db, { userId, limit });
+  return rows.map((row) => ({ ...toStudentRecord(row), userId: row.userId }));
+}

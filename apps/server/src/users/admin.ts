@@ -1,0 +1,70 @@
+import { emailSchema, nameSchema, passwordSchema } from "@gradecast/contract/auth";
+import type { Kysely } from "kysely";
+import { z } from "zod";
+import { audit } from "../audit/audit.ts";
+import { hashPassword, isCommonPassword } from "../auth/passwords.ts";
+import * as q from "../auth/queries.ts";
+import { commonPasswordMessage, toUser } from "../auth/service.ts";
+import type { DB } from "../db/schema.ts";
+
+// The one way an admin comes to exist: `npm run admin:create` (scripts/admin-create.ts) and
+// the tests' signIn helper both call this. An existing account is promoted, its password kept.
+const adminSchema = z.object({ email: emailSchema, name: nameSchema, password: passwordSchema });
+
+export class AdminInputError extends Error {}
+
+export async function createOrPromoteAdmin(
+  db: Kysely<DB>,
+  input: { email: string; name: string; password?: string | undefined },
+  now: Date = new Date(),
+) {
+  const email = emailSchema.safeParse(input.email);
+  if (!email.success) throw new AdminInputError(`--email: ${email.error.issues[0]?.message}`);
+  const existing = await q.findUserByEmail(db, email.data);
+  if (existing) {
+    const row =
+      existing.role === "admin"
+        ? existing
+        : await q.updateUser(db, existing.id, { role: "admin" }, now);
+    if (!row) throw new Error("The account disappeared while promoting it.");
+    if (existing.role !== "admin") {
+      await audit(db, {
+        actorId: null,
+        actorEmail: null,
+        action: "admin.promoted_by_cli",
+        target: row.id,
+        details: { from: existing.role },
+        ip: null,
+      });
+    }
+    return { user: toUser(row), created: false, promoted: existing.role !== "admin" };
+  }
+  const parsed = adminSchema.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new AdminInputError(`${String(issue?.path[0] ?? "input")}: ${issue?.message}`);
+  }
+  if (isCommonPassword(parsed.data.password)) {
+    throw new AdminInputError(`password: ${commonPasswordMessage}`);
+  }
+  const row = await q.insertUser(db, {
+    name: parsed.data.name,
+    email: parsed.data.email,
+    password_hash: await hashPassword(parsed.data.password),
+    role: "admin",
+    pending_role: null,
+    email_verified: true,
+  });
+  if (!row)
+    throw new AdminInputError(
+      "An account with this email was created meanwhile; run the command again.",
+    );
+  await audit(db, {
+    actorId: null,
+    actorEmail: null,
+    action: "admin.created_by_cli",
+    target: row.id,
+    ip: null,
+  });
+  return { user: toUser(row), created: true, promoted: false };
+}

@@ -1,0 +1,207 @@
+import type { AuditEntryView, AuditPage } from "@gradecast/contract/admin";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { MailMessage } from "../src/mail/mailer.ts";
+import { type SignedInUser, signIn, testPassword } from "./accounts.ts";
+import { createTestApp, dialects, errorOf, type TestApp } from "./helpers.ts";
+
+// The audit log API (issue 8): admins read who did what, when and from which address, with
+// filters and pages, newest first; no entry ever holds a password, token or code.
+
+describe.each(dialects)("GET /api/admin/audit (%s)", (dialect) => {
+  let t: TestApp;
+  let admin: SignedInUser;
+  const outbox: MailMessage[] = [];
+  const secrets: string[] = [];
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect, {
+      services: {
+        mailer: {
+          async send(message) {
+            outbox.push(message);
+          },
+          close() {},
+        },
+      },
+    });
+    admin = await signIn(t, "admin");
+    secrets.push(testPassword, admin.token, admin.refreshToken);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  async function read(query: string, who: SignedInUser = admin) {
+    const res = await t.app.inject({
+      method: "GET",
+      url: `/api/admin/audit${query}`,
+      headers: who.auth,
+    });
+    return res;
+  }
+
+  async function entries(query: string): Promise<AuditEntryView[]> {
+    const res = await read(query);
+    expect(res.statusCode).toBe(200);
+    return (res.json() as AuditPage).items;
+  }
+
+  it("records sign-ins, successful and failed, with who, when and the caller's address", async () => {
+    const s = await signIn(t, "student", { name: "Audited Student" });
+    secrets.push(s.token, s.refreshToken);
+    const started = Date.now();
+    const ok = await t.app.inject({
+      method: "POST",
+      url: "/api/auth/login",
+      remoteAddress: "10.1.2.3",
+      payload: { email: s.email, password: testPassword },
+    });
+    expect(ok.statusCode).toBe(200);
+    secrets.push((ok.json() as { token: string }).token);
+    const bad = await t.app.inject({
+      method: "POST",
+      url: "/api/auth/login",
+      remoteAddress: "10.4.5.6",
+      payload: { email: s.email, password: "not the password at all" },
+    });
+    expect(bad.statusCode).toBe(401);
+    secrets.push("not the password at all");
+
+    const logins = await entries(`?action=auth.login&actor=${encodeURIComponent(s.email)}`);
+    const mine = logins.find((e) => e.ip === "10.1.2.3");
+    expect(mine).toMatchObject({ actorId: s.user.uid, actorEmail: s.email, target: s.user.uid });
+    expect(Math.abs(Date.parse(mine!.at) - started)).toBeLessThan(60_000);
+    expect(logins.every((e) => e.action === "auth.login")).toBe(true);
+
+    const failed = await entries(`?action=auth.login_failed&actor=${s.user.uid}`);
+    expect(failed).toHaveLength(1);
+    expect(failed[0]).toMatchObject({ ip: "10.4.5.6", actorEmail: s.email });
+  });
+
+  it("records role changes and disables with the admin's address, filterable by actor", async () => {
+    const s = await signIn(t, "student");
+    for (const body of [{ role: "teacher" }, { disabled: true }]) {
+      const res = await t.app.inject({
+        method: "PATCH",
+        url: `/api/admin/users/${s.user.uid}`,
+        headers: admin.auth,
+        remoteAddress: "10.7.7.7",
+        payload: body,
+      });
+      expect(res.statusCode).toBe(200);
+    }
+    const byAdmin = await entries(`?actor=${admin.user.uid}`);
+    const actions = byAdmin.filter((e) => e.target === s.user.uid).map((e) => e.action);
+    expect(actions).toEqual(["admin.user_disabled", "admin.role_changed"]);
+    expect(byAdmin.filter((e) => e.target === s.user.uid).every((e) => e.ip === "10.7.7.7")).toBe(
+      true,
+    );
+    // Part of the actor's email, whatever the case, finds the same entries.
+    const byEmail = await entries(
+      `?actor=${encodeURIComponent(admin.email.toUpperCase().slice(0, 12))}`,
+    );
+    expect(byEmail.map((e) => e.id)).toEqual(expect.arrayContaining(byAdmin.map((e) => e.id)));
+  });
+
+  it("filters by period: from inclusive, a `to` date includes its whole day", async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    const all = await entries("?limit=100");
+    expect(all.length).toBeGreaterThan(3);
+    expect((await entries(`?from=${today}&to=${today}&limit=100`)).length).toBe(all.length);
+    expect(await entries(`?from=${tomorrow}`)).toEqual([]);
+    expect(await entries(`?to=${yesterday}`)).toEqual([]);
+    const cut = all[2]!.at;
+    const since = await entries(`?from=${encodeURIComponent(cut)}&limit=100`);
+    expect(since.every((e) => Date.parse(e.at) >= Date.parse(cut))).toBe(true);
+    expect(since.map((e) => e.id)).toEqual(
+      expect.arrayContaining(all.slice(0, 3).map((e) => e.id)),
+    );
+  });
+
+  it("refuses bad filters with 400 naming the field", async () => {
+    const badDate = await read("?from=yesterday");
+    expect(badDate.statusCode).toBe(400);
+    expect(errorOf(badDate.body).fields).toHaveProperty("from");
+    const reversed = await read("?from=2026-03-02&to=2026-03-01");
+    expect(reversed.statusCode).toBe(400);
+    expect(errorOf(reversed.body).fields).toHaveProperty("to");
+    const cursor = await read("?cursor=abc");
+    expect(cursor.statusCode).toBe(400);
+    expect(errorOf(cursor.body).fields).toHaveProperty("cursor");
+  });
+
+  it("pages newest first without gaps or repeats", async () => {
+    const all = await entries("?limit=100");
+    const times = all.map((e) => Date.parse(e.at));
+    expect([...times].sort((a, b) => b - a)).toEqual(times);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    for (let i = 0; i < 50; i++) {
+      const res = await read(`?limit=3${cursor ? `&cursor=${cursor}` : ""}`);
+      const page = res.json() as AuditPage;
+      seen.push(...page.items.map((e) => e.id));
+      cursor = page.nextCursor;
+      if (!cursor) break;
+    }
+    expect(seen).toEqual(all.map((e) => e.id));
+  });
+
+  it("never stores a password, token or code", async () => {
+    // Password change, admin-sent reset and its use, and a verification code.
+    const s = await signIn(t, "teacher");
+    secrets.push(s.token, s.refreshToken);
+    const changed = await t.app.inject({
+      method: "POST",
+      url: "/api/me/password",
+      headers: s.auth,
+      payload: { currentPassword: testPassword, newPassword: "another long passphrase" },
+    });
+    expect(changed.statusCode).toBe(204);
+    secrets.push("another long passphrase");
+    outbox.length = 0;
+    const sent = await t.app.inject({
+      method: "POST",
+      url: `/api/admin/users/${s.user.uid}/reset-password`,
+      headers: admin.auth,
+    });
+    expect(sent.statusCode).toBe(202);
+    const token = /token=([A-Za-z0-9_-]+)/.exec(outbox[0]?.text ?? "")?.[1];
+    expect(token).toBeDefined();
+    secrets.push(token!);
+    const reset = await t.app.inject({
+      method: "POST",
+      url: "/api/auth/reset-password",
+      payload: { token, password: "a third long passphrase" },
+    });
+    expect(reset.statusCode).toBe(200);
+    secrets.push("a third long passphrase");
+    outbox.length = 0;
+    await signIn(t, "student");
+    const code = /\b(\d{6})\b/.exec(outbox[0]?.text ?? "")?.[1];
+    expect(code).toBeDefined();
+    secrets.push(code!);
+
+    const rows = await t.database.db.selectFrom("audit_log").selectAll().execute();
+    const actions = new Set(rows.map((r) => r.action));
+    for (const a of ["auth.password_changed", "auth.password_reset", "admin.password_reset_sent"]) {
+      expect(actions).toContain(a);
+    }
+    const stored = JSON.stringify(rows);
+    for (const secret of secrets) expect(stored).not.toContain(secret);
+    for (const r of rows) {
+      const details = (typeof r.details === "string" ? JSON.parse(r.details) : r.details) as object;
+      for (const key of Object.keys(details)) {
+        expect(key).not.toMatch(/password|token|code|secret|hash/i);
+      }
+    }
+  });
+
+  it("is for admins only", async () => {
+    const teacher = await signIn(t, "teacher");
+    expect((await read("", teacher)).statusCode).toBe(403);
+    const anon = await t.app.inject({ method: "GET", url: "/api/admin/audit" });
+    expect(anon.statusCode).toBe(401);
+  });
+});

@@ -1,0 +1,356 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { messages } from "@gradecast/contract/messages";
+import type { FastifyBaseLogger } from "fastify";
+import { SMTPServer } from "smtp-server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../src/config.ts";
+import { createMailer } from "../src/mail/mailer.ts";
+import {
+  codeOf,
+  parseMail,
+  randomIp,
+  readOutbox,
+  resetTokenOf,
+  signIn,
+  testPassword,
+  uniqueEmail,
+  waitForMail,
+} from "./accounts.ts";
+import { createTestApp, dialects, errorOf, type TestApp } from "./helpers.ts";
+
+// Email verification codes, password reset links, and the two ways mail leaves the server:
+// .eml files in DATA_DIR/outbox/, or a real SMTP server (here one in this process).
+describe.each(dialects)("verification and reset (%s)", (dialect) => {
+  let t: TestApp;
+  let clock = new Date();
+  const tick = (ms: number) => {
+    clock = new Date(clock.getTime() + ms);
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect, { services: { now: () => clock } });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const call = (method: "GET" | "POST", url: string, auth?: object, payload?: object) =>
+    t.app.inject({ method, url, headers: { ...auth }, payload, remoteAddress: randomIp() });
+
+  /** A registered, signed-in student and the code of their registration email. */
+  async function newUser() {
+    const s = await signIn(t, "student");
+    const mail = await waitForMail(t.dataDir, s.email, /verification code/);
+    return { ...s, code: codeOf(mail) };
+  }
+
+  const verify = (auth: object, code: unknown) => call("POST", "/api/verify", auth, { code });
+  const wrongCode = (code: string) => (code === "000000" ? "111111" : "000000");
+
+  describe("POST /api/verify", () => {
+    it("accepts the emailed code once and marks the email verified", async () => {
+      const u = await newUser();
+      expect(u.code).toMatch(/^\d{6}$/);
+      expect(u.user.emailVerified).toBe(false);
+      const res = await verify(u.auth, u.code);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ message: messages.verifySuccess });
+      expect((await call("GET", "/api/me", u.auth)).json().emailVerified).toBe(true);
+      const again = await verify(u.auth, u.code);
+      expect(again.statusCode).toBe(400);
+    });
+
+    it("answers 400 invalid_code for a wrong or malformed code", async () => {
+      const u = await newUser();
+      for (const code of [wrongCode(u.code), "12345", "abcdef", undefined]) {
+        const res = await verify(u.auth, code);
+        expect(res.statusCode).toBe(400);
+        expect(errorOf(res.body)).toEqual({
+          code: "invalid_code",
+          message: messages.verifyInvalid,
+        });
+      }
+    });
+
+    it("kills the code after 5 wrong tries, even when the 6th is right", async () => {
+      const u = await newUser();
+      for (let i = 0; i < 5; i++) {
+        expect((await verify(u.auth, wrongCode(u.code))).statusCode).toBe(400);
+      }
+      const res = await verify(u.auth, u.code);
+      expect(res.statusCode).toBe(400);
+      expect(errorOf(res.body).code).toBe("invalid_code");
+      expect((await call("GET", "/api/me", u.auth)).json().emailVerified).toBe(false);
+    });
+
+    it("still accepts the right code after 4 wrong tries", async () => {
+      const u = await newUser();
+      for (let i = 0; i < 4; i++) await verify(u.auth, wrongCode(u.code));
+      expect((await verify(u.auth, u.code)).statusCode).toBe(200);
+    });
+
+    it("expires the code after 10 minutes", async () => {
+      const u = await newUser();
+      tick(10 * 60_000 + 1_000);
+      // The ID token is still valid (15 minutes); only the code has expired.
+      const res = await verify(u.auth, u.code);
+      expect(res.statusCode).toBe(400);
+      expect(errorOf(res.body).code).toBe("invalid_code");
+    });
+
+    it("needs a signed-in caller", async () => {
+      const res = await t.app.inject({
+        method: "POST",
+        url: "/api/verify",
+        payload: { code: "123456" },
+      });
+      expect(res.statusCode).toBe(401);
+    });
+
+    it("stores the code hashed, never in clear", async () => {
+      const u = await newUser();
+      const rows = await t.database.db
+        .selectFrom("email_codes")
+        .select("code_hash")
+        .where("user_id", "=", u.user.uid)
+        .execute();
+      expect(rows.length).toBeGreaterThan(0);
+      for (const row of rows) expect(row.code_hash).not.toContain(u.code);
+    });
+  });
+
+  describe("POST /api/verify/resend", () => {
+    it("sends a new code that works, and the old one stops working", async () => {
+      const u = await newUser();
+      const res = await call("POST", "/api/verify/resend", u.auth);
+      expect(res.statusCode).toBe(202);
+      const second = codeOf(await waitForMail(t.dataDir, u.email, /verification code/, 1));
+      expect(second).toMatch(/^\d{6}$/);
+      if (second !== u.code) expect((await verify(u.auth, u.code)).statusCode).toBe(400);
+      expect((await verify(u.auth, second)).statusCode).toBe(200);
+    });
+
+    it("is limited to 5 an hour per account (429 with Retry-After)", async () => {
+      const u = await newUser();
+      for (let i = 0; i < 5; i++) {
+        expect((await call("POST", "/api/verify/resend", u.auth)).statusCode).toBe(202);
+      }
+      const res = await call("POST", "/api/verify/resend", u.auth);
+      expect(res.statusCode).toBe(429);
+      expect(res.headers["retry-after"]).toBeDefined();
+      // Another account is not affected.
+      const other = await newUser();
+      expect((await call("POST", "/api/verify/resend", other.auth)).statusCode).toBe(202);
+    });
+
+    it("needs a signed-in caller", async () => {
+      expect((await call("POST", "/api/verify/resend")).statusCode).toBe(401);
+    });
+  });
+
+  describe("forgot and reset password", () => {
+    const forgot = (email: string) =>
+      call("POST", "/api/auth/forgot-password", undefined, { email });
+    const reset = (token: string, password: string) =>
+      call("POST", "/api/auth/reset-password", undefined, { token, password });
+    const login = (email: string, password: string) =>
+      call("POST", "/api/auth/login", undefined, { email, password });
+
+    it("answers 202 the same way for a known and an unknown email", async () => {
+      const u = await newUser();
+      const known = await forgot(u.email);
+      const unknown = await forgot(uniqueEmail("ghost"));
+      expect(known.statusCode).toBe(202);
+      expect(unknown.statusCode).toBe(202);
+      expect(known.body).toBe(unknown.body);
+      expect(known.json()).toEqual({ message: messages.resetLinkSent });
+      await waitForMail(t.dataDir, u.email, /reset-password\?token=/);
+    });
+
+    it("emails a single-use link to /reset-password that resets the password and ends every session", async () => {
+      const u = await newUser();
+      const newPassword = "a brand new passphrase";
+      await forgot(u.email.toUpperCase());
+      const mail = await waitForMail(t.dataDir, u.email, /reset-password\?token=/);
+      expect(mail.text).toContain("http://localhost:3000/reset-password?token=");
+      const token = resetTokenOf(mail);
+      expect(Buffer.from(token, "base64url")).toHaveLength(32);
+
+      const res = await reset(token, newPassword);
+      expect(res.statusCode).toBe(200);
+      const refresh = await t.app.inject({
+        method: "POST",
+        url: "/api/auth/refresh",
+        cookies: { gradecast_refresh: u.refreshToken },
+      });
+      expect(refresh.statusCode).toBe(401);
+      expect((await login(u.email, testPassword)).statusCode).toBe(401);
+      expect((await login(u.email, newPassword)).statusCode).toBe(200);
+
+      const twice = await reset(token, "yet another passphrase");
+      expect(twice.statusCode).toBe(400);
+      expect(errorOf(twice.body).code).toBe("invalid_token");
+      expect((await login(u.email, newPassword)).statusCode).toBe(200);
+
+      const audit = await t.database.db
+        .selectFrom("audit_log")
+        .select(["action", "details"])
+        .where("target", "=", u.user.uid)
+        .where("action", "=", "auth.password_reset")
+        .execute();
+      expect(audit).toHaveLength(1);
+      expect(JSON.stringify(audit)).not.toContain(token);
+    });
+
+    it("refuses a link older than 30 minutes, an unknown token and a common new password", async () => {
+      const u = await newUser();
+      await forgot(u.email);
+      const token = resetTokenOf(await waitForMail(t.dataDir, u.email, /reset-password\?token=/));
+      const common = await reset(token, "password123");
+      expect(common.statusCode).toBe(400);
+      expect(errorOf(common.body).fields?.password).toMatch(/too common/);
+      expect((await reset("A".repeat(43), "a fine new passphrase")).statusCode).toBe(400);
+      tick(30 * 60_000 + 1_000);
+      const late = await reset(token, "a fine new passphrase");
+      expect(late.statusCode).toBe(400);
+      expect(errorOf(late.body).code).toBe("invalid_token");
+    });
+
+    it("validates the request: an email is needed, a token and a password of 8+", async () => {
+      const bad = await call("POST", "/api/auth/forgot-password", undefined, { email: "nope" });
+      expect(bad.statusCode).toBe(400);
+      expect(errorOf(bad.body).fields?.email).toBe("Enter a valid email address.");
+      const short = await reset("token", "short");
+      expect(short.statusCode).toBe(400);
+      expect(errorOf(short.body).fields?.password).toBe("Use at least 8 characters.");
+    });
+
+    it("forgot-password is limited to 5 an hour per email", async () => {
+      const email = uniqueEmail("flood");
+      for (let i = 0; i < 5; i++) expect((await forgot(email)).statusCode).toBe(202);
+      const res = await forgot(email.toUpperCase());
+      expect(res.statusCode).toBe(429);
+      expect(res.headers["retry-after"]).toBeDefined();
+      expect((await forgot(uniqueEmail("other"))).statusCode).toBe(202);
+    });
+
+    it("writes each mail as an .eml file with a readable text part", async () => {
+      const mails = await readOutbox(t.dataDir);
+      expect(mails.length).toBeGreaterThan(0);
+      for (const m of mails) {
+        expect(m.file).toMatch(/\.eml$/);
+        expect(m.subject.length).toBeGreaterThan(0);
+      }
+    });
+  });
+});
+
+describe("outbox mailer (no SMTP_URL)", () => {
+  it("writes each message as an .eml file and logs a line naming the file, not the code", async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), "gradecast-outbox-"));
+    try {
+      const lines: { obj: Record<string, unknown>; msg: string }[] = [];
+      const log = {
+        info: (obj: Record<string, unknown>, msg: string) => lines.push({ obj, msg }),
+      } as unknown as FastifyBaseLogger;
+      const mailer = createMailer(loadConfig({ DATA_DIR: dataDir }), log);
+      await mailer.send({
+        to: "x@example.com",
+        subject: "Code: 424242",
+        text: "Your code is 424242.",
+      });
+      const [mail] = await readOutbox(dataDir);
+      expect(mail).toMatchObject({ to: "x@example.com", subject: "Code: 424242" });
+      expect(mail?.text.trim()).toBe("Your code is 424242.");
+      const file = path.join(dataDir, "outbox", mail?.file ?? "");
+      expect(lines).toHaveLength(1);
+      expect(lines[0]?.msg).toBe(`mail written to ${file}`);
+      expect(JSON.stringify(lines)).not.toContain("424242");
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("mail over SMTP (SMTP_URL set)", () => {
+  let smtp: SMTPServer;
+  let port = 0;
+  const received: { to: string[]; raw: string }[] = [];
+
+  beforeAll(async () => {
+    smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ["STARTTLS", "AUTH"],
+      logger: false,
+      onData(stream, session, callback) {
+        const chunks: Buffer[] = [];
+        stream.on("data", (c: Buffer) => chunks.push(c));
+        stream.on("end", () => {
+          received.push({
+            to: session.envelope.rcptTo.map((r) => r.address),
+            raw: Buffer.concat(chunks).toString("utf8"),
+          });
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", () => resolve()));
+    port = (smtp.server.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  });
+
+  it("delivers the verification code and the reset link to a real SMTP server, and no .eml is written", async () => {
+    const t = await createTestApp("pglite", {
+      env: { SMTP_URL: `smtp://127.0.0.1:${port}`, PUBLIC_URL: "https://grades.example.org" },
+    });
+    try {
+      const s = await signIn(t, "student");
+      const codeMail = received.find((m) => m.to.includes(s.email));
+      expect(codeMail).toBeDefined();
+      const parsed = parseMail("smtp", codeMail?.raw ?? "");
+      expect(parsed.subject).toMatch(/verification code: \d{6}$/);
+      expect(parsed.text).toContain("https://grades.example.org/Verify");
+      const code = codeOf(parsed);
+      const ok = await t.app.inject({
+        method: "POST",
+        url: "/api/verify",
+        headers: s.auth,
+        payload: { code },
+      });
+      expect(ok.statusCode).toBe(200);
+
+      await t.app.inject({
+        method: "POST",
+        url: "/api/auth/forgot-password",
+        payload: { email: s.email },
+      });
+      const deadline = Date.now() + 5_000;
+      while (received.filter((m) => m.to.includes(s.email)).length < 2 && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      const resetMail = parseMail(
+        "smtp",
+        received.filter((m) => m.to.includes(s.email))[1]?.raw ?? "",
+      );
+      expect(resetMail.text).toMatch(
+        /https:\/\/grades\.example\.org\/reset-password\?token=[\w-]{43}/,
+      );
+      expect(await readOutbox(t.dataDir)).toEqual([]);
+
+      // Served over https, the refresh cookie is Secure.
+      const login = await t.app.inject({
+        method: "POST",
+        url: "/api/auth/login",
+        payload: { email: s.email, password: testPassword },
+      });
+      expect(login.cookies.find((c) => c.name === "gradecast_refresh")?.secure).toBe(true);
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -1,0 +1,522 @@
+import { generateKeyPairSync, type KeyObject, randomBytes } from "node:crypto";
+import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { messages } from "@gradecast/contract/messages";
+import { jwtVerify, SignJWT } from "jose";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  commonPasswords,
+  hashConcurrency,
+  hashLoad,
+  hashPassword,
+  isCommonPassword,
+  verifyPassword,
+} from "../src/auth/passwords.ts";
+import { loadSigningKeys, signIdToken, verifyIdToken } from "../src/auth/tokens.ts";
+import { loadConfig } from "../src/config.ts";
+import { randomIp, readOutbox, signIn, testPassword, uniqueEmail } from "./accounts.ts";
+import { createTestApp, dialects, errorOf, type TestApp } from "./helpers.ts";
+
+// Registration, sign-in, ID tokens, refresh rotation, logout and rate limits (issue 3).
+const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
+
+describe.each(dialects)("auth API (%s)", (dialect) => {
+  let t: TestApp;
+  let clock = new Date();
+  const tick = (ms: number) => {
+    clock = new Date(clock.getTime() + ms);
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect, { services: { now: () => clock } });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const post = (url: string, payload?: unknown, extra: Record<string, unknown> = {}) =>
+    t.app.inject({
+      method: "POST",
+      url,
+      payload: payload as object,
+      remoteAddress: randomIp(),
+      ...extra,
+    });
+  const register = (body: Record<string, unknown>) => post("/api/auth/register", body);
+  const login = (email: string, password: string, remoteAddress = randomIp()) =>
+    t.app.inject({
+      method: "POST",
+      url: "/api/auth/login",
+      payload: { email, password },
+      remoteAddress,
+    });
+  const me = (token: string) =>
+    t.app.inject({ method: "GET", url: "/api/me", headers: { authorization: `Bearer ${token}` } });
+
+  describe("register", () => {
+    it("creates a student by default, trims and lower-cases the email, and never returns a hash", async () => {
+      const email = uniqueEmail("reg");
+      const res = await register({
+        name: "  Ada Lovelace ",
+        email: `  ${email.toUpperCase()} `,
+        password: testPassword,
+      });
+      expect(res.statusCode).toBe(201);
+      const { user } = res.json();
+      expect(user).toEqual({
+        uid: expect.any(String),
+        name: "Ada Lovelace",
+        email,
+        role: "student",
+        emailVerified: false,
+        createdAt: expect.any(String),
+      });
+      expect(res.body).not.toMatch(/argon2|password/i);
+    });
+
+    it("creates a teacher when asked", async () => {
+      const res = await register({
+        name: "T",
+        email: uniqueEmail("t"),
+        password: testPassword,
+        role: "teacher",
+      });
+      expect(res.statusCode).toBe(201);
+      expect(res.json().user.role).toBe("teacher");
+    });
+
+    it("refuses a duplicate email written in another case with 409", async () => {
+      const email = uniqueEmail("dup");
+      expect((await register({ name: "A", email, password: testPassword })).statusCode).toBe(201);
+      const res = await register({ name: "B", email: email.toUpperCase(), password: testPassword });
+      expect(res.statusCode).toBe(409);
+      expect(errorOf(res.body)).toEqual({ code: "conflict", message: messages.emailTaken });
+    });
+
+    it("refuses role admin with 400", async () => {
+      const res = await register({
+        name: "Mallory",
+        email: uniqueEmail("m"),
+        password: testPassword,
+        role: "admin",
+      });
+      expect(res.statusCode).toBe(400);
+      const error = errorOf(res.body);
+      expect(error.code).toBe("validation_failed");
+      expect(error.fields?.role).toBeDefined();
+    });
+
+    it("refuses a common password with 400, whatever its case", async () => {
+      for (const password of ["password1", "Iloveyou1", "qwertyuiop"]) {
+        const res = await register({ name: "C", email: uniqueEmail("c"), password });
+        expect(res.statusCode).toBe(400);
+        expect(errorOf(res.body).fields?.password).toMatch(/too common/);
+      }
+    });
+
+    it("applies the length rules (8 to 128) without composition rules", async () => {
+      const short = await register({ name: "S", email: uniqueEmail("s"), password: "a7c!x2z" });
+      expect(short.statusCode).toBe(400);
+      expect(errorOf(short.body).fields?.password).toBe("Use at least 8 characters.");
+      const long = await register({
+        name: "L",
+        email: uniqueEmail("l"),
+        password: "x".repeat(129),
+      });
+      expect(long.statusCode).toBe(400);
+      expect(errorOf(long.body).fields?.password).toBe("Use at most 128 characters.");
+      const lower = await register({
+        name: "P",
+        email: uniqueEmail("p"),
+        password: "only lower case words here",
+      });
+      expect(lower.statusCode).toBe(201);
+      const max = await register({ name: "M", email: uniqueEmail("m"), password: "z".repeat(128) });
+      expect(max.statusCode).toBe(201);
+    });
+
+    it("names each bad field: empty name, bad email, name over 100 characters", async () => {
+      const res = await register({ name: "   ", email: "not-an-email", password: testPassword });
+      expect(res.statusCode).toBe(400);
+      const error = errorOf(res.body);
+      expect(error.fields).toMatchObject({
+        name: "Enter your name.",
+        email: "Enter a valid email address.",
+      });
+      const long = await register({
+        name: "n".repeat(101),
+        email: uniqueEmail("n"),
+        password: testPassword,
+      });
+      expect(errorOf(long.body).fields?.name).toBe("Use at most 100 characters.");
+    });
+
+    it("emails a 6-digit verification code (outbox when no SMTP_URL)", async () => {
+      const email = uniqueEmail("mail");
+      await register({ name: "Mail", email, password: testPassword });
+      const outbox = path.join(t.dataDir, "outbox");
+      const mail = (await readOutbox(t.dataDir)).find((m) => m.to.includes(email));
+      expect(mail?.subject).toMatch(/verification code: \d{6}$/);
+      expect(mail?.text).toMatch(/Your Gradecast verification code is \d{6}\./);
+      expect((await stat(outbox)).isDirectory()).toBe(true);
+    });
+  });
+
+  describe("login", () => {
+    it("answers {token, expiresIn, user} and sets an httpOnly SameSite=Strict refresh cookie on /api/auth", async () => {
+      const email = uniqueEmail("login");
+      await register({ name: "Lin", email, password: testPassword });
+      const res = await login(` ${email.toUpperCase()} `, testPassword);
+      expect(res.statusCode).toBe(200);
+      const body = res.json();
+      expect(body.expiresIn).toBe(900);
+      expect(body.user.email).toBe(email);
+      expect(body.token.split(".")).toHaveLength(3);
+      const header = JSON.parse(Buffer.from(body.token.split(".")[0], "base64url").toString());
+      expect(header.alg).toBe("EdDSA");
+      const cookie = res.cookies.find((c) => c.name === "gradecast_refresh");
+      expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Strict", path: "/api/auth" });
+      expect(cookie?.secure).toBeFalsy();
+      expect(cookie?.value).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect((await me(body.token)).json().email).toBe(email);
+    });
+
+    it("gives the same 401 for an unknown email and a wrong password", async () => {
+      const email = uniqueEmail("same");
+      await register({ name: "Same", email, password: testPassword });
+      const wrong = await login(email, "not the right password");
+      const unknown = await login(uniqueEmail("nobody"), "not the right password");
+      expect(wrong.statusCode).toBe(401);
+      expect(unknown.statusCode).toBe(401);
+      expect(errorOf(wrong.body)).toEqual({
+        code: "invalid_credentials",
+        message: messages.invalidCredentials,
+      });
+      expect(wrong.body).toBe(unknown.body);
+      expect(wrong.cookies).toHaveLength(0);
+    });
+
+    it("does the same argon2 work for an unknown email (timing does not tell)", async () => {
+      const email = uniqueEmail("timing");
+      await register({ name: "Tim", email, password: testPassword });
+      const time = async (who: string) => {
+        const start = process.hrtime.bigint();
+        await login(who, "wrong password here");
+        return Number(process.hrtime.bigint() - start) / 1e6;
+      };
+      await time(email);
+      await time(uniqueEmail("warm"));
+      const known: number[] = [];
+      const unknown: number[] = [];
+      for (let i = 0; i < 4; i++) {
+        known.push(await time(email));
+        unknown.push(await time(uniqueEmail("u")));
+      }
+      const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+      // Both verify an argon2id hash (several ms); without the dummy hash an unknown email
+      // would answer in well under a millisecond of work.
+      expect(median(unknown)).toBeGreaterThan(median(known) * 0.5);
+    });
+
+    it("writes sign-ins and failures to the audit log, never the password", async () => {
+      const email = uniqueEmail("audit");
+      await register({ name: "Aud", email, password: testPassword });
+      await login(email, "bad password value");
+      await login(email, testPassword);
+      const rows = await t.database.db
+        .selectFrom("audit_log")
+        .select(["action", "details", "actor_email"])
+        .where("actor_email", "=", email)
+        .orderBy("id")
+        .execute();
+      expect(rows.map((r) => r.action)).toEqual([
+        "auth.register",
+        "auth.login_failed",
+        "auth.login",
+      ]);
+      expect(JSON.stringify(rows)).not.toContain("bad password value");
+      expect(JSON.stringify(rows)).not.toContain(testPassword);
+    });
+
+    it("refuses a disabled account, and its live ID token stops working at once", async () => {
+      const s = await signIn(t, "student");
+      await t.database.db
+        .updateTable("users")
+        .set({ disabled: true })
+        .where("id", "=", s.user.uid)
+        .execute();
+      const res = await me(s.token);
+      expect(res.statusCode).toBe(401);
+      expect(errorOf(res.body)).toEqual({
+        code: "account_disabled",
+        message: messages.accountDisabled,
+      });
+      const again = await login(s.email, s.password);
+      expect(again.statusCode).toBe(401);
+      expect(errorOf(again.body).code).toBe("account_disabled");
+    });
+
+    it("takes a changed role into account on the next call", async () => {
+      const s = await signIn(t, "student");
+      await t.database.db
+        .updateTable("users")
+        .set({ role: "teacher" })
+        .where("id", "=", s.user.uid)
+        .execute();
+      expect((await me(s.token)).json().role).toBe("teacher");
+    });
+  });
+
+  describe("ID token", () => {
+    it("refuses a missing, malformed or expired token with 401", async () => {
+      expect((await t.app.inject({ method: "GET", url: "/api/me" })).statusCode).toBe(401);
+      expect((await me("not.a.token")).statusCode).toBe(401);
+      const s = await signIn(t, "student");
+      tick(14 * 60_000);
+      expect((await me(s.token)).statusCode).toBe(200);
+      tick(60_001);
+      const res = await me(s.token);
+      expect(res.statusCode).toBe(401);
+      expect(errorOf(res.body).code).toBe("unauthorized");
+    });
+
+    it("refuses a tampered token (payload or signature)", async () => {
+      const s = await signIn(t, "student");
+      const [h, p, sig] = s.token.split(".") as [string, string, string];
+      const payload = JSON.parse(Buffer.from(p, "base64url").toString());
+      const forged = `${h}.${b64({ ...payload, role: "admin" })}.${sig}`;
+      expect((await me(forged)).statusCode).toBe(401);
+      const flipped = `${h}.${p}.${sig.slice(0, -2)}${sig.endsWith("AA") ? "BB" : "AA"}`;
+      expect((await me(flipped)).statusCode).toBe(401);
+    });
+
+    it("refuses alg none and HS256 tokens, even keyed with the server's own key material", async () => {
+      const s = await signIn(t, "admin");
+      const payload = JSON.parse(Buffer.from(s.token.split(".")[1] ?? "", "base64url").toString());
+      const none = `${b64({ alg: "none", typ: "JWT" })}.${b64(payload)}.`;
+      expect((await me(none)).statusCode).toBe(401);
+      const pem = await readFile(path.join(t.dataDir, "jwt-ed25519.pem"), "utf8");
+      for (const secret of [randomBytes(32), new TextEncoder().encode(pem)]) {
+        const hs = await new SignJWT(payload).setProtectedHeader({ alg: "HS256" }).sign(secret);
+        const res = await me(hs);
+        expect(res.statusCode).toBe(401);
+      }
+      expect((await me(s.token)).statusCode).toBe(200);
+    });
+
+    it("keeps its signing key in DATA_DIR/jwt-ed25519.pem with mode 0600", async () => {
+      const info = await stat(path.join(t.dataDir, "jwt-ed25519.pem"));
+      expect(info.mode & 0o777).toBe(0o600);
+    });
+  });
+
+  describe("refresh and logout", () => {
+    const refresh = (token: string | undefined) =>
+      t.app.inject({
+        method: "POST",
+        url: "/api/auth/refresh",
+        ...(token ? { cookies: { gradecast_refresh: token } } : {}),
+      });
+    const cookieOf = (res: { cookies: { name: string; value: string }[] }) =>
+      res.cookies.find((c) => c.name === "gradecast_refresh")?.value;
+
+    it("rotates the refresh token and answers a fresh session", async () => {
+      const s = await signIn(t, "teacher");
+      const res = await refresh(s.refreshToken);
+      expect(res.statusCode).toBe(200);
+      const body = res.json();
+      expect(body.user.uid).toBe(s.user.uid);
+      expect(body.expiresIn).toBe(900);
+      const next = cookieOf(res);
+      expect(next).toBeDefined();
+      expect(next).not.toBe(s.refreshToken);
+      expect((await me(body.token)).statusCode).toBe(200);
+      expect((await refresh(next)).statusCode).toBe(200);
+    });
+
+    it("revokes the whole session when a used refresh token comes back", async () => {
+      const s = await signIn(t, "student");
+      const first = await refresh(s.refreshToken);
+      const rotated = cookieOf(first);
+      const reuse = await refresh(s.refreshToken);
+      expect(reuse.statusCode).toBe(401);
+      expect(errorOf(reuse.body).code).toBe("unauthorized");
+      // The thief's reuse killed the legitimate holder's newer token too.
+      expect((await refresh(rotated)).statusCode).toBe(401);
+    });
+
+    it("refuses a missing, unknown or expired refresh token", async () => {
+      expect((await refresh(undefined)).statusCode).toBe(401);
+      expect((await refresh("x".repeat(43))).statusCode).toBe(401);
+      const s = await signIn(t, "student");
+      tick(30 * 86_400_000 + 1000);
+      expect((await refresh(s.refreshToken)).statusCode).toBe(401);
+    });
+
+    it("logout answers 204, clears the cookie and revokes the session", async () => {
+      const s = await signIn(t, "student");
+      const res = await t.app.inject({
+        method: "POST",
+        url: "/api/auth/logout",
+        cookies: { gradecast_refresh: s.refreshToken },
+      });
+      expect(res.statusCode).toBe(204);
+      const cleared = res.cookies.find((c) => c.name === "gradecast_refresh");
+      expect(cleared?.value).toBe("");
+      expect((await refresh(s.refreshToken)).statusCode).toBe(401);
+      // Logging out twice, or with no cookie, is harmless.
+      expect((await t.app.inject({ method: "POST", url: "/api/auth/logout" })).statusCode).toBe(
+        204,
+      );
+    });
+
+    it("refuses a refresh for a disabled account", async () => {
+      const s = await signIn(t, "student");
+      await t.database.db
+        .updateTable("users")
+        .set({ disabled: true })
+        .where("id", "=", s.user.uid)
+        .execute();
+      const res = await refresh(s.refreshToken);
+      expect(res.statusCode).toBe(401);
+      expect(errorOf(res.body).code).toBe("account_disabled");
+    });
+  });
+
+  describe("rate limits", () => {
+    it("login: 10 a minute per IP and email, then 429 with Retry-After", async () => {
+      const email = uniqueEmail("rl");
+      const ip = randomIp();
+      for (let i = 0; i < 10; i++)
+        expect((await login(email, "wrong password!", ip)).statusCode).toBe(401);
+      const res = await login(email, "wrong password!", ip);
+      expect(res.statusCode).toBe(429);
+      expect(Number(res.headers["retry-after"])).toBeGreaterThan(0);
+      expect(errorOf(res.body)).toEqual({
+        code: "rate_limited",
+        message: messages.tooManyRequests,
+      });
+      // Another email from the same address, or the same email from another, still gets through.
+      expect((await login(uniqueEmail("rl2"), "wrong password!", ip)).statusCode).toBe(401);
+      expect((await login(email, "wrong password!", randomIp())).statusCode).toBe(401);
+    });
+
+    it("register: 20 an hour per IP", async () => {
+      const ip = randomIp();
+      const attempt = () =>
+        t.app.inject({
+          method: "POST",
+          url: "/api/auth/register",
+          remoteAddress: ip,
+          payload: { name: "R", email: "bad", password: "short" },
+        });
+      for (let i = 0; i < 20; i++) expect((await attempt()).statusCode).toBe(400);
+      const res = await attempt();
+      expect(res.statusCode).toBe(429);
+      expect(res.headers["retry-after"]).toBeDefined();
+    });
+  });
+});
+
+describe("common passwords", () => {
+  it("ships a list of at least 10,000 and refuses each of them", async () => {
+    const list = commonPasswords();
+    expect(list.size).toBeGreaterThanOrEqual(10_000);
+    for (const p of ["password", "12345678", "football", "iloveyou"]) {
+      expect(isCommonPassword(p.toUpperCase())).toBe(true);
+    }
+    expect(isCommonPassword("correct horse battery staple")).toBe(false);
+  });
+});
+
+describe("password hashing", () => {
+  it("uses argon2id m=19456 KiB t=2 p=1, verifies, and runs at most (cores - 1) hashes at once", async () => {
+    const burst = Array.from({ length: hashConcurrency + 3 }, (_, i) => hashPassword(`burst ${i}`));
+    expect(hashLoad()).toEqual({ running: hashConcurrency, waiting: 3 });
+    const hashes = await Promise.all(burst);
+    expect(hashLoad()).toEqual({ running: 0, waiting: 0 });
+    expect(hashes[0]).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    expect(await verifyPassword(hashes[0] ?? "", "burst 0")).toBe(true);
+    expect(await verifyPassword(hashes[0] ?? "", "burst 1")).toBe(false);
+    expect(await verifyPassword("not a hash", "burst 0")).toBe(false);
+  });
+});
+
+describe("signing key", () => {
+  it("is generated once into DATA_DIR and reused by the next start", async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), "gradecast-key-"));
+    try {
+      const config = loadConfig({ DATA_DIR: dataDir });
+      const first = await loadSigningKeys(config);
+      const second = await loadSigningKeys(config);
+      const spki = (k: KeyObject) => k.export({ type: "spki", format: "der" }).toString("hex");
+      expect(spki(second.publicKey)).toBe(spki(first.publicKey));
+      const token = await signIdToken(first, { sub: "u", role: "student", sid: "s" }, new Date());
+      expect(await verifyIdToken(second, token, new Date())).toEqual({ sub: "u", sid: "s" });
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it("comes from JWT_PRIVATE_KEY when set, and then no key file is written", async () => {
+    const { privateKey, publicKey } = generateKeyPairSync("ed25519");
+    const pem = privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+    const t = await createTestApp("pglite", { env: { JWT_PRIVATE_KEY: pem } });
+    try {
+      const s = await signIn(t, "student");
+      const { payload, protectedHeader } = await jwtVerify(s.token, publicKey, {
+        issuer: "gradecast",
+        audience: "gradecast",
+      });
+      expect(protectedHeader.alg).toBe("EdDSA");
+      expect(payload).toMatchObject({ sub: s.user.uid, role: "student" });
+      expect((payload.exp ?? 0) - (payload.iat ?? 0)).toBe(900);
+      await expect(stat(path.join(t.dataDir, "jwt-ed25519.pem"))).rejects.toThrow();
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe("teacher sign-up with TEACHER_SIGNUP=approval", () => {
+  it("registers a teacher as a student waiting for an admin", async () => {
+    const t = await createTestApp("pglite", { env: { TEACHER_SIGNUP: "approval" } });
+    try {
+      const email = uniqueEmail("pending");
+      const res = await t.app.inject({
+        method: "POST",
+        url: "/api/auth/register",
+        payload: { name: "Pending", email, password: testPassword, role: "teacher" },
+      });
+      expect(res.statusCode).toBe(201);
+      expect(res.json().user.role).toBe("student");
+      const row = await t.database.db
+        .selectFrom("users")
+        .select(["role", "pending_role"])
+        .where("email", "=", email)
+        .executeTakeFirst();
+      expect(row).toEqual({ role: "student", pending_role: "teacher" });
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe("auth with RATE_LIMITS=off (benchmarks only)", () => {
+  it("never answers 429", async () => {
+    const t = await createTestApp("pglite", { env: { RATE_LIMITS: "off" } });
+    try {
+      for (let i = 0; i < 12; i++) {
+        const res = await t.app.inject({
+          method: "POST",
+          url: "/api/auth/login",
+          payload: { email: "same@example.com", password: "whatever123" },
+        });
+        expect(res.statusCode).toBe(401);
+      }
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -1,0 +1,99 @@
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import type { FastifyInstance } from "fastify";
+import pg from "pg";
+import { buildApp } from "../src/app.ts";
+import { type Config, loadConfig } from "../src/config.ts";
+import { type Database, migrate, openDatabase } from "../src/db/database.ts";
+import type { Services } from "../src/services.ts";
+
+// API tests run against a real database: embedded PGlite always, and PostgreSQL too when
+// TEST_DATABASE_URL is set (.ci/run sets it). Each test app gets a database of its own.
+export type DialectName = "pglite" | "postgres";
+
+export const dialects: DialectName[] = process.env.TEST_DATABASE_URL
+  ? ["pglite", "postgres"]
+  : ["pglite"];
+
+export interface TestApp {
+  app: FastifyInstance;
+  config: Config;
+  database: Database;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+/** A fresh empty database of the given dialect, migrated. */
+export async function createTestDatabase(
+  dialect: DialectName,
+  dataDir?: string,
+): Promise<{ database: Database; url?: string; drop(): Promise<void> }> {
+  if (dialect === "pglite") {
+    const database = await openDatabase({ dataDir });
+    await migrate(database.db);
+    return { database, drop: async () => {} };
+  }
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) throw new Error("TEST_DATABASE_URL is not set");
+  const name = `gradecast_test_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ url: url.toString(), poolSize: 5 });
+  await migrate(database.db);
+  return {
+    database,
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
+
+export async function createTestApp(
+  dialect: DialectName,
+  options: { env?: Record<string, string>; services?: Partial<Services> } = {},
+): Promise<TestApp> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), "gradecast-test-"));
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", ...options.env });
+  const { database, drop } = await createTestDatabase(dialect);
+  const app = await buildApp({ config, database, logger: false, services: options.services });
+  await app.ready();
+  return {
+    app,
+    config,
+    database,
+    dataDir,
+    async close() {
+      await app.close();
+      await database.close();
+      await drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Asserts the uniform error shape of DESIGN.md section 4 and returns the error. */
+export function errorOf(body: string): {
+  code: string;
+  message: string;
+  fields?: Record<string, string>;
+} {
+  const parsed = JSON.parse(body) as { error?: { code?: unknown; message?: unknown } };
+  if (
+    !parsed.error ||
+    typeof parsed.error.code !== "string" ||
+    typeof parsed.error.message !== "string"
+  ) {
+    throw new Error(`Not the uniform error shape: ${body}`);
+  }
+  return parsed.error as { code: string; message: string; fields?: Record<string, string> };
+}

@@ -1,0 +1,142 @@
+import { messages } from "@gradecast/contract/messages";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { randomIp, signIn, testPassword } from "./accounts.ts";
+import { createTestApp, dialects, errorOf, type TestApp } from "./helpers.ts";
+
+// The signed-in user's own account: profile, name change, password change.
+describe.each(dialects)("/api/me (%s)", (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const call = (method: "GET" | "PATCH" | "POST", url: string, auth?: object, payload?: object) =>
+    t.app.inject({ method, url, headers: { ...auth }, payload, remoteAddress: randomIp() });
+  const login = (email: string, password: string) =>
+    call("POST", "/api/auth/login", undefined, { email, password });
+  const refresh = (token: string) =>
+    t.app.inject({
+      method: "POST",
+      url: "/api/auth/refresh",
+      cookies: { gradecast_refresh: token },
+    });
+
+  it("GET answers {uid,name,email,role,emailVerified,createdAt} and nothing else", async () => {
+    for (const role of ["student", "teacher", "admin"] as const) {
+      const s = await signIn(t, role, { name: `Me ${role}` });
+      const res = await call("GET", "/api/me", s.auth);
+      expect(res.statusCode).toBe(200);
+      const body = res.json();
+      expect(Object.keys(body).sort()).toEqual(
+        ["createdAt", "email", "emailVerified", "name", "role", "uid"].sort(),
+      );
+      expect(body).toMatchObject({ uid: s.user.uid, name: `Me ${role}`, email: s.email, role });
+      expect(Number.isNaN(Date.parse(body.createdAt))).toBe(false);
+      expect(res.headers["cache-control"]).toBe("no-store");
+    }
+  });
+
+  it("GET, PATCH and password change need a signed-in caller", async () => {
+    expect((await call("GET", "/api/me")).statusCode).toBe(401);
+    expect((await call("PATCH", "/api/me", undefined, { name: "X" })).statusCode).toBe(401);
+    const res = await call("POST", "/api/me/password", undefined, {
+      currentPassword: "a",
+      newPassword: "b long enough",
+    });
+    expect(res.statusCode).toBe(401);
+    expect(errorOf(res.body)).toEqual({ code: "unauthorized", message: messages.signInRequired });
+  });
+
+  it("PATCH changes the name (trimmed) and answers the updated user", async () => {
+    const s = await signIn(t, "student");
+    const res = await call("PATCH", "/api/me", s.auth, { name: "  Grace Hopper  " });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ uid: s.user.uid, name: "Grace Hopper", email: s.email });
+    expect((await call("GET", "/api/me", s.auth)).json().name).toBe("Grace Hopper");
+  });
+
+  it("PATCH refuses an empty or too long name, and ignores attempts to change role or email", async () => {
+    const s = await signIn(t, "student");
+    const empty = await call("PATCH", "/api/me", s.auth, { name: "  " });
+    expect(empty.statusCode).toBe(400);
+    expect(errorOf(empty.body).fields).toEqual({ name: "Enter your name." });
+    const long = await call("PATCH", "/api/me", s.auth, { name: "x".repeat(101) });
+    expect(long.statusCode).toBe(400);
+    const sneaky = await call("PATCH", "/api/me", s.auth, {
+      name: "Eve",
+      role: "admin",
+      email: "eve@example.com",
+    });
+    expect(sneaky.statusCode).toBe(200);
+    expect(sneaky.json()).toMatchObject({ name: "Eve", role: "student", email: s.email });
+  });
+
+  it("password change: 204, the new password works, the old one not, other sessions end, this one lives", async () => {
+    const s = await signIn(t, "teacher");
+    // A second session of the same account, as on another device.
+    const second = await login(s.email, testPassword);
+    const secondRefresh = second.cookies.find((c) => c.name === "gradecast_refresh")?.value ?? "";
+
+    const newPassword = "my new teacher passphrase";
+    const res = await call("POST", "/api/me/password", s.auth, {
+      currentPassword: testPassword,
+      newPassword,
+    });
+    expect(res.statusCode).toBe(204);
+    expect(res.body).toBe("");
+
+    expect((await login(s.email, testPassword)).statusCode).toBe(401);
+    expect((await login(s.email, newPassword)).statusCode).toBe(200);
+    expect((await refresh(secondRefresh)).statusCode).toBe(401);
+    expect((await refresh(s.refreshToken)).statusCode).toBe(200);
+
+    const audit = await t.database.db
+      .selectFrom("audit_log")
+      .select(["action", "details"])
+      .where("target", "=", s.user.uid)
+      .where("action", "=", "auth.password_changed")
+      .execute();
+    expect(audit).toHaveLength(1);
+    expect(JSON.stringify(audit)).not.toContain(newPassword);
+  });
+
+  it("password change: 401 with a clear message on a wrong current password, nothing changes", async () => {
+    const s = await signIn(t, "student");
+    const res = await call("POST", "/api/me/password", s.auth, {
+      currentPassword: "not my password",
+      newPassword: "something else entirely",
+    });
+    expect(res.statusCode).toBe(401);
+    expect(errorOf(res.body)).toEqual({
+      code: "invalid_credentials",
+      message: "Your current password is incorrect.",
+    });
+    expect((await login(s.email, testPassword)).statusCode).toBe(200);
+    expect((await refresh(s.refreshToken)).statusCode).toBe(200);
+  });
+
+  it("password change: 400 for a common or too short new password, or missing fields", async () => {
+    const s = await signIn(t, "student");
+    const common = await call("POST", "/api/me/password", s.auth, {
+      currentPassword: testPassword,
+      newPassword: "baseball1",
+    });
+    expect(common.statusCode).toBe(400);
+    expect(errorOf(common.body).fields?.newPassword).toMatch(/too common/);
+    const short = await call("POST", "/api/me/password", s.auth, {
+      currentPassword: testPassword,
+      newPassword: "short",
+    });
+    expect(errorOf(short.body).fields?.newPassword).toBe("Use at least 8 characters.");
+    const missing = await call("POST", "/api/me/password", s.auth, {});
+    expect(missing.statusCode).toBe(400);
+    expect(Object.keys(errorOf(missing.body).fields ?? {}).sort()).toEqual([
+      "currentPassword",
+      "newPassword",
+    ]);
+    expect((await login(s.email, testPassword)).statusCode).toBe(200);
+  });
+});

@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "../src/config.ts";
+import { createTestApp, dialects, errorOf, type TestApp } from "./helpers.ts";
+
+describe.each(dialects)("skeleton on %s", (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it("reports health with the database ok", async () => {
+    const res = await t.app.inject({ method: "GET", url: "/api/health" });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ status: "ok", db: "ok", dialect });
+  });
+
+  it("answers an unknown API path with a JSON 404", async () => {
+    const res = await t.app.inject({ method: "GET", url: "/api/no-such-thing" });
+    expect(res.statusCode).toBe(404);
+    expect(res.headers["content-type"]).toContain("application/json");
+    expect(errorOf(res.body).code).toBe("not_found");
+  });
+
+  it("refuses a body over 1 MiB with 413 in the error shape", async () => {
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/api/auth/login",
+      headers: { "content-type": "application/json" },
+      payload: JSON.stringify({ email: "a@b.c", password: "x".repeat(1024 * 1024 + 10) }),
+    });
+    expect(res.statusCode).toBe(413);
+    expect(errorOf(res.body).code).toBe("payload_too_large");
+  });
+
+  it("refuses malformed JSON with 400 in the error shape", async () => {
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/api/auth/login",
+      headers: { "content-type": "application/json" },
+      payload: '{"email": ',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(errorOf(res.body).message).toMatch(/JSON/);
+  });
+
+  it("sends the security headers", async () => {
+    const res = await t.app.inject({ method: "GET", url: "/api/health" });
+    const csp = String(res.headers["content-security-policy"]);
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain("unsafe-inline");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(res.headers["x-content-type-options"]).toBe("nosniff");
+    expect(res.headers["x-frame-options"]).toBe("DENY");
+    expect(res.headers["referrer-policy"]).toBe("no-referrer");
+  });
+
+  it("answers 503 with db unavailable when the database is gone", async () => {
+    const other = await createTestApp(dialect);
+    await other.database.close();
+    const res = await other.app.inject({ method: "GET", url: "/api/health" });
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toMatchObject({ db: "unavailable" });
+    await other.app.close();
+  });
+});
+
+describe("configuration", () => {
+  it("names every bad variable", () => {
+    try {
+      loadConfig({ PORT: "abc", DATABASE_URL: "mysql://x", TEACHER_SIGNUP: "maybe" });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      const problems = (error as ConfigError).problems;
+      expect(problems).toHaveLength(3);
+      expect(problems[0]).toMatch(/^PORT="abc": /);
+      expect(problems.join("\n")).toMatch(/DATABASE_URL="mysql:\/\/x"/);
+      expect(problems.join("\n")).toMatch(/TEACHER_SIGNUP="maybe"/);
+    }
+  });
+
+  it("has working defaults", () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(3000);
+    expect(config.teacherSignup).toBe("open");
+    expect(config.databaseUrl).toBeUndefined();
+  });
+});
