@@ -1,0 +1,23 @@
+import { Navigate, Outlet, useLocation } from "react-router";
+import { Spinner } from "../components/spinner.tsx";
+import { loginUrlFor } from "./next.ts";
+import { useSession } from "./session.tsx";
+
+/**
+ * App pages need a signed-in user: a signed-out visit goes to /login and comes back after
+ * signing in (the destination rides in `?next=`). Whether the role may use the page is checked
+ * by the layout, which shows a "not allowed" screen inside the app frame.
+ */
+export function RequireSignIn() {
+  const { status, endedBy } = useSession();
+  const location = useLocation();
+  if (status === "loading") return <Spinner label="Loading..." className="spinner-page" />;
+  if (status === "signedOut") {
+    // Logout goes to /login itself; a session that ended otherwise comes back here after login.
+    if (endedBy === "logout") return <Navigate to="/login" replace />;
+    return (
+      <Navigate to={loginUrlFor(location.pathname + location.search + location.hash)} replace />
+    );
+  }
+  return <Outlet />;
+}

@@ -1,0 +1,86 @@
+import { canOpenPage, sidebarFor } from "@gradecast/contract/roles";
+import { lazy, Suspense, useEffect, useState } from "react";
+import { Link, NavLink, Outlet, useLocation } from "react-router";
+import { useSession } from "../auth/session.tsx";
+import { useLogout } from "../auth/use-logout.ts";
+import { SkipLink } from "./skip-link.tsx";
+import { Spinner } from "./spinner.tsx";
+import { useFocusMainOnNavigate } from "./use-focus-main.ts";
+import { VerifyBanner } from "./verify-banner.tsx";
+
+const NotAllowed = lazy(() => import("../pages/not-allowed.tsx"));
+
+/**
+ * The frame of every app page: the sidebar of SPEC.md section 2 filtered for the role by the
+ * contract's rules (a menu button shows it on a phone), the verification banner, and the page.
+ * A page the role may not use shows the "not allowed" screen instead.
+ */
+export function AppLayout() {
+  const { user } = useSession();
+  const logout = useLogout();
+  const { pathname } = useLocation();
+  const [menuOpen, setMenuOpen] = useState(false);
+  useFocusMainOnNavigate();
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: close the menu on every navigation
+  useEffect(() => {
+    setMenuOpen(false);
+  }, [pathname]);
+
+  if (!user) return null;
+  const items = sidebarFor(user.role);
+  const allowed = canOpenPage(user.role, pathname);
+
+  return (
+    <div className="app-shell">
+      <SkipLink />
+      <header className="app-topbar">
+        <Link to="/Home" className="brand">
+          <span className="brand-mark" aria-hidden="true" />
+          Gradecast
+        </Link>
+        <button
+          type="button"
+          className="btn btn-ghost menu-button"
+          aria-expanded={menuOpen}
+          aria-controls="sidebar"
+          onClick={() => setMenuOpen((open) => !open)}
+        >
+          {menuOpen ? "Close menu" : "Menu"}
+        </button>
+      </header>
+      <nav id="sidebar" className={menuOpen ? "sidebar sidebar-open" : "sidebar"} aria-label="Main">
+        <ul className="sidebar-list">
+          {items.map((item) => (
+            <li key={item.path}>
+              <NavLink
+                to={item.path}
+                className="sidebar-link"
+                caseSensitive
+                end
+                onClick={() => setMenuOpen(false)}
+              >
+                {item.label}
+              </NavLink>
+            </li>
+          ))}
+          <li>
+            <button type="button" className="sidebar-link sidebar-logout" onClick={logout}>
+              Logout
+            </button>
+          </li>
+        </ul>
+        <p className="sidebar-user">
+          Signed in as <strong>{user.name}</strong>
+          <span className="role-badge">{user.role}</span>
+        </p>
+      </nav>
+      <main id="main" className="app-main" tabIndex={-1}>
+        <VerifyBanner />
+        <Suspense fallback={<Spinner label="Loading..." className="spinner-page" />}>
+          {allowed ? <Outlet /> : <NotAllowed />}
+        </Suspense>
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,34 @@
+import type { AnalyticsReport, EmbedAnswer } from "@gradecast/contract/analytics";
+import { useQuery } from "@tanstack/react-query";
+import { api } from "../../api/client.ts";
+
+// The analytics calls: the frame's address for the signed-in user (a new short-lived token on
+// each visit), and the report's data, whose only credential is the embed token in the address.
+
+export function useEmbed() {
+  return useQuery({
+    queryKey: ["analytics", "embed"],
+    queryFn: ({ signal }) => api<EmbedAnswer>("GET", "/api/analytics/embed", undefined, { signal }),
+    // Each visit gets a fresh token; a cached one could be close to expiry.
+    staleTime: 0,
+    gcTime: 0,
+    retry: 1,
+  });
+}
+
+export function useReport(token: string | null) {
+  return useQuery({
+    queryKey: ["analytics", "report", token],
+    enabled: token !== null,
+    queryFn: ({ signal }) =>
+      api<AnalyticsReport>(
+        "GET",
+        `/api/analytics/report?token=${encodeURIComponent(token ?? "")}`,
+        undefined,
+        { signal, auth: false },
+      ),
+    // The token dies after 10 minutes: load once and keep what was drawn.
+    staleTime: Number.POSITIVE_INFINITY,
+    refetchOnReconnect: false,
+  });
+}

@@ -1,0 +1,167 @@
+import type { EChartsCoreOption, EChartsType } from "echarts/core";
+import { useEffect, useId, useRef, useState } from "react";
+import { EmptyState } from "../../components/empty-state.tsx";
+
+// One chart of the report: a titled figure with a one-sentence summary, the drawing (ECharts on
+// a canvas, loaded on first use), and the same figures as a table for screen readers and anyone
+// who prefers numbers. With no data it says what data would fill it instead.
+
+export interface ChartTable {
+  head: string[];
+  rows: (string | number)[][];
+}
+
+export interface ChartProps {
+  title: string;
+  /** One sentence that says what the chart shows; the canvas's accessible name. */
+  summary: string;
+  /** Null draws the empty state. */
+  option: EChartsCoreOption | null;
+  table: ChartTable;
+  empty: { title: string; body: string };
+  /** Taller drawing for charts with many categories. */
+  tall?: boolean;
+  className?: string;
+}
+
+export const palette = {
+  primary: "#1d4ed8",
+  soft: "#93b4f5",
+  accent: "#b45309",
+  danger: "#b42318",
+  success: "#146c43",
+  muted: "#4b5563",
+  text: "#1b2430",
+  grid: "#d5dae1",
+};
+
+/** Shared look of every chart: readable type, axis names in the tokens' colours. */
+export const baseOption = {
+  animation: false,
+  textStyle: { fontFamily: "system-ui, sans-serif", color: palette.text },
+  grid: { left: 56, right: 24, top: 24, bottom: 56, containLabel: true },
+  tooltip: { trigger: "axis", confine: true },
+};
+
+export function axisName(name: string, gap = 32) {
+  return {
+    name,
+    nameLocation: "middle" as const,
+    nameGap: gap,
+    nameTextStyle: { color: palette.muted, fontSize: 12 },
+    axisLabel: { color: palette.muted },
+    splitLine: { lineStyle: { color: palette.grid } },
+  };
+}
+
+/** The name of a vertical category axis, above it (its labels take the space beside it). */
+export function categoryAxisName(name: string) {
+  return {
+    name,
+    nameLocation: "end" as const,
+    nameTextStyle: { color: palette.muted, fontSize: 12, align: "right" as const },
+  };
+}
+
+export function Chart({ title, summary, option, table, empty, tall, className }: ChartProps) {
+  const headingId = useId();
+  return (
+    <figure
+      className={["card", "chart-card", className].filter(Boolean).join(" ")}
+      aria-labelledby={headingId}
+    >
+      <h3 id={headingId} className="chart-title">
+        {title}
+      </h3>
+      {option ? (
+        <>
+          <p className="chart-summary">{summary}</p>
+          <ChartCanvas option={option} label={`${title}. ${summary}`} tall={tall} />
+          <details className="chart-table">
+            <summary>Show the data as a table</summary>
+            {/* Focusable so that a keyboard can scroll a long or wide table (axe: scrollable-region-focusable). */}
+            {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus */}
+            <section className="table-scroll" aria-label={`${title}: table`} tabIndex={0}>
+              <table>
+                <caption className="visually-hidden">{title}</caption>
+                <thead>
+                  <tr>
+                    {table.head.map((h) => (
+                      <th key={h} scope="col">
+                        {h}
+                      </th>
+                    ))}
+                  </tr>
+                </thead>
+                <tbody>
+                  {table.rows.map((row) => (
+                    <tr key={row.join("|")}>
+                      {row.map((cell, i) => (
+                        // biome-ignore lint/suspicious/noArrayIndexKey: cells of a fixed row
+                        <td key={i}>{cell}</td>
+                      ))}
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </section>
+          </details>
+        </>
+      ) : (
+        <EmptyState title={empty.title}>{empty.body}</EmptyState>
+      )}
+    </figure>
+  );
+}
+
+function ChartCanvas({
+  option,
+  label,
+  tall,
+}: {
+  option: EChartsCoreOption;
+  label: string;
+  tall?: boolean;
+}) {
+  const ref = useRef<HTMLDivElement>(null);
+  const chart = useRef<EChartsType | null>(null);
+  const [failed, setFailed] = useState(false);
+
+  useEffect(() => {
+    let cancelled = false;
+    let observer: ResizeObserver | undefined;
+    import("./echarts.ts")
+      .then(({ echarts }) => {
+        if (cancelled || !ref.current) return;
+        chart.current = echarts.init(ref.current, undefined, { renderer: "canvas" });
+        chart.current.setOption(option);
+        observer = new ResizeObserver(() => chart.current?.resize());
+        observer.observe(ref.current);
+      })
+      .catch(() => {
+        if (!cancelled) setFailed(true);
+      });
+    return () => {
+      cancelled = true;
+      observer?.disconnect();
+      chart.current?.dispose();
+      chart.current = null;
+    };
+  }, [option]);
+
+  if (failed) {
+    return (
+      <p className="chart-failed" role="alert">
+        The chart could not be drawn; the table below has the same figures.
+      </p>
+    );
+  }
+  return (
+    <div
+      ref={ref}
+      className={tall ? "chart-canvas chart-canvas-tall" : "chart-canvas"}
+      role="img"
+      aria-label={label}
+    />
+  );
+}

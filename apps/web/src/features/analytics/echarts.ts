@@ -1,0 +1,25 @@
+// The only module that imports ECharts: the parts the report draws with (bars, lines, scatter;
+// grid, tooltip, legend, mark lines; titles are the page's own headings) and the canvas renderer. Imported lazily by chart.tsx,
+// so ECharts loads only on the report page.
+import { BarChart, LineChart, ScatterChart } from "echarts/charts";
+import {
+  GridComponent,
+  LegendComponent,
+  MarkLineComponent,
+  TooltipComponent,
+} from "echarts/components";
+import * as echarts from "echarts/core";
+import { CanvasRenderer } from "echarts/renderers";
+
+echarts.use([
+  BarChart,
+  LineChart,
+  ScatterChart,
+  GridComponent,
+  LegendComponent,
+  MarkLineComponent,
+  TooltipComponent,
+  CanvasRenderer,
+]);
+
+export { echarts };

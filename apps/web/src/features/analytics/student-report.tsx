@@ -1,0 +1,221 @@
+import type { CohortDistribution, StudentReport } from "@gradecast/contract/analytics";
+import { useMemo } from "react";
+import { axisName, baseOption, Chart, palette } from "./chart.tsx";
+import { formatDate, formatDateTime, formatNumber } from "./format.ts";
+import { bandRanges } from "./staff-report.tsx";
+
+// The report for a student: their own predictions over time and where their grades stand among
+// other students. Other students only ever appear as groups of at least 5 (the server withholds
+// smaller ones), never as names or single values.
+
+const binLabel = (b: { from: number; to: number }, last: boolean) =>
+  `${b.from}–${last ? b.to : b.to - 1}`;
+
+export function StudentReportView({ report }: { report: StudentReport }) {
+  const { latest } = report;
+  const history = useMemo(() => historyChart(report), [report]);
+  const g1 = useMemo(
+    () => cohortChart(report.cohort.g1, latest.g1, "First period grade G1 (out of 20)"),
+    [report, latest.g1],
+  );
+  const g2 = useMemo(
+    () => cohortChart(report.cohort.g2, latest.g2, "Second period grade G2 (out of 20)"),
+    [report, latest.g2],
+  );
+  const prediction = useMemo(
+    () => cohortChart(report.cohort.prediction, latest.prediction, "Predicted score (out of 20)"),
+    [report, latest.prediction],
+  );
+  return (
+    <div className="report-grid">
+      <section className="card report-wide report-latest" aria-labelledby="latest-title">
+        <h3 id="latest-title" className="chart-title">
+          Where you stand, {report.name}
+        </h3>
+        {latest.prediction === null ? (
+          <p>
+            <strong>{latest.message}</strong> Fill in Student Input and ask for a prediction to see
+            your predicted final score here.
+          </p>
+        ) : (
+          <p>
+            Your latest predicted final score is{" "}
+            <strong>{formatNumber(latest.prediction, 1)} out of 20</strong>:{" "}
+            <span className={`band band-${latest.band}`}>{latest.message}</span>{" "}
+            {latest.band ? <span className="muted">({bandRanges[latest.band]})</span> : null}
+          </p>
+        )}
+        <dl className="report-facts">
+          <div>
+            <dt>G1</dt>
+            <dd>{latest.g1 === null ? "not given yet" : `${latest.g1} out of 20`}</dd>
+          </div>
+          <div>
+            <dt>G2</dt>
+            <dd>{latest.g2 === null ? "not given yet" : `${latest.g2} out of 20`}</dd>
+          </div>
+          <div>
+            <dt>Predictions</dt>
+            <dd>{report.predictions.length}</dd>
+          </div>
+        </dl>
+      </section>
+
+      <Chart
+        title="Your predictions over time"
+        summary={history.summary}
+        option={history.option}
+        table={history.table}
+        empty={{
+          title: "No predictions yet",
+          body: "Each prediction you ask for on Student Input adds a point here, with the range the score is likely to fall in.",
+        }}
+        className="report-wide"
+      />
+      <Chart
+        title="Your G1 among other students"
+        summary={g1.summary}
+        option={g1.option}
+        table={g1.table}
+        empty={g1.empty}
+      />
+      <Chart
+        title="Your G2 among other students"
+        summary={g2.summary}
+        option={g2.option}
+        table={g2.table}
+        empty={g2.empty}
+      />
+      <Chart
+        title="Your prediction among other students"
+        summary={prediction.summary}
+        option={prediction.option}
+        table={prediction.table}
+        empty={prediction.empty}
+      />
+    </div>
+  );
+}
+
+function historyChart(report: StudentReport) {
+  const points = report.predictions;
+  const first = points[0];
+  const last = points.at(-1);
+  return {
+    summary:
+      first && last
+        ? points.length === 1
+          ? `One prediction, on ${formatDate(last.at)}: ${formatNumber(last.score, 1)} out of 20, likely between ${formatNumber(last.low, 1)} and ${formatNumber(last.high, 1)}.`
+          : `${points.length} predictions from ${formatDate(first.at)} to ${formatDate(last.at)}: from ${formatNumber(first.score, 1)} to ${formatNumber(last.score, 1)} out of 20.`
+        : "",
+    option:
+      points.length > 0
+        ? {
+            ...baseOption,
+            legend: { bottom: 0, textStyle: { color: palette.muted } },
+            grid: { ...baseOption.grid, bottom: 72 },
+            // One step per prediction, labelled with its date and time.
+            xAxis: {
+              type: "category",
+              data: points.map((p) => formatDateTime(p.at)),
+              ...axisName("Date of the prediction"),
+              axisLabel: { color: palette.muted, hideOverlap: true },
+            },
+            yAxis: {
+              type: "value",
+              min: 0,
+              max: 20,
+              ...axisName("Predicted score (out of 20)", 36),
+            },
+            series: [
+              {
+                type: "line",
+                name: "Predicted score",
+                data: points.map((p) => p.score),
+                itemStyle: { color: palette.primary },
+                lineStyle: { color: palette.primary, width: 2 },
+                symbolSize: 8,
+              },
+              {
+                type: "line",
+                name: "Likely range (low)",
+                data: points.map((p) => p.low),
+                lineStyle: { color: palette.soft, type: "dashed" },
+                itemStyle: { color: palette.soft },
+                showSymbol: false,
+              },
+              {
+                type: "line",
+                name: "Likely range (high)",
+                data: points.map((p) => p.high),
+                lineStyle: { color: palette.soft, type: "dashed" },
+                itemStyle: { color: palette.soft },
+                showSymbol: false,
+              },
+            ],
+          }
+        : null,
+    table: {
+      head: ["Date", "Predicted score", "Likely range"],
+      rows: points.map((p) => [
+        formatDate(p.at),
+        formatNumber(p.score, 2),
+        `${formatNumber(p.low, 1)} to ${formatNumber(p.high, 1)}`,
+      ]),
+    },
+  };
+}
+
+function cohortChart(cohort: CohortDistribution, mine: number | null, measure: string) {
+  const bins = cohort.bins;
+  const labels = (bins ?? []).map((b, i, all) => binLabel(b, i === all.length - 1));
+  const myIndex =
+    mine === null || !bins
+      ? -1
+      : bins.findIndex((b, i) => mine >= b.from && (mine < b.to || i === bins.length - 1));
+  const withheld = (bins ?? []).filter((b) => b.count === null).length;
+  const empty = {
+    title: "Not enough students yet",
+    body:
+      cohort.note ??
+      "Other students' answers and predictions fill this chart once at least 5 of them have some.",
+  };
+  if (!bins) return { summary: "", option: null, table: { head: [], rows: [] }, empty };
+  return {
+    summary: `Other students in bins of 2 points${myIndex >= 0 ? `; you are in ${labels[myIndex]}` : ""}.${cohort.note ? ` ${cohort.note}` : ""}${withheld > 0 ? ` ${withheld} bin${withheld === 1 ? " is" : "s are"} left blank.` : ""}`,
+    option: {
+      ...baseOption,
+      xAxis: { type: "category", data: labels, ...axisName(measure) },
+      yAxis: { type: "value", minInterval: 1, ...axisName("Other students", 44) },
+      series: [
+        {
+          type: "bar",
+          name: "Other students",
+          data: bins.map((b, i) => ({
+            value: b.count,
+            itemStyle: { color: i === myIndex ? palette.accent : palette.primary },
+          })),
+          ...(myIndex >= 0
+            ? {
+                markLine: {
+                  symbol: "none",
+                  silent: true,
+                  label: { formatter: "You", color: palette.accent },
+                  lineStyle: { color: palette.accent, type: "dashed" },
+                  data: [{ xAxis: labels[myIndex] }],
+                },
+              }
+            : {}),
+        },
+      ],
+    },
+    table: {
+      head: [measure, "Other students"],
+      rows: bins.map((b, i) => [
+        `${labels[i]}${i === myIndex ? " (you)" : ""}`,
+        b.count === null ? "fewer than 5 (not shown)" : b.count,
+      ]),
+    },
+    empty,
+  };
+}

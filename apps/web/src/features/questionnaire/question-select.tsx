@@ -1,0 +1,53 @@
+import type { Option, Question } from "@gradecast/contract/questionnaire";
+import { Select } from "../../components/select.tsx";
+
+// One question of the questionnaire: a required select with exactly the contract's options,
+// each option's human label next to its code, and the question's one-line help.
+
+/** "4 — higher education", "LE3 — three or fewer"; a plain number when it is its own label. */
+export function optionText(option: Option): string {
+  const code = String(option.value);
+  return option.label === code ? code : `${code} — ${option.label}`;
+}
+
+export function questionInputId(question: Pick<Question, "key">, prefix = "q"): string {
+  return `${prefix}-${question.key}`;
+}
+
+export interface QuestionSelectProps {
+  question: Question;
+  value: string;
+  onChange: (value: string) => void;
+  error?: string | undefined;
+  /** Prefix of the select's id, so two forms on one page do not clash. */
+  idPrefix?: string;
+  disabled?: boolean;
+  /** Show the help line (default true). */
+  help?: boolean;
+}
+
+export function QuestionSelect({
+  question,
+  value,
+  onChange,
+  error,
+  idPrefix = "q",
+  disabled,
+  help = true,
+}: QuestionSelectProps) {
+  return (
+    <Select
+      id={questionInputId(question, idPrefix)}
+      name={question.key}
+      label={question.label}
+      hint={help ? question.help : undefined}
+      placeholder="Select…"
+      options={question.options.map((o) => ({ value: String(o.value), label: optionText(o) }))}
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+      error={error}
+      required
+      disabled={disabled}
+    />
+  );
+}

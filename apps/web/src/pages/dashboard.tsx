@@ -1,0 +1,35 @@
+import { messages } from "@gradecast/contract/messages";
+import { useMe } from "../api/me.ts";
+import { ButtonLink } from "../components/button.tsx";
+import { ErrorState } from "../components/error-state.tsx";
+import { PageHeader } from "../components/page-header.tsx";
+
+const roleNames = { student: "Student", teacher: "Teacher", admin: "Admin" } as const;
+
+export default function Dashboard() {
+  const me = useMe();
+  return (
+    <div className="stack">
+      <PageHeader title="Dashboard" />
+      {me.isPending ? (
+        <p role="status">{messages.loading}</p>
+      ) : me.isError ? (
+        <ErrorState error={me.error} onRetry={() => me.refetch()} retrying={me.isFetching} />
+      ) : (
+        <section className="card welcome-card" aria-labelledby="welcome-title">
+          <h2 id="welcome-title" className="card-title">
+            Welcome, {me.data.name}!
+          </h2>
+          <p>
+            You are signed in as a <strong>{roleNames[me.data.role]}</strong>.
+          </p>
+          <p>
+            <ButtonLink to="/Home" variant="secondary">
+              Back to Home
+            </ButtonLink>
+          </p>
+        </section>
+      )}
+    </div>
+  );
+}

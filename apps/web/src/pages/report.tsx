@@ -1,0 +1,60 @@
+import { useSearchParams } from "react-router";
+import { ErrorState } from "../components/error-state.tsx";
+import { PageHeader } from "../components/page-header.tsx";
+import { Spinner } from "../components/spinner.tsx";
+import { useReport } from "../features/analytics/api.ts";
+import { formatDateTime } from "../features/analytics/format.ts";
+import { StaffReportView } from "../features/analytics/staff-report.tsx";
+import { StudentReportView } from "../features/analytics/student-report.tsx";
+import "../features/analytics/analytics.css";
+
+// /report?token=…: the built-in analytics report, the page inside the Student Dashboard's frame
+// (the one route the server lets this origin frame). The embed token in the address is its only
+// credential and decides what it shows: the staff report or the viewer's own student report.
+export default function Report() {
+  const [params] = useSearchParams();
+  const token = params.get("token");
+  const query = useReport(token);
+
+  return (
+    <main className="report-page" id="main">
+      {token === null ? (
+        <>
+          <PageHeader title="Analytics report" />
+          <ErrorState title="This report needs a link with a token.">
+            Open it from the Student Dashboard.
+          </ErrorState>
+        </>
+      ) : query.isPending ? (
+        <>
+          <PageHeader title="Analytics report" />
+          <Spinner label="Loading the report..." />
+        </>
+      ) : query.isError ? (
+        <>
+          <PageHeader title="Analytics report" />
+          <ErrorState
+            title="The report could not be loaded."
+            error={query.error}
+            onRetry={() => void query.refetch()}
+            retrying={query.isFetching}
+          />
+        </>
+      ) : (
+        <>
+          <PageHeader
+            title={
+              query.data.scope === "staff" ? "School analytics report" : "Your analytics report"
+            }
+            description={`Figures as of ${formatDateTime(query.data.generatedAt)}.`}
+          />
+          {query.data.scope === "staff" ? (
+            <StaffReportView report={query.data} />
+          ) : (
+            <StudentReportView report={query.data} />
+          )}
+        </>
+      )}
+    </main>
+  );
+}

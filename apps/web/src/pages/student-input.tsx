@@ -1,0 +1,187 @@
+import { messages } from "@gradecast/contract/messages";
+import {
+  type QuestionKey,
+  questionKeys,
+  questions,
+  sections,
+} from "@gradecast/contract/questionnaire";
+import { useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useEffect, useMemo, useRef, useState } from "react";
+import { useNavigate } from "react-router";
+import { ApiError } from "../api/client.ts";
+import { useSession } from "../auth/session.tsx";
+import { Alert } from "../components/alert.tsx";
+import { Button } from "../components/button.tsx";
+import { PageHeader } from "../components/page-header.tsx";
+import { predictionsKey, requestPrediction } from "../features/prediction/api.ts";
+import { saveQuestionnaire } from "../features/questionnaire/api.ts";
+import {
+  clearDraft,
+  type Draft,
+  emptyDraft,
+  loadDraft,
+  saveDraft,
+} from "../features/questionnaire/draft.ts";
+import { QuestionSelect, questionInputId } from "../features/questionnaire/question-select.tsx";
+import "../features/questionnaire/questionnaire.css";
+
+// The student questionnaire of SPEC.md sections 3 and 5 (issue 6): every question a required
+// select, grouped in sections, a progress bar, a draft kept across reloads; Save stores the
+// record, Predict asks the model and opens /prediction with the result.
+
+const notAnswered = "Choose an answer.";
+
+type Busy = "save" | "predict" | null;
+
+export default function StudentInput() {
+  const { user } = useSession();
+  const userId = user?.uid ?? "anonymous";
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [answers, setAnswers] = useState<Draft>(() => loadDraft(userId));
+  const [fieldErrors, setFieldErrors] = useState<Partial<Record<QuestionKey, string>>>({});
+  const [missing, setMissing] = useState<string | null>(null);
+  const [busy, setBusy] = useState<Busy>(null);
+  const saved = useRef(false);
+
+  useEffect(() => {
+    if (!saved.current) saveDraft(userId, answers);
+  }, [userId, answers]);
+
+  const answered = useMemo(() => questionKeys.filter((k) => answers[k] !== "").length, [answers]);
+  const total = questionKeys.length;
+  const percent = Math.round((answered / total) * 100);
+
+  function answer(key: QuestionKey, value: string) {
+    setAnswers((a) => ({ ...a, [key]: value }));
+    setFieldErrors((e) => {
+      if (!e[key]) return e;
+      const { [key]: _gone, ...rest } = e;
+      return rest;
+    });
+  }
+
+  /** True when every question is answered; otherwise focuses and names the first one left. */
+  function complete(action: string): boolean {
+    const left = questions.filter((q) => answers[q.key] === "");
+    if (left.length === 0) {
+      setMissing(null);
+      return true;
+    }
+    setFieldErrors(Object.fromEntries(left.map((q) => [q.key, notAnswered])));
+    const first = left[0]!;
+    setMissing(
+      `Answer “${first.label}” before you ${action}. ${
+        left.length === 1 ? "It is the last question left." : `${left.length} questions are left.`
+      }`,
+    );
+    document.getElementById(questionInputId(first))?.focus();
+    return false;
+  }
+
+  function showServerFields(err: unknown) {
+    if (err instanceof ApiError && Object.keys(err.fields).length > 0) {
+      setFieldErrors(err.fields as Partial<Record<QuestionKey, string>>);
+      const first = questions.find((q) => err.fields[q.key]);
+      if (first) document.getElementById(questionInputId(first))?.focus();
+    }
+  }
+
+  async function onSave(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (busy || !complete("save")) return;
+    setBusy("save");
+    try {
+      await saveQuestionnaire(answers);
+    } catch (err) {
+      setBusy(null);
+      window.alert(messages.studentSaveFailed);
+      showServerFields(err);
+      return;
+    }
+    window.alert(messages.studentSaved);
+    saved.current = true;
+    clearDraft(userId);
+    setAnswers(emptyDraft());
+    setFieldErrors({});
+    setBusy(null);
+    navigate("/dashboard");
+  }
+
+  async function onPredict() {
+    if (busy || !complete("predict")) return;
+    setBusy("predict");
+    try {
+      const result = await requestPrediction(answers);
+      void queryClient.invalidateQueries({ queryKey: predictionsKey });
+      navigate("/prediction", { state: { result } });
+    } catch (err) {
+      setBusy(null);
+      const message = err instanceof Error ? err.message : String(err);
+      window.alert(messages.predictionFailedPrefix + message);
+      showServerFields(err);
+    }
+  }
+
+  return (
+    <div className="stack questionnaire">
+      <PageHeader
+        title="Student Input"
+        description="Answer every question, then save your answers or predict your final score out of 20. Your answers are kept on this device until you save them."
+      />
+      <div className="questionnaire-progress" aria-live="polite">
+        <label htmlFor="questionnaire-progress" className="questionnaire-progress-label">
+          {answered} of {total} questions answered ({percent}%)
+        </label>
+        <progress id="questionnaire-progress" max={total} value={answered}>
+          {percent}%
+        </progress>
+      </div>
+      <form className="form" onSubmit={onSave} noValidate aria-label="Student questionnaire">
+        {sections.map((section) => {
+          const own = questions.filter((q) => q.section === section.key);
+          const done = own.filter((q) => answers[q.key] !== "").length;
+          return (
+            <fieldset key={section.key} className="card questionnaire-section">
+              <legend className="questionnaire-legend">
+                {section.title}{" "}
+                <span className="questionnaire-count">
+                  {done} of {own.length}
+                </span>
+              </legend>
+              <div className="questionnaire-grid">
+                {own.map((q) => (
+                  <QuestionSelect
+                    key={q.key}
+                    question={q}
+                    value={answers[q.key]}
+                    onChange={(v) => answer(q.key, v)}
+                    error={fieldErrors[q.key]}
+                  />
+                ))}
+              </div>
+            </fieldset>
+          );
+        })}
+        {missing ? (
+          <Alert tone="error">
+            <p>{missing}</p>
+          </Alert>
+        ) : null}
+        <div className="actions">
+          <Button type="submit" loading={busy === "save"} disabled={busy === "predict"}>
+            Save
+          </Button>
+          <Button
+            variant="secondary"
+            onClick={onPredict}
+            loading={busy === "predict"}
+            disabled={busy === "save"}
+          >
+            Predict
+          </Button>
+        </div>
+      </form>
+    </div>
+  );
+}

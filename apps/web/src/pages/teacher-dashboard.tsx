@@ -1,0 +1,356 @@
+import { messages } from "@gradecast/contract/messages";
+import { type Report, type ReportSort, reportSorts } from "@gradecast/contract/reports";
+import { useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, type ReactNode, useCallback, useEffect, useRef, useState } from "react";
+import { useSearchParams } from "react-router";
+import { useSession } from "../auth/session.tsx";
+import { Alert } from "../components/alert.tsx";
+import { Button, ButtonLink } from "../components/button.tsx";
+import { EmptyState } from "../components/empty-state.tsx";
+import { ErrorState, errorMessage } from "../components/error-state.tsx";
+import { Field } from "../components/field.tsx";
+import { PageHeader } from "../components/page-header.tsx";
+import { Select } from "../components/select.tsx";
+import { Spinner } from "../components/spinner.tsx";
+import { exportReports, patchCachedReports, useReportList } from "../features/reports/api.ts";
+import {
+  ConfirmDelete,
+  EditReport,
+  formatDate,
+  formatDay,
+  ReportDetails,
+} from "../features/reports/report-dialogs.tsx";
+import "../features/reports/reports.css";
+
+// /teacher-dashboard: every student report, searched by name on the server (debounced, kept in
+// the URL as ?q= with the sort as ?sort=), paged with the server's cursor, exported as CSV, and
+// opened, edited or deleted by its author or an admin.
+
+const sortOptions: { value: ReportSort; label: string }[] = [
+  { value: "date", label: "Newest first" },
+  { value: "name", label: "Student name (A to Z)" },
+  { value: "marks", label: "Highest marks first" },
+];
+
+const debounceMs = 300;
+
+type Open = { kind: "view" | "edit" | "delete"; report: Report } | null;
+
+export default function TeacherDashboard() {
+  const { user } = useSession();
+  const queryClient = useQueryClient();
+  const [params, setParams] = useSearchParams();
+  const q = (params.get("q") ?? "").trim();
+  const sortParam = params.get("sort");
+  const sort: ReportSort = reportSorts.includes(sortParam as ReportSort)
+    ? (sortParam as ReportSort)
+    : "date";
+
+  const [text, setText] = useState(q);
+  const lastSent = useRef(q);
+  const [open, setOpen] = useState<Open>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [exporting, setExporting] = useState(false);
+  const [exportError, setExportError] = useState<string | null>(null);
+
+  const update = useCallback(
+    (changes: Record<string, string>) =>
+      setParams(
+        (prev) => {
+          const next = new URLSearchParams(prev);
+          for (const [k, v] of Object.entries(changes)) {
+            if (v) next.set(k, v);
+            else next.delete(k);
+          }
+          return next;
+        },
+        { replace: true },
+      ),
+    [setParams],
+  );
+
+  // Typing: the URL (and so the query) follows the box after a pause.
+  useEffect(() => {
+    const wanted = text.trim();
+    if (wanted === lastSent.current) return;
+    const timer = setTimeout(() => {
+      lastSent.current = wanted;
+      update({ q: wanted });
+    }, debounceMs);
+    return () => clearTimeout(timer);
+  }, [text, update]);
+
+  // Back, forward or a link: the box follows the URL.
+  useEffect(() => {
+    if (q !== lastSent.current) {
+      lastSent.current = q;
+      setText(q);
+    }
+  }, [q]);
+
+  function searchNow(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const wanted = text.trim();
+    lastSent.current = wanted;
+    update({ q: wanted });
+  }
+
+  const list = useReportList(q, sort);
+  const items = list.data?.pages.flatMap((p) => p.items) ?? [];
+  const canChange = (r: Report) =>
+    user?.role === "admin" || (user !== null && r.authorId === user.uid);
+
+  async function onExport() {
+    setExportError(null);
+    setExporting(true);
+    try {
+      await exportReports(q, sort);
+    } catch (err) {
+      setExportError(`The export failed: ${errorMessage(err)}`);
+    } finally {
+      setExporting(false);
+    }
+  }
+
+  const close = () => setOpen(null);
+  const searching = list.isFetching && list.isPlaceholderData;
+
+  let body: ReactNode;
+  if (list.isPending) {
+    body = <Spinner label={messages.loadingReports} />;
+  } else if (list.isError && !list.data) {
+    body = (
+      <ErrorState
+        title="The student reports could not be loaded."
+        error={list.error}
+        onRetry={() => void list.refetch()}
+        retrying={list.isFetching}
+      />
+    );
+  } else if (items.length === 0) {
+    body = (
+      <EmptyState
+        title={messages.noReports}
+        action={
+          q ? (
+            <Button variant="secondary" onClick={() => setText("")}>
+              Clear the search
+            </Button>
+          ) : (
+            <ButtonLink to="/teacher-input" variant="secondary">
+              Write a report
+            </ButtonLink>
+          )
+        }
+      >
+        {q ? <p>No student name contains “{q}”.</p> : null}
+      </EmptyState>
+    );
+  } else {
+    body = (
+      <>
+        <div className="reports-table-wrap">
+          <table className="reports-table" aria-busy={searching || undefined}>
+            <caption className="visually-hidden">
+              Student reports{q ? `, names containing “${q}”` : ""}, sorted by{" "}
+              {sortOptions.find((o) => o.value === sort)?.label.toLowerCase()}
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">Student</th>
+                <th scope="col">Course</th>
+                <th scope="col" className="num">
+                  Marks
+                </th>
+                <th scope="col" className="num">
+                  Attendance
+                </th>
+                <th scope="col" className="num">
+                  Assignments
+                </th>
+                <th scope="col">Behavior</th>
+                <th scope="col">Written by</th>
+                <th scope="col">Date</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((r) => (
+                <tr key={r.id} data-report-id={r.id}>
+                  <td className="report-name" data-label="Student">
+                    <button
+                      type="button"
+                      className="report-open"
+                      aria-haspopup="dialog"
+                      onClick={() => setOpen({ kind: "view", report: r })}
+                    >
+                      {r.studentName}
+                    </button>
+                  </td>
+                  <td data-label="Course">{r.course}</td>
+                  <td className="num" data-label="Marks">
+                    {r.marks}
+                  </td>
+                  <td className="num" data-label="Attendance">
+                    {r.attendance}%
+                  </td>
+                  <td className="num" data-label="Assignments">
+                    {r.assignments}
+                  </td>
+                  <td data-label="Behavior">{r.behavior}</td>
+                  <td data-label="Written by">{r.authorName}</td>
+                  <td className="report-date" data-label="Date">
+                    <time dateTime={r.createdAt} title={formatDate(r.createdAt)}>
+                      {formatDay(r.createdAt)}
+                    </time>
+                  </td>
+                  <td data-label="Actions">
+                    <div className="report-actions">
+                      {canChange(r) ? (
+                        <>
+                          <Button
+                            variant="secondary"
+                            aria-label={`Edit the report on ${r.studentName}`}
+                            onClick={() => setOpen({ kind: "edit", report: r })}
+                          >
+                            Edit
+                          </Button>
+                          <Button
+                            variant="danger"
+                            aria-label={`Delete the report on ${r.studentName}`}
+                            onClick={() => setOpen({ kind: "delete", report: r })}
+                          >
+                            Delete
+                          </Button>
+                        </>
+                      ) : null}
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        {list.isError ? (
+          <Alert tone="error">
+            <p>
+              {list.isFetchNextPageError
+                ? "More reports could not be loaded."
+                : "The reports could not be refreshed."}{" "}
+              {errorMessage(list.error)}
+            </p>
+            <div>
+              <Button
+                variant="secondary"
+                onClick={() =>
+                  void (list.isFetchNextPageError ? list.fetchNextPage() : list.refetch())
+                }
+              >
+                Retry
+              </Button>
+            </div>
+          </Alert>
+        ) : null}
+        {list.hasNextPage && !list.isFetchNextPageError ? (
+          <div className="reports-more">
+            <Button
+              variant="secondary"
+              loading={list.isFetchingNextPage}
+              onClick={() => void list.fetchNextPage()}
+            >
+              Load more
+            </Button>
+          </div>
+        ) : null}
+      </>
+    );
+  }
+
+  return (
+    <div className="stack">
+      <PageHeader
+        title="Teacher Dashboard"
+        description="Student reports, newest first. Search by student name, sort, and export what you see."
+        actions={
+          <>
+            <ButtonLink to="/teacher-input">New report</ButtonLink>
+            <Button variant="secondary" onClick={onExport} loading={exporting}>
+              Export CSV
+            </Button>
+          </>
+        }
+      />
+      <search>
+        <form className="reports-toolbar" onSubmit={searchNow} aria-label="Search reports">
+          <Field
+            label="Search by student name"
+            type="search"
+            name="q"
+            autoComplete="off"
+            maxLength={100}
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+          />
+          <Select
+            label="Sort by"
+            name="sort"
+            options={sortOptions}
+            value={sort}
+            onChange={(e) => update({ sort: e.target.value === "date" ? "" : e.target.value })}
+          />
+        </form>
+      </search>
+      <p className="reports-status" role="status">
+        {searching
+          ? "Searching..."
+          : list.data && items.length > 0
+            ? `${items.length} report${items.length === 1 ? "" : "s"} shown${list.hasNextPage ? ", more available" : ""}.`
+            : ""}
+      </p>
+      {exportError ? (
+        <Alert tone="error">
+          <p>{exportError}</p>
+        </Alert>
+      ) : null}
+      {notice ? (
+        <Alert tone="success">
+          <p>{notice}</p>
+        </Alert>
+      ) : null}
+      {body}
+      {open?.kind === "view" ? (
+        <ReportDetails
+          report={open.report}
+          canChange={canChange(open.report)}
+          onClose={close}
+          onEdit={() => setOpen({ kind: "edit", report: open.report })}
+          onDelete={() => setOpen({ kind: "delete", report: open.report })}
+        />
+      ) : null}
+      {open?.kind === "edit" ? (
+        <EditReport
+          report={open.report}
+          onClose={close}
+          onSaved={(report) => {
+            patchCachedReports(queryClient, report.id, report);
+            setNotice(`The report on ${report.studentName} was updated.`);
+            close();
+          }}
+        />
+      ) : null}
+      {open?.kind === "delete" ? (
+        <ConfirmDelete
+          report={open.report}
+          onClose={close}
+          onDeleted={(id) => {
+            patchCachedReports(queryClient, id, null);
+            setNotice(`The report on ${open.report.studentName} was deleted.`);
+            close();
+          }}
+        />
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,108 @@
+import { messages } from "@gradecast/contract/messages";
+import { useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useEffect, useRef, useState } from "react";
+import { useNavigate } from "react-router";
+import { ApiError, api } from "../api/client.ts";
+import { meKey } from "../api/me.ts";
+import { useSession } from "../auth/session.tsx";
+import { Alert } from "../components/alert.tsx";
+import { Button } from "../components/button.tsx";
+import { Card } from "../components/card.tsx";
+import { Field } from "../components/field.tsx";
+import { PageHeader } from "../components/page-header.tsx";
+
+export default function Verify() {
+  const { user, refresh } = useSession();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [code, setCode] = useState("");
+  const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
+  const [resend, setResend] = useState<{ ok: boolean; text: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [resending, setResending] = useState(false);
+  const leave = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+
+  useEffect(() => () => clearTimeout(leave.current), []);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setResult(null);
+    setBusy(true);
+    try {
+      await api<unknown>("POST", "/api/verify", { code: code.trim() });
+      setResult({ ok: true, text: messages.verifySuccess });
+      await queryClient.invalidateQueries({ queryKey: meKey });
+      await refresh().catch(() => null);
+      leave.current = setTimeout(() => navigate("/dashboard"), 1200);
+    } catch (err) {
+      const text =
+        err instanceof ApiError && (err.code === "invalid_code" || err.status === 400)
+          ? messages.verifyInvalid
+          : err instanceof Error
+            ? err.message
+            : String(err);
+      setResult({ ok: false, text });
+      setBusy(false);
+    }
+  }
+
+  async function onResend() {
+    setResend(null);
+    setResending(true);
+    try {
+      await api<unknown>("POST", "/api/verify/resend");
+      setResend({ ok: true, text: `A new code is on its way to ${user?.email ?? "your email"}.` });
+    } catch (err) {
+      setResend({ ok: false, text: err instanceof Error ? err.message : String(err) });
+    } finally {
+      setResending(false);
+    }
+  }
+
+  return (
+    <div className="stack narrow">
+      <PageHeader
+        title="Verify your email"
+        description={`Enter the 6-digit code we emailed to ${user?.email ?? "you"}. It works for 10 minutes.`}
+      />
+      {user?.emailVerified && !result ? (
+        <Alert tone="success">
+          <p>Your email address is already verified.</p>
+        </Alert>
+      ) : null}
+      <Card>
+        <form className="form" onSubmit={onSubmit}>
+          <Field
+            label="Code"
+            name="code"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            pattern="[0-9]{6}"
+            maxLength={6}
+            required
+            value={code}
+            onChange={(e) => setCode(e.target.value.replace(/\D/g, ""))}
+          />
+          {result ? (
+            <Alert tone={result.ok ? "success" : "error"}>
+              <p>{result.text}</p>
+            </Alert>
+          ) : null}
+          <div className="actions">
+            <Button type="submit" loading={busy}>
+              Verify
+            </Button>
+            <Button variant="secondary" onClick={onResend} loading={resending}>
+              Resend code
+            </Button>
+          </div>
+          {resend ? (
+            <Alert tone={resend.ok ? "info" : "error"}>
+              <p>{resend.text}</p>
+            </Alert>
+          ) : null}
+        </form>
+      </Card>
+    </div>
+  );
+}
