@@ -1,0 +1,394 @@
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { axeViolations } from "./a11y.ts";
+import {
+  type Mail,
+  type OpenPage,
+  openPage,
+  type RunningServer,
+  readOutbox,
+  startServer,
+} from "./harness.ts";
+
+// Everything a person does with an account, in Chromium against the real server: sign up, read
+// the code from the outbox, log in, verify, change name and password, log out (other tabs too),
+// reset a forgotten password from the emailed link. Nothing is mocked.
+const ada = {
+  name: "Ada Lovelace",
+  email: `ada.${Date.now()}@example.org`,
+  password: "analytical engine 1843",
+  newPassword: "difference engine no 2",
+  resetPassword: "notes on the menabrea memoir",
+};
+
+async function waitForMail(server: RunningServer, match: (m: Mail) => boolean): Promise<Mail> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const found = (await readOutbox(server)).filter(match).at(-1);
+    if (found) return found;
+    if (Date.now() > deadline) throw new Error("the expected email never arrived");
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const h1 = (page: Page) => page.getByRole("heading", { level: 1 });
+const sidebarItems = (page: Page) =>
+  page.getByRole("navigation", { name: "Main" }).locator("a, button").allTextContents();
+
+async function logIn(page: Page, email: string, password: string) {
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Login" }).click();
+}
+
+describe("accounts in the browser", () => {
+  let server: RunningServer;
+  let browser: OpenPage;
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await openPage(server);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it("registers a student, who receives a 6-digit code by email", async () => {
+    const { page, dialogs } = browser;
+    await page.goto("/register");
+    await page.getByLabel("Name").fill(ada.name);
+    await page.getByLabel("Email").fill(ada.email);
+    await page.getByLabel("Password").fill("short");
+    // The browser's own check (minlength) stops a too-short password before the server.
+    await page.getByRole("button", { name: "Sign Up" }).click();
+    expect(
+      await page.getByLabel("Password").evaluate((el: HTMLInputElement) => el.validity.valid),
+    ).toBe(false);
+    // A common password: the server's field message appears next to the password field.
+    await page.getByLabel("Password").fill("password123");
+    await page.getByRole("button", { name: "Sign Up" }).click();
+    const password = page.getByLabel("Password");
+    await expect.poll(() => password.getAttribute("aria-invalid")).toBe("true");
+    const describedBy = (await password.getAttribute("aria-describedby")) ?? "";
+    const errorId = describedBy.split(" ").find((id) => id.endsWith("-error")) ?? "";
+    const fieldError = await page.locator(`[id="${errorId}"]`).textContent();
+    expect(fieldError).toBeTruthy();
+    expect(await page.locator(".form-error").textContent()).toBeTruthy();
+    expect(page.url()).toMatch(/\/register$/);
+    expect(dialogs).toEqual([]);
+
+    await page.getByLabel("Password").fill(ada.password);
+    await page.getByRole("button", { name: "Sign Up" }).click();
+    await page.waitForURL(/\/login$/);
+    expect(dialogs).toEqual(["Registration successful!"]);
+
+    const mail = await waitForMail(server, (m) => m.to.includes(ada.email));
+    expect(mail.text).toMatch(/\b\d{6}\b/);
+  });
+
+  it("shows the server's message when the email is already taken, next to the field", async () => {
+    const { page } = browser;
+    await page.goto("/register");
+    await page.getByLabel("Name").fill("Someone Else");
+    await page.getByLabel("Email").fill(ada.email.toUpperCase());
+    await page.getByLabel("Password").fill("another long password");
+    await page.getByRole("button", { name: "Sign Up" }).click();
+    await expect
+      .poll(() => page.getByRole("alert").allTextContents())
+      .toContain("An account with this email already exists.");
+    expect(page.url()).toMatch(/\/register$/);
+  });
+
+  it("refuses a wrong password with the server's message, and clears it on the next try", async () => {
+    const { page } = browser;
+    await page.goto("/login");
+    await logIn(page, ada.email, "not the password at all");
+    const error = page.locator(".form-error");
+    await expect.poll(() => error.textContent()).toBe("Invalid email or password.");
+    await page.getByLabel("Password").fill("still not the password");
+    // Submitting clears the previous error before the answer arrives.
+    const cleared = page.evaluate(
+      () =>
+        new Promise<boolean>((resolve) => {
+          const el = document.querySelector(".form-error");
+          const obs = new MutationObserver(() => {
+            if (el?.textContent === "") {
+              obs.disconnect();
+              resolve(true);
+            }
+          });
+          if (el) obs.observe(el, { childList: true, characterData: true, subtree: true });
+          setTimeout(() => resolve(false), 5000);
+        }),
+    );
+    await page.getByRole("button", { name: "Login" }).click();
+    expect(await cleared).toBe(true);
+    await expect.poll(() => error.textContent()).toBe("Invalid email or password.");
+    expect(await page.evaluate(() => localStorage.getItem("token"))).toBeNull();
+  });
+
+  it("a signed-out visit to /profile goes to /login and back after login", async () => {
+    const { page } = browser;
+    await page.goto("/profile");
+    await page.waitForURL(/\/login\?next=%2Fprofile$/);
+    await logIn(page, ada.email, ada.password);
+    await page.waitForURL(/\/profile$/);
+    await expect.poll(() => page.locator("main dl").textContent()).toContain(ada.name);
+    const details = await page.locator("main dl").textContent();
+    expect(details).toContain(ada.email);
+    expect(details).toMatch(/UID[0-9a-f-]{36}/);
+    const token = await page.evaluate(() => localStorage.getItem("token"));
+    expect(token).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+    expect(await sidebarItems(page)).toEqual([
+      "Dashboard",
+      "Profile",
+      "Student Input",
+      "Student Dashboard",
+      "Settings",
+      "Logout",
+    ]);
+  });
+
+  it("a signed-in user who opens /login goes to /Home", async () => {
+    const { page } = browser;
+    await page.goto("/login");
+    await page.waitForURL(/\/Home$/);
+    await expect.poll(() => h1(page).textContent()).toContain("See how learning is going");
+    const nav = await page.getByRole("navigation", { name: "Main" }).textContent();
+    for (const item of ["Home", "Dashboard", "About Us", "Contact Us", "Logout"]) {
+      expect(nav).toContain(item);
+    }
+  });
+
+  it("verifies the email with the emailed code after refusing a wrong one", async () => {
+    const { page } = browser;
+    await page.goto("/dashboard");
+    const banner = page.locator(".verify-banner");
+    await expect.poll(() => banner.count()).toBe(1);
+    await banner.getByRole("link", { name: "Verify your email" }).click();
+    await page.waitForURL(/\/Verify$/);
+
+    const mail = await waitForMail(server, (m) => m.to.includes(ada.email));
+    const code = mail.text.match(/\b(\d{6})\b/)?.[1] ?? "";
+    const wrong = code === "000000" ? "111111" : "000000";
+    await page.getByLabel("Code").fill(wrong);
+    await page.getByRole("button", { name: "Verify" }).click();
+    await expect.poll(() => page.getByRole("alert").allTextContents()).toContain("Invalid code");
+
+    await page.getByLabel("Code").fill(code);
+    await page.getByRole("button", { name: "Verify" }).click();
+    await expect
+      .poll(() => page.getByRole("status").allTextContents())
+      .toContain("Verification successful");
+    await page.waitForURL(/\/dashboard$/);
+    await expect.poll(() => page.locator(".welcome-card").textContent()).toContain(ada.name);
+    expect(await page.locator(".welcome-card").textContent()).toContain("Student");
+    expect(await page.locator(".verify-banner").count()).toBe(0);
+    await page.getByRole("link", { name: "Back to Home" }).click();
+    await page.waitForURL(/\/Home$/);
+    await page.getByRole("link", { name: "Get Started" }).click();
+    await page.waitForURL(/\/dashboard$/);
+  });
+
+  it("renews an expired or damaged ID token silently through the refresh cookie", async () => {
+    const { page } = browser;
+    await page.evaluate(() => localStorage.setItem("token", "not.a.token"));
+    await page.goto("/profile");
+    await expect.poll(() => page.locator("main dl").textContent()).toContain(ada.email);
+    expect(page.url()).toMatch(/\/profile$/);
+    expect(await page.evaluate(() => localStorage.getItem("token"))).not.toBe("not.a.token");
+  });
+
+  it("settings: changes the name, refuses a wrong current password, changes the password", async () => {
+    const { page } = browser;
+    await page.goto("/settings");
+    const nameForm = page.getByRole("form", { name: "Update name" });
+    await nameForm.getByLabel("New name").fill("Augusta Ada King");
+    await nameForm.getByRole("button", { name: "Update name" }).click();
+    await expect
+      .poll(() => nameForm.getByRole("status").allTextContents())
+      .toContain("Name updated successfully!");
+    expect(await page.locator(".sidebar-user").textContent()).toContain("Augusta Ada King");
+
+    const pwForm = page.getByRole("form", { name: "Change password" });
+    await pwForm.getByLabel("Current password").fill("a wrong current password");
+    await pwForm.getByLabel("New password").fill(ada.newPassword);
+    await pwForm.getByRole("button", { name: "Change password" }).click();
+    const pwError = pwForm.getByRole("alert");
+    await expect.poll(() => pwError.count()).toBe(1);
+    // The server's message, verbatim.
+    expect(await pwError.textContent()).toBe("Your current password is incorrect.");
+    expect(page.url()).toMatch(/\/settings$/);
+
+    await pwForm.getByLabel("Current password").fill(ada.password);
+    await pwForm.getByLabel("New password").fill(ada.newPassword);
+    await pwForm.getByRole("button", { name: "Change password" }).click();
+    await expect
+      .poll(() => pwForm.getByRole("status").allTextContents())
+      .toContain("Password updated successfully!");
+
+    await page.goto("/dashboard");
+    await expect
+      .poll(() => page.locator(".welcome-card").textContent())
+      .toContain("Augusta Ada King");
+  });
+
+  it("the signed-in pages have no accessibility violation", async () => {
+    const { page } = browser;
+    for (const path of [
+      "/Home",
+      "/dashboard",
+      "/profile",
+      "/settings",
+      "/Verify",
+      "/teacher-input",
+    ]) {
+      await page.goto(path);
+      await h1(page).first().waitFor();
+      await page.waitForLoadState("networkidle");
+      expect(await axeViolations(page), path).toEqual([]);
+    }
+  });
+
+  it("logout removes the token, goes to /login and signs out the other open tabs", async () => {
+    const { page } = browser;
+    const other = await page.context().newPage();
+    await other.goto("/profile");
+    await expect.poll(() => other.locator("main dl").textContent()).toContain(ada.email);
+
+    await page.goto("/dashboard");
+    await page
+      .getByRole("navigation", { name: "Main" })
+      .getByRole("button", { name: "Logout" })
+      .click();
+    await page.waitForURL(/\/login$/);
+    expect(await page.evaluate(() => localStorage.getItem("token"))).toBeNull();
+    await other.waitForURL(/\/login\?next=%2Fprofile$/);
+    await other.close();
+
+    // The session is revoked on the server too: the refresh cookie no longer signs anyone in.
+    await page.goto("/dashboard");
+    await page.waitForURL(/\/login\?next=%2Fdashboard$/);
+  });
+
+  it("after the change the old password is refused and the new one works", async () => {
+    const { page } = browser;
+    await page.goto("/login");
+    await logIn(page, ada.email, ada.password);
+    await expect
+      .poll(() => page.locator(".form-error").textContent())
+      .toBe("Invalid email or password.");
+    await logIn(page, ada.email, ada.newPassword);
+    await page.waitForURL(/\/Home$/);
+    await page
+      .getByRole("navigation", { name: "Main" })
+      .getByRole("button", { name: "Logout" })
+      .click();
+    await page.waitForURL(/\/login$/);
+  });
+
+  it("resets a forgotten password through the emailed link", async () => {
+    const { page } = browser;
+    await page.goto("/login");
+    await page.getByRole("link", { name: "Forgot Password?" }).click();
+    await page.waitForURL(/\/forgot-password$/);
+    // The URL changes first; wait for the new page before typing into it.
+    await expect.poll(() => h1(page).textContent()).toBe("Forgot Password");
+    await page.getByLabel("Email").fill(ada.email);
+    await page.getByRole("button", { name: "Send reset link" }).click();
+    await expect
+      .poll(() => page.getByRole("status").allTextContents())
+      .toContain("Reset link sent to your email");
+
+    const mail = await waitForMail(server, (m) => /reset-password\?token=/.test(m.text));
+    const link = mail.text.match(/https?:\/\/\S+\/reset-password\?token=[\w-]+/)?.[0];
+    expect(link).toBeTruthy();
+    await page.goto(link as string);
+    await expect.poll(() => h1(page).textContent()).toBe("Reset password");
+
+    await page.getByLabel("New password", { exact: true }).fill(ada.resetPassword);
+    await page.getByLabel("Repeat the new password").fill(`${ada.resetPassword}!`);
+    await page.getByRole("button", { name: "Set new password" }).click();
+    await expect
+      .poll(() => page.locator(".field-error").textContent())
+      .toBe("The two passwords do not match.");
+
+    await page.getByLabel("Repeat the new password").fill(ada.resetPassword);
+    await page.getByRole("button", { name: "Set new password" }).click();
+    await page.waitForURL(/\/login$/);
+    await expect
+      .poll(() => page.getByRole("status").allTextContents())
+      .toContain("Your password has been reset. Log in with your new password.");
+
+    await logIn(page, ada.email, ada.newPassword);
+    await expect
+      .poll(() => page.locator(".form-error").textContent())
+      .toBe("Invalid email or password.");
+    await logIn(page, ada.email, ada.resetPassword);
+    await page.waitForURL(/\/Home$/);
+
+    // The link works once.
+    await page.goto(link as string);
+    await page.getByLabel("New password", { exact: true }).fill("yet another new password");
+    await page.getByLabel("Repeat the new password").fill("yet another new password");
+    await page.getByRole("button", { name: "Set new password" }).click();
+    await expect.poll(() => page.getByRole("alert").count()).toBeGreaterThan(0);
+    expect(page.url()).toMatch(/\/reset-password\?token=/);
+  });
+
+  it("a teacher sees the teacher sidebar and a clear refusal on a student page", async () => {
+    const { page } = browser;
+    const teacher = { name: "Grace Hopper", email: `grace.${Date.now()}@example.org` };
+    const res = await fetch(`${server.url}/api/auth/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ ...teacher, password: "compilers all the way", role: "teacher" }),
+    });
+    expect(res.status).toBe(201);
+    await page.evaluate(() => localStorage.removeItem("token"));
+    await page.goto("/login?next=%2Fstudent-input");
+    await logIn(page, teacher.email, "compilers all the way");
+    await page.waitForURL(/\/student-input$/);
+    await expect.poll(() => h1(page).textContent()).toBe("Not allowed");
+    expect(await page.locator("main").textContent()).toContain("You are not allowed to do this.");
+    expect(await sidebarItems(page)).toEqual([
+      "Profile",
+      "Teacher Input",
+      "Student Dashboard",
+      "Teacher Dashboard",
+      "Settings",
+      "Logout",
+    ]);
+  });
+
+  it("works on a phone: the sidebar sits behind a menu button", async () => {
+    const { page } = browser;
+    await page.setViewportSize({ width: 375, height: 740 });
+    await page.goto("/profile");
+    await h1(page).waitFor();
+    const menu = page.getByRole("button", { name: "Menu" });
+    const sidebar = page.locator("#sidebar");
+    expect(await sidebar.isVisible()).toBe(false);
+    expect(await menu.getAttribute("aria-expanded")).toBe("false");
+    await menu.click();
+    expect(await sidebar.isVisible()).toBe(true);
+    await sidebar.getByRole("link", { name: "Settings" }).click();
+    await page.waitForURL(/\/settings$/);
+    await expect.poll(() => sidebar.isVisible()).toBe(false);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - window.innerWidth,
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
+    await page.setViewportSize({ width: 1366, height: 900 });
+  });
+
+  it("logged no console error other than the refusals the tests asked for", () => {
+    const unexpected = browser.consoleErrors.filter(
+      (e) =>
+        !/Failed to load resource: the server responded with a status of (400|401|409)/.test(e),
+    );
+    expect(unexpected).toEqual([]);
+  });
+});

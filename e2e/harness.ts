@@ -1,0 +1,236 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { type Browser, chromium, type Page } from "playwright-core";
+
+// Browser tests drive the real server process (PGlite on a fresh DATA_DIR, free port) with the
+// system Chromium through playwright-core. Nothing is mocked.
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+export const artifactsDir = path.join(repoRoot, "test-results");
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  dataDir: string;
+  outboxDir: string;
+  process: ChildProcess;
+  logs: () => string;
+  stop(options?: { keepData?: boolean; signal?: NodeJS.Signals }): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const address = srv.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts `apps/server/src/main.ts` as `npm start` would, and waits for /api/health. */
+export async function startServer(
+  options: { env?: Record<string, string>; dataDir?: string } = {},
+): Promise<RunningServer> {
+  const dataDir = options.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), "gradecast-e2e-")));
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  let output = "";
+  const child = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts"], {
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      PUBLIC_URL: url,
+      LOG_LEVEL: "warn",
+      SMTP_URL: "",
+      DATABASE_URL: "",
+      REDIS_URL: "",
+      ...options.env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout?.on("data", (d) => {
+    output += d;
+  });
+  child.stderr?.on("data", (d) => {
+    output += d;
+  });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
+    try {
+      const res = await fetch(`${url}/api/health`);
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`server did not become healthy:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    port,
+    dataDir,
+    outboxDir: path.join(dataDir, "outbox"),
+    process: child,
+    logs: () => output,
+    async stop({ keepData = false, signal = "SIGTERM" } = {}) {
+      if (child.exitCode === null) {
+        child.kill(signal);
+        await exited;
+      }
+      if (!keepData && !options.dataDir) await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function chromiumPath(): string {
+  const candidates = [process.env.CHROME_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"];
+  const found = candidates.find((c) => c && existsSync(c));
+  if (!found) {
+    throw new Error(
+      "No Chromium found for the browser tests. Install Debian's package: apt-get install chromium (or set CHROME_PATH).",
+    );
+  }
+  return found;
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: chromiumPath(),
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--disable-dev-shm-usage",
+    ],
+  });
+}
+
+export interface OpenPage {
+  page: Page;
+  browser: Browser;
+  /** Console errors and uncaught page errors seen so far. */
+  consoleErrors: string[];
+  /** Messages of alert/confirm dialogs, which are accepted. */
+  dialogs: string[];
+  close(): Promise<void>;
+}
+
+export async function openPage(
+  server: RunningServer,
+  options: { viewport?: { width: number; height: number } } = {},
+): Promise<OpenPage> {
+  const browser = await launchBrowser();
+  const context = await browser.newContext({
+    baseURL: server.url,
+    viewport: options.viewport ?? { width: 1366, height: 900 },
+    acceptDownloads: true,
+  });
+  const page = await context.newPage();
+  const consoleErrors: string[] = [];
+  const dialogs: string[] = [];
+  const watch = (p: Page) => {
+    p.on("console", (msg) => {
+      if (msg.type() === "error") consoleErrors.push(msg.text());
+    });
+    p.on("pageerror", (err) => consoleErrors.push(String(err)));
+    p.on("dialog", (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.accept();
+    });
+  };
+  watch(page);
+  context.on("page", watch);
+  return {
+    page,
+    browser,
+    consoleErrors,
+    dialogs,
+    async close() {
+      await browser.close();
+    },
+  };
+}
+
+export interface Mail {
+  file: string;
+  to: string;
+  subject: string;
+  text: string;
+}
+
+/** The messages the server wrote to DATA_DIR/outbox (no SMTP_URL), oldest first. */
+export async function readOutbox(server: { outboxDir: string }): Promise<Mail[]> {
+  if (!existsSync(server.outboxDir)) return [];
+  const files = (await readdir(server.outboxDir)).filter((f) => f.endsWith(".eml"));
+  const withTimes = await Promise.all(
+    files.map(async (f) => ({ f, t: (await stat(path.join(server.outboxDir, f))).mtimeMs })),
+  );
+  withTimes.sort((a, b) => a.t - b.t || a.f.localeCompare(b.f));
+  return Promise.all(
+    withTimes.map(async ({ f }) => {
+      const raw = await readFile(path.join(server.outboxDir, f), "utf8");
+      return { file: f, ...parseEml(raw) };
+    }),
+  );
+}
+
+/** Enough of RFC 5322/MIME for the test mails: headers, and a text part in 7bit, QP or base64. */
+export function parseEml(raw: string): { to: string; subject: string; text: string } {
+  const normalized = raw.replace(/\r\n/g, "\n");
+  const headerEnd = normalized.indexOf("\n\n");
+  const headerText = normalized.slice(0, headerEnd).replace(/\n[ \t]+/g, " ");
+  const header = (name: string) =>
+    headerText.match(new RegExp(`^${name}:\\s*(.*)$`, "im"))?.[1]?.trim() ?? "";
+  let body = normalized.slice(headerEnd + 2);
+  let encoding = header("Content-Transfer-Encoding").toLowerCase();
+  const boundary = header("Content-Type").match(/boundary="?([^";]+)"?/)?.[1];
+  if (boundary) {
+    const parts = body.split(`--${boundary}`);
+    const textPart = parts.find((p) => /content-type:\s*text\/plain/i.test(p)) ?? parts[1] ?? "";
+    const partHeaderEnd = textPart.indexOf("\n\n");
+    encoding =
+      textPart
+        .slice(0, partHeaderEnd)
+        .match(/content-transfer-encoding:\s*(\S+)/i)?.[1]
+        ?.toLowerCase() ?? "7bit";
+    body = textPart.slice(partHeaderEnd + 2);
+  }
+  if (encoding === "quoted-printable") {
+    body = body
+      .replace(/=\n/g, "")
+      .replace(/=([0-9A-F]{2})/gi, (_, hex: string) =>
+        String.fromCharCode(Number.parseInt(hex, 16)),
+      );
+    body = Buffer.from(body, "latin1").toString("utf8");
+  } else if (encoding === "base64") {
+    body = Buffer.from(body.replace(/\s+/g, ""), "base64").toString("utf8");
+  }
+  return { to: header("To"), subject: header("Subject"), text: body.trim() };
+}
+
+export async function saveScreenshot(page: Page, name: string): Promise<string> {
+  await mkdir(artifactsDir, { recursive: true });
+  const file = path.join(artifactsDir, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}

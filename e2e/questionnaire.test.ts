@@ -1,0 +1,247 @@
+import { messages } from "@gradecast/contract/messages";
+import { questions, sections } from "@gradecast/contract/questionnaire";
+import { bandMessages, bandOf } from "@gradecast/contract/score";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { axeViolations } from "./a11y.ts";
+import { type OpenPage, openPage, type RunningServer, startServer } from "./harness.ts";
+
+// The student questionnaire and the prediction in Chromium against the real server (issue 6):
+// a student fills every question with the keyboard only, is stopped at the first unanswered
+// one, keeps the draft across a reload, predicts, reads the score, the message and the factor
+// chart, tries a what-if, saves, and still sees the latest prediction after a reload.
+
+const stamp = Date.now();
+const student = {
+  name: "Quinn Questionnaire",
+  email: `quinn.${stamp}@example.org`,
+  password: "seven sleepy owls study",
+};
+
+// What the student types into each closed select (type-to-select matches the start of the
+// option's text, "8" or "GP — Gabriel Pereira").
+const typed: Record<string, string> = {
+  school: "GP",
+  sex: "F",
+  age: "17",
+  address: "U",
+  famsize: "GT3",
+  Pstatus: "T",
+  Medu: "3",
+  Fedu: "2",
+  Mjob: "services",
+  Fjob: "other",
+  reason: "course",
+  guardian: "mother",
+  famsup: "yes",
+  famrel: "4",
+  traveltime: "1",
+  studytime: "1",
+  failures: "0",
+  schoolsup: "no",
+  paid: "no",
+  nursery: "yes",
+  higher: "yes",
+  internet: "yes",
+  absences: "4",
+  activities: "yes",
+  romantic: "no",
+  freetime: "3",
+  goout: "3",
+  health: "4",
+  G1: "8",
+  G2: "8",
+};
+
+/** The questions in the order of the page: by section, then as the contract lists them. */
+const pageOrder = sections.flatMap((s) => questions.filter((q) => q.section === s.key));
+
+const progressText = (page: Page) => page.locator(".questionnaire-progress-label").textContent();
+
+const focusedName = (page: Page) =>
+  page.evaluate(() => (document.activeElement as HTMLSelectElement | null)?.name ?? "");
+
+const seriousViolations = async (page: Page) =>
+  (await axeViolations(page)).filter((v) => v.impact === "serious" || v.impact === "critical");
+
+async function register(page: Page) {
+  await page.goto("/register");
+  await page.getByLabel("Name").fill(student.name);
+  await page.getByLabel("Email").fill(student.email);
+  await page.getByLabel("Password").fill(student.password);
+  await page.getByRole("button", { name: "Sign Up" }).click();
+  await page.waitForURL(/\/login$/);
+  await page.getByLabel("Email").fill(student.email);
+  await page.getByLabel("Password").fill(student.password);
+  await page.getByRole("button", { name: "Login" }).click();
+  await page.waitForURL(/\/Home$/, { timeout: 15_000 });
+}
+
+describe("student questionnaire and prediction in the browser", () => {
+  let server: RunningServer;
+  let browser: OpenPage;
+  let predicted = "";
+
+  beforeAll(async () => {
+    server = await startServer({ env: { RATE_LIMITS: "off" } });
+    browser = await openPage(server);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it("a new student sees 'No prediction available.' on /prediction", async () => {
+    const { page } = browser;
+    await register(page);
+    await page.goto("/prediction");
+    await expect.poll(() => page.getByText(messages.noPrediction, { exact: true }).count()).toBe(1);
+  });
+
+  it("fills the questionnaire by keyboard only; the first unanswered question is focused and named", async () => {
+    const { page, dialogs } = browser;
+    const dialogsBefore = dialogs.length;
+    await page.goto("/student-input");
+    await page.getByLabel("School", { exact: true }).waitFor();
+    expect(await progressText(page)).toBe("0 of 30 questions answered (0%)");
+
+    // Every question offers exactly the contract's options, after an empty first choice.
+    for (const q of questions) {
+      const values = await page
+        .locator(`select[name="${q.key}"] option`)
+        .evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+      expect(values, q.key).toEqual(["", ...q.options.map((o) => String(o.value))]);
+    }
+    expect(await page.locator('select[name="Medu"] option[value="4"]').textContent()).toBe(
+      "4 — higher education",
+    );
+    expect(await page.locator('select[name="famsize"] option[value="LE3"]').textContent()).toBe(
+      "LE3 — three or fewer",
+    );
+
+    // Predict too early: the first question is focused and named.
+    await page.getByRole("button", { name: "Predict" }).focus();
+    await page.keyboard.press("Enter");
+    await expect.poll(() => focusedName(page)).toBe("school");
+    expect(
+      await page.getByRole("alert").filter({ hasText: "before you predict" }).textContent(),
+    ).toBe("Answer “School” before you predict. 30 questions are left.");
+
+    // Tab from question to question, typing the start of each answer; skip "goout".
+    for (const [i, q] of pageOrder.entries()) {
+      if (i > 0) await page.keyboard.press("Tab");
+      expect(await focusedName(page), `focus at question ${i}`).toBe(q.key);
+      if (q.key === "goout") continue;
+      await page.keyboard.type(typed[q.key]!);
+      expect(await page.locator(`select[name="${q.key}"]`).inputValue(), q.key).toBe(typed[q.key]);
+    }
+    expect(await progressText(page)).toBe("29 of 30 questions answered (97%)");
+
+    // Save too early: the one question left is focused and named.
+    await page.getByRole("button", { name: "Save" }).focus();
+    await page.keyboard.press("Enter");
+    await expect.poll(() => focusedName(page)).toBe("goout");
+    expect(await page.getByRole("alert").filter({ hasText: "before you save" }).textContent()).toBe(
+      "Answer “Going out with friends” before you save. It is the last question left.",
+    );
+    expect(dialogs.slice(dialogsBefore)).toEqual([]);
+
+    // Arrow keys work too: from "Select…" down three options to "3 — medium".
+    for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowDown");
+    expect(await page.locator('select[name="goout"]').inputValue()).toBe("3");
+    expect(await progressText(page)).toBe("30 of 30 questions answered (100%)");
+    expect(await page.locator("progress").getAttribute("value")).toBe("30");
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it("keeps the draft across a reload", async () => {
+    const { page } = browser;
+    await page.reload();
+    await page.getByLabel("School", { exact: true }).waitFor();
+    expect(await progressText(page)).toBe("30 of 30 questions answered (100%)");
+    expect(await page.locator('select[name="G2"]').inputValue()).toBe("8");
+  });
+
+  it("predicts: the score out of 20 with one decimal, its message, the interval and the factor chart", async () => {
+    const { page } = browser;
+    await page.getByRole("button", { name: "Predict" }).focus();
+    await page.keyboard.press("Enter");
+    await page.waitForURL(/\/prediction$/);
+    const scoreLocator = page.getByTestId("prediction-score");
+    await scoreLocator.waitFor();
+    predicted = (await scoreLocator.textContent()) ?? "";
+    expect(predicted).toMatch(/^\d{1,2}\.\d$/);
+    const value = Number(predicted);
+    expect(value).toBeGreaterThanOrEqual(0);
+    expect(value).toBeLessThanOrEqual(20);
+    expect(await page.getByTestId("prediction-message").textContent()).toBe(
+      bandMessages[bandOf(value)],
+    );
+    expect(await page.locator(".prediction-score").textContent()).toMatch(
+      /80% likely range: \d{1,2}\.\d to \d{1,2}\.\d/,
+    );
+
+    // The factor chart is drawn (ECharts on a canvas) with its table of labelled effects.
+    const chart = page.locator(".prediction-factors [role=img]");
+    await chart.locator("canvas").waitFor();
+    expect(await chart.getAttribute("aria-label")).toMatch(/moved the prediction most/);
+    const rows = page.locator(".prediction-factors tbody tr");
+    expect(await rows.count()).toBe(30);
+    expect(await page.locator(".prediction-factors tbody").textContent()).toContain(
+      "Second period grade (G2)",
+    );
+  });
+
+  it("what-if: changing study time shows a new prediction and the difference at once", async () => {
+    const { page } = browser;
+    expect(await page.locator(".prediction-whatif-result").textContent()).toContain(
+      "Change an answer above",
+    );
+    await page.locator("#whatif-studytime").focus();
+    await page.keyboard.type("4");
+    const whatIf = page.getByTestId("whatif-prediction");
+    await whatIf.waitFor();
+    const moved = Number(await whatIf.textContent());
+    expect(moved).not.toBeCloseTo(Number(predicted), 1);
+    const difference = (await page.getByTestId("whatif-difference").textContent()) ?? "";
+    expect(difference).toMatch(/^\([+−]\d+\.\d\d points?, (higher|lower)\)$/);
+    // The saved prediction itself has not changed.
+    expect(await page.getByTestId("prediction-score").textContent()).toBe(predicted);
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it("after a reload /prediction still shows the latest prediction, from the server", async () => {
+    const { page } = browser;
+    await page.reload();
+    await page.getByTestId("prediction-score").waitFor();
+    expect(await page.getByTestId("prediction-score").textContent()).toBe(predicted);
+    await page.locator(".prediction-factors canvas").waitFor();
+    expect(await page.locator(".prediction-history").textContent()).toContain(
+      "1 prediction so far",
+    );
+  });
+
+  it("saves the questionnaire: alert, cleared form, /dashboard", async () => {
+    const { page, dialogs } = browser;
+    await page.goto("/student-input");
+    await page.getByLabel("School", { exact: true }).waitFor();
+    expect(await progressText(page)).toBe("30 of 30 questions answered (100%)");
+    const dialogsBefore = dialogs.length;
+    await page.getByRole("button", { name: "Save" }).focus();
+    await page.keyboard.press("Enter");
+    await page.waitForURL(/\/dashboard$/);
+    expect(dialogs.slice(dialogsBefore)).toEqual([messages.studentSaved]);
+    await page.goto("/student-input");
+    await page.getByLabel("School", { exact: true }).waitFor();
+    expect(await progressText(page)).toBe("0 of 30 questions answered (0%)");
+
+    await page.goto("/prediction");
+    await page.getByTestId("prediction-score").waitFor();
+    expect(await page.getByTestId("prediction-score").textContent()).toBe(predicted);
+  });
+
+  it("logged no console errors", () => {
+    expect(browser.consoleErrors).toEqual([]);
+  });
+});

@@ -1,0 +1,351 @@
+import { readFile } from "node:fs/promises";
+import { messages } from "@gradecast/contract/messages";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { axeViolations } from "./a11y.ts";
+import { type OpenPage, openPage, type RunningServer, startServer } from "./harness.ts";
+
+// Teacher reports in Chromium against the real server (issue 4): a teacher signs up, files a
+// report, finds it on the dashboard by typing part of the name in another case, edits it,
+// exports the search as CSV and deletes a report; a student sees no Teacher Input and the API
+// refuses them.
+const stamp = Date.now();
+const teacher = {
+  name: "Tilda Teacher",
+  email: `tilda.${stamp}@example.org`,
+  password: "chalk and blackboard 42",
+};
+const student = {
+  name: "Stan Student",
+  email: `stan.${stamp}@example.org`,
+  password: "homework every evening",
+};
+const studentName = `Xanthe O'Brien-Quill ${stamp}`;
+
+const sidebarItems = (page: Page) =>
+  page.getByRole("navigation", { name: "Main" }).locator("a, button").allTextContents();
+
+async function register(page: Page, who: typeof teacher, role: "Student" | "Teacher") {
+  await page.goto("/register");
+  await page.getByLabel("Name").fill(who.name);
+  await page.getByLabel("Email").fill(who.email);
+  await page.getByLabel("Password").fill(who.password);
+  await page.getByLabel("Role").selectOption({ label: role });
+  await page.getByRole("button", { name: "Sign Up" }).click();
+  await page.waitForURL(/\/login$/);
+}
+
+async function logIn(page: Page, who: typeof teacher) {
+  await page.getByLabel("Email").fill(who.email);
+  await page.getByLabel("Password").fill(who.password);
+  await page.getByRole("button", { name: "Login" }).click();
+  try {
+    await page.waitForURL(/\/Home$/, { timeout: 15_000 });
+  } catch (err) {
+    throw new Error(
+      `login did not reach /Home: ${page.url()} ${await page.locator("main").textContent()}`,
+      { cause: err },
+    );
+  }
+}
+
+async function logOut(page: Page) {
+  await page
+    .getByRole("navigation", { name: "Main" })
+    .getByRole("button", { name: "Logout" })
+    .click();
+  await page.waitForURL(/\/login$/);
+}
+
+const seriousViolations = async (page: Page) =>
+  (await axeViolations(page)).filter((v) => v.impact === "serious" || v.impact === "critical");
+
+describe("teacher reports in the browser", () => {
+  let server: RunningServer;
+  let browser: OpenPage;
+
+  beforeAll(async () => {
+    server = await startServer({ env: { RATE_LIMITS: "off" } });
+    browser = await openPage(server);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it("a teacher registers, signs in and sees Teacher Input in the sidebar", async () => {
+    const { page, dialogs } = browser;
+    await register(page, teacher, "Teacher");
+    expect(dialogs).toContain("Registration successful!");
+    await logIn(page, teacher);
+    await page.goto("/teacher-input");
+    await page.getByRole("heading", { level: 1, name: "Teacher Input" }).waitFor();
+    expect(await sidebarItems(page)).toContain("Teacher Input");
+  });
+
+  it("the form's input masks ignore keystrokes out of range", async () => {
+    const { page } = browser;
+    const marks = page.getByLabel("Marks", { exact: true });
+    await marks.pressSequentially("101");
+    expect(await marks.inputValue()).toBe("10");
+    await marks.fill("");
+    await marks.pressSequentially("1e5.-");
+    expect(await marks.inputValue()).toBe("15");
+    const assignments = page.getByLabel("Assignments", { exact: true });
+    await assignments.pressSequentially("7");
+    expect(await assignments.inputValue()).toBe("");
+    await assignments.pressSequentially("67");
+    expect(await assignments.inputValue()).toBe("6");
+    expect(await marks.getAttribute("inputmode")).toBe("numeric");
+  });
+
+  it("says 'Please fill all required fields.' for a missing field and keeps what was typed", async () => {
+    const { page } = browser;
+    await page.getByLabel("Student name").fill(studentName);
+    await page.getByRole("button", { name: "Submit Report" }).click();
+    await expect
+      .poll(() => page.getByRole("alert").allTextContents())
+      .toContain(messages.reportRequired);
+    expect(await page.getByLabel("Student name").inputValue()).toBe(studentName);
+    expect(await page.getByLabel("Course").getAttribute("aria-invalid")).toBe("true");
+  });
+
+  it("says 'Failed to submit the report. Please try again.' when the server fails", async () => {
+    const { page } = browser;
+    await page.getByLabel("Course").fill("Chemistry");
+    await page.getByLabel("Marks", { exact: true }).fill("88");
+    await page.getByLabel("Attendance", { exact: true }).fill("95");
+    await page.getByLabel("Assignments", { exact: true }).fill("5");
+    await page.getByLabel("Behavior").selectOption("Excellent");
+    await page.getByLabel("Feedback").fill('Careful work, "great" lab notes, curious.');
+    await page.route("**/api/reports", (route) =>
+      route.fulfill({
+        status: 500,
+        contentType: "application/json",
+        body: JSON.stringify({ error: { code: "internal_error", message: "boom" } }),
+      }),
+    );
+    await page.getByRole("button", { name: "Submit Report" }).click();
+    await expect
+      .poll(() => page.getByRole("alert").allTextContents())
+      .toContain(messages.reportFailed);
+    await page.unroute("**/api/reports");
+    expect(await page.getByLabel("Course").inputValue()).toBe("Chemistry");
+  });
+
+  it("files the report: success message and a cleared form", async () => {
+    const { page } = browser;
+    await page.getByRole("button", { name: "Submit Report" }).click();
+    await expect
+      .poll(() => page.getByRole("status").allTextContents())
+      .toContain(messages.reportSubmitted);
+    for (const label of ["Student name", "Course", "Feedback"]) {
+      expect(await page.getByLabel(label).inputValue()).toBe("");
+    }
+    expect(await page.getByLabel("Marks", { exact: true }).inputValue()).toBe("");
+    expect(await page.getByLabel("Behavior").inputValue()).toBe("");
+    // A second report, by the same teacher, for the search to leave out.
+    await page.getByLabel("Student name").fill(`Other Pupil ${stamp}`);
+    await page.getByLabel("Course").fill("History");
+    await page.getByLabel("Marks", { exact: true }).fill("40");
+    await page.getByLabel("Attendance", { exact: true }).fill("60");
+    await page.getByLabel("Assignments", { exact: true }).fill("2");
+    await page.getByLabel("Behavior").selectOption("Average");
+    await page.getByLabel("Feedback").fill("=1+1 should not run in a spreadsheet");
+    await page.getByRole("button", { name: "Submit Report" }).click();
+    await expect
+      .poll(() => page.getByRole("status").allTextContents())
+      .toContain(messages.reportSubmitted);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole("link", { name: "Back to Dashboard" }).click();
+    await page.waitForURL(/\/dashboard$/);
+  });
+
+  it("finds the report by part of the name in another case; the search is kept in the URL", async () => {
+    const { page } = browser;
+    await page.getByRole("link", { name: "Teacher Dashboard" }).click();
+    await page.waitForURL(/\/teacher-dashboard/);
+    const rows = page.locator(".reports-table tbody tr");
+    await expect.poll(() => rows.count()).toBe(2);
+    await page.getByLabel("Search by student name").pressSequentially("o'BRIEN-q", { delay: 40 });
+    await page.waitForURL(/\?q=o%27BRIEN-q$|\?q=o'BRIEN-q$/);
+    await expect.poll(() => rows.count()).toBe(1);
+    expect(await rows.first().locator(".report-name").textContent()).toBe(studentName);
+
+    await page.reload();
+    expect(await page.getByLabel("Search by student name").inputValue()).toBe("o'BRIEN-q");
+    await expect.poll(() => rows.count()).toBe(1);
+
+    await page.getByLabel("Search by student name").fill("nobody at all");
+    await expect
+      .poll(() => page.locator(".empty-state-title").textContent())
+      .toBe(messages.noReports);
+    await page.goBack();
+    await page.goForward();
+    await page.getByLabel("Search by student name").fill("O'brien");
+    await expect.poll(() => rows.count()).toBe(1);
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it("opens a report's details from its name, and Escape closes them", async () => {
+    const { page } = browser;
+    await page.getByRole("button", { name: studentName, exact: true }).click();
+    const dialog = page.getByRole("dialog", { name: `Report: ${studentName}` });
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain('Careful work, "great" lab notes, curious.');
+    expect(await dialog.textContent()).toContain(teacher.name);
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "detached" });
+    // Focus returns to the name that opened it.
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe(studentName);
+  });
+
+  it("edits the report with the same rules", async () => {
+    const { page } = browser;
+    await page.getByRole("button", { name: `Edit the report on ${studentName}` }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.waitFor();
+    const marks = dialog.getByLabel("Marks", { exact: true });
+    await marks.fill("");
+    await dialog.getByRole("button", { name: "Save changes" }).click();
+    await expect
+      .poll(() => dialog.getByRole("alert").allTextContents())
+      .toContain(messages.reportRequired);
+    await marks.pressSequentially("93");
+    await dialog.getByRole("button", { name: "Save changes" }).click();
+    await dialog.waitFor({ state: "detached" });
+    const row = page.locator(".reports-table tbody tr").first();
+    await expect.poll(() => row.locator('[data-label="Marks"]').textContent()).toBe("93");
+    // The server has it too.
+    await page.reload();
+    await expect.poll(() => row.locator('[data-label="Marks"]').textContent()).toBe("93");
+  });
+
+  it("exports the current search as CSV", async () => {
+    const { page } = browser;
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: "Export CSV" }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^student-reports-.*\.csv$/);
+    const text = (await readFile((await download.path()) as string, "utf8")).replace(/^\uFEFF/, "");
+    const lines = text.trimEnd().split("\r\n");
+    expect(lines[0]).toBe(
+      "id,studentName,course,marks,attendance,assignments,behavior,feedback,authorName,createdAt,updatedAt",
+    );
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toContain(`,${studentName},Chemistry,93,95,5,Excellent,`);
+    expect(lines[1]).toContain('"Careful work, ""great"" lab notes, curious."');
+
+    await page.getByLabel("Search by student name").fill("");
+    await expect.poll(() => page.locator(".reports-table tbody tr").count()).toBe(2);
+    const [all] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: "Export CSV" }).click(),
+    ]);
+    const allText = await readFile((await all.path()) as string, "utf8");
+    expect(allText).toContain(",'=1+1 should not run in a spreadsheet,");
+  });
+
+  it("deletes a report after confirmation", async () => {
+    const { page } = browser;
+    const rows = page.locator(".reports-table tbody tr");
+    await page.getByRole("button", { name: `Delete the report on Other Pupil ${stamp}` }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await dialog.waitFor({ state: "detached" });
+    expect(await rows.count()).toBe(2);
+    await page.getByRole("button", { name: `Delete the report on Other Pupil ${stamp}` }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Delete report" }).click();
+    await expect.poll(() => rows.count()).toBe(1);
+    await page.reload();
+    await expect.poll(() => rows.count()).toBe(1);
+  });
+
+  it("says 'Loading student reports...' while the list loads", async () => {
+    const { page } = browser;
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route("**/api/reports?*", async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.reload();
+    await page.getByText(messages.loadingReports).waitFor();
+    release();
+    await expect.poll(() => page.locator(".reports-table tbody tr").count()).toBe(1);
+    expect(await page.getByText(messages.loadingReports).count()).toBe(0);
+    await page.unroute("**/api/reports?*");
+  });
+
+  it("shows an error with Retry when the list cannot be fetched", async () => {
+    const { page } = browser;
+    let fail = true;
+    await page.route("**/api/reports?*", (route) =>
+      fail ? route.abort("connectionrefused") : route.continue(),
+    );
+    await page.reload();
+    const retry = page.getByRole("button", { name: "Retry" });
+    await retry.waitFor({ timeout: 20_000 });
+    expect(await page.getByRole("alert").first().textContent()).toContain(
+      "The student reports could not be loaded.",
+    );
+    fail = false;
+    await retry.click();
+    await expect.poll(() => page.locator(".reports-table tbody tr").count()).toBe(1);
+    await page.unroute("**/api/reports?*");
+  });
+
+  it("shows the reports as cards on a phone", async () => {
+    const { page } = browser;
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.reload();
+    const row = page.locator(".reports-table tbody tr").first();
+    await row.waitFor();
+    // The column headings are kept for screen readers only; each cell carries its label.
+    const head = await page.locator(".reports-table thead").boundingBox();
+    expect(head?.height ?? 0).toBeLessThanOrEqual(1);
+    expect(await row.evaluate((el) => getComputedStyle(el).display)).toBe("block");
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      390,
+    );
+    expect(
+      await row.locator('[data-label="Marks"]').evaluate((el) => getComputedStyle(el).display),
+    ).toBe("grid");
+    const box = await row.boundingBox();
+    expect(box?.width ?? 999).toBeLessThanOrEqual(390);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.setViewportSize({ width: 1366, height: 900 });
+  });
+
+  it("a student sees no Teacher Input and the reports API answers 403", async () => {
+    const { page } = browser;
+    await logOut(page);
+    await register(page, student, "Student");
+    await logIn(page, student);
+    await page.goto("/dashboard");
+    const items = await sidebarItems(page);
+    expect(items).not.toContain("Teacher Input");
+    expect(items).not.toContain("Teacher Dashboard");
+    const statuses = await page.evaluate(async () => {
+      const auth = { authorization: `Bearer ${localStorage.getItem("token")}` };
+      const list = await fetch("/api/reports", { headers: auth });
+      const create = await fetch("/api/reports", {
+        method: "POST",
+        headers: { ...auth, "content-type": "application/json" },
+        body: JSON.stringify({ studentName: "X" }),
+      });
+      const csv = await fetch("/api/reports/export.csv", { headers: auth });
+      return [list.status, create.status, csv.status, (await list.json()).error.code];
+    });
+    expect(statuses).toEqual([403, 403, 403, "forbidden"]);
+    expect(
+      browser.consoleErrors.filter(
+        (e) => !/status of (403|500)|ERR_CONNECTION_REFUSED|Failed to load resource/.test(e),
+      ),
+    ).toEqual([]);
+  });
+});
