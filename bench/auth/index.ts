@@ -1,0 +1,188 @@
+/**
+ * Sign-in under load: login requests per second and p50/p99 latency at 8 concurrent clients
+ * against the real server process on loopback, and, during that login storm, the p99 of the
+ * server's own event-loop delay (measured inside the server by loop-probe.mjs) and of a
+ * concurrent GET /api/health stream, beside the same figures with no logins (the baseline,
+ * measured in the same run). argon2id (m=19456 KiB, t=2, p=1) runs on libuv's thread pool, so
+ * the event loop should barely notice the storm: target p99 under 20 ms.
+ * The storm is repeated for several UV_THREADPOOL_SIZE values to choose one for a small machine.
+ *
+ * Run: npx tsx bench/auth/index.ts [--seconds 8] [--clients 8] [--pools 1,2,4]
+ * The server runs with RATE_LIMITS=off (the login limit would otherwise answer 429).
+ */
+import { readFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { startServer } from "../../e2e/harness.ts";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+const arg = (name: string, fallback: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? (process.argv[i + 1] ?? fallback) : fallback;
+};
+const SECONDS = Number(arg("seconds", "8"));
+const CLIENTS = Number(arg("clients", "8"));
+const POOLS = arg("pools", "1,2,4")
+  .split(",")
+  .map((v) => Number(v.trim()))
+  .filter((v) => v > 0);
+const WARMUP_SECONDS = 2;
+const PASSWORD = "bench passphrase for sign-in";
+
+interface Stats {
+  count: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  max: number;
+  errors: number;
+}
+
+function stats(latencies: number[], errors: number, elapsed: number): Stats {
+  const s = [...latencies].sort((a, b) => a - b);
+  const at = (p: number) => s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? Number.NaN;
+  return {
+    count: s.length,
+    rps: s.length / elapsed,
+    p50: at(0.5),
+    p99: at(0.99),
+    max: s[s.length - 1] ?? Number.NaN,
+    errors,
+  };
+}
+
+/** One loop of requests, each sent when the previous answer is read, until `until`. */
+async function loop(
+  until: () => boolean,
+  send: () => Promise<Response>,
+  expect: number,
+  into: { latencies: number[]; errors: number },
+) {
+  while (!until()) {
+    const t = performance.now();
+    try {
+      const res = await send();
+      await res.arrayBuffer();
+      if (res.status === expect) into.latencies.push(performance.now() - t);
+      else into.errors++;
+    } catch {
+      into.errors++;
+    }
+  }
+}
+
+async function run(pool: number) {
+  const loopFile = path.join(os.tmpdir(), `gradecast-bench-loop-${process.pid}-${pool}.json`);
+  const probe = pathToFileURL(path.join(here, "loop-probe.mjs")).href;
+  const server = await startServer({
+    env: {
+      RATE_LIMITS: "off",
+      LOG_LEVEL: "warn",
+      UV_THREADPOOL_SIZE: String(pool),
+      BENCH_LOOP_FILE: loopFile,
+      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --import ${probe}`.trim(),
+    },
+  });
+  /** The server's event-loop delay since the previous call. */
+  const serverLoop = async () => {
+    server.process.kill("SIGUSR2");
+    await new Promise((r) => setTimeout(r, 300));
+    return JSON.parse(await readFile(loopFile, "utf8")) as {
+      p50: number;
+      p99: number;
+      max: number;
+    };
+  };
+  try {
+    const users = Array.from({ length: CLIENTS }, (_, i) => `bench-${i}@example.com`);
+    for (const email of users) {
+      const res = await fetch(`${server.url}/api/auth/register`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ name: "Bench", email, password: PASSWORD }),
+      });
+      if (res.status !== 201) throw new Error(`register: ${res.status} ${await res.text()}`);
+    }
+    const health = () => fetch(`${server.url}/api/health`);
+    const login = (email: string) => () =>
+      fetch(`${server.url}/api/auth/login`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email, password: PASSWORD }),
+      });
+
+    const phase = async (seconds: number, withLogins: boolean) => {
+      const end = performance.now() + seconds * 1000;
+      const done = () => performance.now() >= end;
+      const healthRec = { latencies: [] as number[], errors: 0 };
+      const loginRec = { latencies: [] as number[], errors: 0 };
+      const started = performance.now();
+      await Promise.all([
+        loop(done, health, 200, healthRec),
+        ...(withLogins ? users.map((u) => loop(done, login(u), 200, loginRec)) : []),
+      ]);
+      const elapsed = (performance.now() - started) / 1000;
+      return {
+        health: stats(healthRec.latencies, healthRec.errors, elapsed),
+        login: stats(loginRec.latencies, loginRec.errors, elapsed),
+      };
+    };
+
+    await phase(WARMUP_SECONDS, true);
+    await serverLoop();
+    const quiet = await phase(SECONDS, false);
+    const quietLoop = await serverLoop();
+    // This process's own event loop: a busy client inflates the health stream's latencies.
+    const clientDelay = monitorEventLoopDelay({ resolution: 10 });
+    clientDelay.enable();
+    const storm = await phase(SECONDS, true);
+    const stormLoop = await serverLoop();
+    clientDelay.disable();
+    return {
+      pool,
+      quiet,
+      storm,
+      quietLoop,
+      stormLoop,
+      clientP99: clientDelay.percentile(99) / 1e6,
+    };
+  } finally {
+    await server.stop();
+  }
+}
+
+const f = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : "n/a");
+
+console.log(
+  `bench/auth: ${CLIENTS} login clients, ${SECONDS} s per phase, ${os.availableParallelism()} cores, Node ${process.version}`,
+);
+const results = [];
+for (const pool of POOLS) results.push(await run(pool));
+
+console.log("");
+console.log(
+  "UV_THREADPOOL_SIZE | login req/s | login p50 | login p99 | server loop p99: no logins -> logins | health p99: no logins -> logins | errors",
+);
+for (const r of results) {
+  console.log(
+    [
+      String(r.pool).padStart(18),
+      f(r.storm.login.rps).padStart(11),
+      `${f(r.storm.login.p50)} ms`.padStart(9),
+      `${f(r.storm.login.p99)} ms`.padStart(9),
+      `${f(r.quietLoop.p99)} -> ${f(r.stormLoop.p99)} ms`.padStart(36),
+      `${f(r.quiet.health.p99)} -> ${f(r.storm.health.p99)} ms`.padStart(31),
+      String(r.storm.login.errors + r.storm.health.errors + r.quiet.health.errors).padStart(6),
+    ].join(" | "),
+  );
+}
+console.log("");
+for (const r of results) {
+  const verdict = r.stormLoop.p99 < 20 ? "meets" : "misses";
+  console.log(
+    `pool ${r.pool}: server event-loop delay p99 ${f(r.quietLoop.p99)} -> ${f(r.stormLoop.p99)} ms (${verdict} the 20 ms target), max ${f(r.stormLoop.max)} ms; health p50 ${f(r.quiet.health.p50)} -> ${f(r.storm.health.p50)} ms; bench client's own event-loop p99 ${f(r.clientP99)} ms`,
+  );
+}

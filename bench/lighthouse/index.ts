@@ -1,0 +1,75 @@
+// Lighthouse (desktop preset) on /login, /Home and /prediction with the system Chromium, against
+// the real server on loopback. Prints performance, accessibility and best-practices scores
+// (budgets: 95, 100, 100). A signed-in student's token is placed in localStorage first, so the
+// app pages are measured as a user sees them.
+import * as chromeLauncher from "chrome-launcher";
+import lighthouse from "lighthouse";
+import desktopConfig from "lighthouse/core/config/desktop-config.js";
+import puppeteer from "puppeteer-core";
+import { chromiumPath, startServer } from "../../e2e/harness.ts";
+
+const server = await startServer({ env: { RATE_LIMITS: "off" } });
+const email = `lh-${Date.now()}@example.com`;
+const password = "a-long-bench-password-42";
+await fetch(`${server.url}/api/auth/register`, {
+  method: "POST",
+  headers: { "content-type": "application/json" },
+  body: JSON.stringify({ name: "Bench Student", email, password }),
+});
+const login = (await (
+  await fetch(`${server.url}/api/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email, password }),
+  })
+).json()) as { token: string };
+
+const chrome = await chromeLauncher.launch({
+  chromePath: chromiumPath(),
+  chromeFlags: [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+  ],
+});
+const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
+const rows: string[] = [];
+try {
+  for (const route of ["/login", "/Home", "/prediction"]) {
+    const page = await browser.newPage();
+    if (route !== "/login") {
+      await page.goto(`${server.url}/about`);
+      await page.evaluate((token) => localStorage.setItem("token", token), login.token);
+    }
+    const result = await lighthouse(
+      `${server.url}${route}`,
+      {
+        port: chrome.port,
+        output: "json",
+        logLevel: "error",
+        disableStorageReset: route !== "/login",
+        onlyCategories: ["performance", "accessibility", "best-practices"],
+      },
+      desktopConfig,
+      page,
+    );
+    const categories = result?.lhr.categories ?? {};
+    const score = (k: string) => Math.round((categories[k]?.score ?? 0) * 100);
+    rows.push(
+      `${route.padEnd(12)} performance ${score("performance")}  accessibility ${score("accessibility")}  best practices ${score("best-practices")}`,
+    );
+    await page.close();
+  }
+} finally {
+  await browser.disconnect();
+  chrome.kill();
+  await server.stop();
+}
+console.log(
+  "Lighthouse, desktop preset (budgets: performance 95, accessibility 100, best practices 100)",
+);
+for (const row of rows) console.log(row);

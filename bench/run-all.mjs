@@ -1,0 +1,20 @@
+// `npm run bench`: every bench/<name>/index.ts in turn; each prints its own figures.
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const only = process.argv.slice(2);
+const names = readdirSync(here, { withFileTypes: true })
+  .filter((d) => d.isDirectory() && existsSync(path.join(here, d.name, "index.ts")))
+  .map((d) => d.name)
+  .filter((n) => only.length === 0 || only.includes(n))
+  .sort();
+let failed = 0;
+for (const name of names) {
+  console.log(`\n== bench/${name} ==`);
+  const result = spawnSync("npx", ["tsx", path.join(here, name, "index.ts")], { stdio: "inherit" });
+  if (result.status !== 0) failed += 1;
+}
+process.exit(failed > 0 ? 1 : 0);
