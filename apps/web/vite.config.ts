@@ -14,7 +14,7 @@ export default defineConfig({
     target: "es2022",
     rollupOptions: {
       output: {
-        manualChunks(id) {
+        manualChunks(id: string) {
           if (!id.includes("node_modules")) return undefined;
           if (/node_modules\/(react|react-dom|scheduler|react-router)\//.test(id)) return "react";
           if (/node_modules\/@tanstack\//.test(id)) return "query";
