@@ -89,12 +89,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
     create function analytics_reports_changed() returns trigger language plpgsql as $$
     begin
+      -- Rollup rows are upserted in (dim, key) order so that concurrent writers lock them in the
+      -- same order and never deadlock (every report touches the shared ('all', '') row).
       if tg_op in ('UPDATE', 'DELETE') then
         insert into analytics_report_rollup as t (dim, key, n, sum_x, sum_y, sum_xx, sum_xy, sum_yy)
         select k.dim, k.key, -count(*), -sum(o.attendance), -sum(o.marks),
           -sum(o.attendance * o.attendance), -sum(o.attendance * o.marks), -sum(o.marks * o.marks)
         from old_rows o cross join lateral analytics_report_keys(o) k
         group by k.dim, k.key
+        order by k.dim, k.key
         on conflict (dim, key) do update set
           n = t.n + excluded.n, sum_x = t.sum_x + excluded.sum_x, sum_y = t.sum_y + excluded.sum_y,
           sum_xx = t.sum_xx + excluded.sum_xx, sum_xy = t.sum_xy + excluded.sum_xy,
@@ -106,6 +109,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
           sum(r.attendance * r.attendance), sum(r.attendance * r.marks), sum(r.marks * r.marks)
         from new_rows r cross join lateral analytics_report_keys(r) k
         group by k.dim, k.key
+        order by k.dim, k.key
         on conflict (dim, key) do update set
           n = t.n + excluded.n, sum_x = t.sum_x + excluded.sum_x, sum_y = t.sum_y + excluded.sum_y,
           sum_xx = t.sum_xx + excluded.sum_xx, sum_xy = t.sum_xy + excluded.sum_xy,
