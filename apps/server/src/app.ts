@@ -6,7 +6,7 @@ import cookie from "@fastify/cookie";
 import helmet from "@fastify/helmet";
 import rateLimit from "@fastify/rate-limit";
 import fastifyStatic from "@fastify/static";
-import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import type { Config } from "./config.ts";
 import type { Database } from "./db/database.ts";
 import { installErrorHandlers } from "./http/errors.ts";
@@ -27,6 +27,18 @@ export interface AppOptions {
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const defaultWebDist = path.resolve(here, "../../web/dist");
 
+// Request log lines without the secrets links carry in their query string (the reset link's and
+// the embedded report's `token`).
+function serializeRequest(request: FastifyRequest) {
+  return {
+    method: request.method,
+    url: request.url.replace(/([?&](?:token|code)=)[^&#]*/gi, "$1[redacted]"),
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort,
+  };
+}
+
 /** Builds the whole app as a plugin tree; main.ts only listens and shuts down. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config } = options;
@@ -45,10 +57,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
                 "*.currentPassword",
                 "*.newPassword",
                 "*.token",
-                "*.code",
               ],
               censor: "[redacted]",
             },
+            serializers: { req: serializeRequest },
           },
     bodyLimit: 1024 * 1024,
     connectionTimeout: 30_000,
