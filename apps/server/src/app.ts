@@ -116,7 +116,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const services = await createServices(options, app.log);
   await app.register(rateLimit, {
     global: false,
-    ...(services.redis ? { redis: services.redis, nameSpace: "gradecast-rl:" } : {}),
+    ...(services.redis ? { redis: services.redis, nameSpace: config.redisKeyPrefix } : {}),
     skipOnError: false,
     errorResponseBuilder: (_req, context) => {
       const err = new Error("rate limited") as Error & { statusCode: number };
@@ -163,7 +163,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         .type("text/plain")
         .send("The web app is not built: run npm run build.");
     }
-    if (request.method !== "GET" && request.method !== "HEAD") {
+    // A missing script or style (an old page asking for a chunk a new build replaced) is a 404,
+    // not the app's HTML, which the browser would refuse as a script anyway.
+    if (
+      (request.method !== "GET" && request.method !== "HEAD") ||
+      request.url.startsWith("/assets/")
+    ) {
       return reply.code(404).send({ error: { code: "not_found", message: "Not found." } });
     }
     return reply.header("cache-control", "no-cache").sendFile("index.html");

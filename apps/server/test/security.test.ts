@@ -360,6 +360,15 @@ describe("static files and page headers", () => {
     expect(nul.body).not.toContain(secret);
   });
 
+  it("answers a missing script with 404, not the app's page, and any other path with the app", async () => {
+    const missing = await t2("/assets/index-OLDBUILD.js");
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toEqual({ error: { code: "not_found", message: "Not found." } });
+    const page = await t2("/no/such/page");
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toBe(indexHtml);
+  });
+
   async function t2(url: string) {
     return app.inject({ method: "GET", url });
   }
