@@ -259,12 +259,22 @@ describe("accounts in the browser", () => {
     await expect.poll(() => other.locator("main dl").textContent()).toContain(ada.email);
 
     await page.goto("/dashboard");
+    // A questionnaire draft kept for this user (as the questionnaire page stores it).
+    await page.evaluate(() =>
+      localStorage.setItem("gradecast:questionnaire-draft:me", JSON.stringify({ age: "17" })),
+    );
     await page
       .getByRole("navigation", { name: "Main" })
       .getByRole("button", { name: "Logout" })
       .click();
     await page.waitForURL(/\/login$/);
     expect(await page.evaluate(() => localStorage.getItem("token"))).toBeNull();
+    // Nothing personal stays behind on a shared school computer.
+    expect(
+      await page.evaluate(() =>
+        Object.keys(localStorage).filter((k) => k.startsWith("gradecast:")),
+      ),
+    ).toEqual([]);
     await other.waitForURL(/\/login\?next=%2Fprofile$/);
     await other.close();
 

@@ -32,6 +32,18 @@ export interface SessionValue {
 
 const SessionContext = createContext<SessionValue | null>(null);
 
+// What this browser keeps for a signed-in person (the questionnaire's draft) goes when they sign
+// out: school computers are shared, and the answers are personal.
+function forgetUserData() {
+  try {
+    for (const key of Object.keys(localStorage)) {
+      if (key.startsWith("gradecast:")) localStorage.removeItem(key);
+    }
+  } catch {
+    // storage unavailable: nothing kept
+  }
+}
+
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [user, setUserState] = useState<User | null>(null);
   const [status, setStatus] = useState<SessionStatus>(() => (getToken() ? "loading" : "signedOut"));
@@ -92,6 +104,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const signOut = useCallback(async () => {
     setToken(null);
+    forgetUserData();
     endLocally("logout");
     try {
       await api<void>("POST", "/api/auth/logout", undefined, { auth: false });
