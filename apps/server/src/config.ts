@@ -54,6 +54,15 @@ export const envSchema = z.object({
     }),
   ),
   REDIS_URL: optional(url(["redis", "rediss"])),
+  REDIS_KEY_PREFIX: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^[A-Za-z0-9:_.-]{1,64}$/, {
+        error: "must be 1 to 64 letters, digits or : _ . -",
+      })
+      .default("gradecast-rl:"),
+  ),
   ANALYTICS_EMBED_URL: optional(url(["http", "https"])),
   TEACHER_SIGNUP: z.preprocess(
     emptyToUndefined,
@@ -88,6 +97,8 @@ export interface Config {
   mailFrom: string;
   jwtPrivateKey: string | undefined;
   redisUrl: string | undefined;
+  /** Start of every rate-limit key in Redis: deployments sharing one Redis set their own. */
+  redisKeyPrefix: string;
   analyticsEmbedUrl: string | undefined;
   teacherSignup: "open" | "approval";
   trustProxy: boolean;
@@ -123,6 +134,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: e.MAIL_FROM,
     jwtPrivateKey: e.JWT_PRIVATE_KEY,
     redisUrl: e.REDIS_URL,
+    redisKeyPrefix: e.REDIS_KEY_PREFIX,
     analyticsEmbedUrl: e.ANALYTICS_EMBED_URL,
     teacherSignup: e.TEACHER_SIGNUP,
     trustProxy: e.TRUST_PROXY === "true",
