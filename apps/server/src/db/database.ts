@@ -50,8 +50,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       idleTimeoutMillis: 30_000,
       statement_timeout: 15_000,
     });
-    // A dropped connection must not crash the process; the next query reports the fault.
+    // A dropped connection must not crash the process; the next query reports the fault. The
+    // pool only listens to idle clients: a client checked out when its socket dies emits an
+    // 'error' event of its own, which would be unhandled (and kill the process) without this.
     pool.on("error", () => {});
+    pool.on("connect", (client) => {
+      client.on("error", () => {});
+    });
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     const target = new URL(options.url);
     return wrap(db, "postgres", `${target.host}${target.pathname}`);

@@ -40,8 +40,11 @@ export function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<
   throw badRequest(first, fields);
 }
 
-/** True when a database error means the server cannot reach the database at all. */
-export function isDatabaseDown(error: unknown): boolean {
+/**
+ * True when an error means the server cannot reach the database, or the Redis that holds the
+ * rate-limit counters (ioredis, with its offline queue off, fails at once while disconnected).
+ */
+export function isBackendDown(error: unknown): boolean {
   const e = error as { code?: string; message?: string } | undefined;
   if (!e) return false;
   const code = e.code ?? "";
@@ -56,7 +59,7 @@ export function isDatabaseDown(error: unknown): boolean {
       "08006",
       "08001",
     ].includes(code) ||
-    /Connection terminated|timeout exceeded when trying to connect|connection.*closed|driver has already been destroyed/i.test(
+    /Connection terminated|timeout exceeded when trying to connect|connection.*closed|not queryable|driver has already been destroyed|Stream isn't writeable|MaxRetriesPerRequest/i.test(
       e.message ?? "",
     )
   );
@@ -104,8 +107,10 @@ export function installErrorHandlers(app: FastifyInstance) {
         },
       });
     }
-    if (isDatabaseDown(error)) {
-      request.log.warn({ err: error }, "database unavailable");
+    if (isBackendDown(error)) {
+      // One short line per call: an outage under load must not flood the log with stacks.
+      const e = error as { code?: string; message?: string };
+      request.log.warn({ cause: e.code ?? e.message }, "database or Redis unavailable");
       return reply.code(503).send({
         error: {
           code: "service_unavailable",
