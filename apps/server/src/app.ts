@@ -10,6 +10,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import type { Config } from "./config.ts";
 import type { Database } from "./db/database.ts";
 import { installErrorHandlers } from "./http/errors.ts";
+import { installNulGuard } from "./http/nul-guard.ts";
 import { registerRoutes } from "./routes.ts";
 import type { Services } from "./services.ts";
 import { createServices } from "./services.ts";
@@ -130,6 +131,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // Stage 2 and 3: services, then routes.
   installErrorHandlers(app);
+  installNulGuard(app);
   await registerRoutes(app, services);
 
   // The web app: static files, and index.html for every other path so that client routes work.

@@ -197,6 +197,41 @@ describe.each(dialects)("security on %s", (dialect) => {
     expect(student.user.name).toBe(text);
   });
 
+  it("refuses a NUL character in any text with 400 naming the field, and stores nothing", async () => {
+    const before = await t.app.inject({ url: "/api/reports", headers: teacher.auth });
+    const report = {
+      studentName: "Nul Student",
+      course: "Math",
+      marks: 50,
+      attendance: 90,
+      assignments: 3,
+      behavior: "Good",
+      feedback: "before\u0000after",
+    };
+    const calls = [
+      { method: "POST", url: "/api/reports", payload: report, field: "feedback" },
+      { method: "PATCH", url: "/api/me", payload: { name: "A\u0000B" }, field: "name" },
+      { method: "GET", url: "/api/reports?search=%00", field: "search" },
+      { method: "GET", url: "/api/reports/export.csv?search=a%00", field: "search" },
+    ] as const;
+    for (const call of calls) {
+      const res = await t.app.inject({
+        method: call.method,
+        url: call.url,
+        headers: teacher.auth,
+        ...("payload" in call ? { payload: call.payload } : {}),
+      });
+      expect(res.statusCode, `${call.url}: ${res.body}`).toBe(400);
+      const error = errorOf(res.body);
+      expect(error.code).toBe("validation_failed");
+      expect(error.fields?.[call.field]).toMatch(/NUL/);
+    }
+    const after = await t.app.inject({ url: "/api/reports", headers: teacher.auth });
+    expect(after.json()).toEqual(before.json());
+    const me = await t.app.inject({ url: "/api/me", headers: teacher.auth });
+    expect((me.json() as { name: string }).name).not.toContain("\u0000");
+  });
+
   it("answers an oversized body with 413 in the error shape", async () => {
     for (const url of ["/api/reports", "/api/auth/register"]) {
       const res = await t.app.inject({

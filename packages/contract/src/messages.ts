@@ -6,6 +6,7 @@ export const messages = {
   resetLinkErrorPrefix: "Error sending reset link: ",
   verifySuccess: "Verification successful",
   verifyInvalid: "Invalid code",
+  textNul: "Remove the NUL character from this text: it cannot be stored.",
   nameUpdated: "Name updated successfully!",
   passwordUpdated: "Password updated successfully!",
   noUserLoggedIn: "No user is currently logged in.",
