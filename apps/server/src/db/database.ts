@@ -49,6 +49,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       connectionTimeoutMillis: 3_000,
       idleTimeoutMillis: 30_000,
       statement_timeout: 15_000,
+      // A database that stops answering without closing the connection (a network black hole)
+      // fails the query on our side too, and the call answers 503 instead of hanging.
+      query_timeout: 20_000,
     });
     // A dropped connection must not crash the process; the next query reports the fault. The
     // pool only listens to idle clients: a client checked out when its socket dies emits an

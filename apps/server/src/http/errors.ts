@@ -59,7 +59,7 @@ export function isBackendDown(error: unknown): boolean {
       "08006",
       "08001",
     ].includes(code) ||
-    /Connection terminated|timeout exceeded when trying to connect|connection.*closed|not queryable|driver has already been destroyed|Stream isn't writeable|MaxRetriesPerRequest/i.test(
+    /Connection terminated|Query read timeout|timeout exceeded when trying to connect|connection.*closed|not queryable|driver has already been destroyed|Stream isn't writeable|MaxRetriesPerRequest/i.test(
       e.message ?? "",
     )
   );
