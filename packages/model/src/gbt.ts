@@ -7,7 +7,7 @@
  * - row subsampling and per-tree column subsampling, shrinkage, L2 leaf regularisation,
  * - a seeded PRNG, so training is deterministic for a seed.
  */
-import { mulberry32, shuffle } from "./prng.ts";
+import { deriveSeed, mulberry32, shuffle } from "./prng.ts";
 
 export interface Tree {
   /** Feature index of an internal node, -1 for a leaf. */
@@ -34,7 +34,16 @@ export interface GbtParams {
   seed: number;
   /** Bagging: train this many boosted models on different seeds and average them (default 1). */
   bags?: number;
+  /** Share of the tree's columns tried at each split (random-forest style; default 1). */
+  colsampleNode?: number;
+  /**
+   * Blend: train one booster per member (these params overridden by the member's, seed derived
+   * from this seed and the member's index) and sum them with the members' weights.
+   */
+  members?: readonly GbtMember[];
 }
+
+export type GbtMember = { weight: number } & Partial<Omit<GbtParams, "members" | "seed">>;
 
 export const DEFAULT_PARAMS: GbtParams = {
   nTrees: 300,
@@ -105,9 +114,19 @@ function clamp(v: number, lo: number, hi: number): number {
   return v < lo ? lo : Math.min(v, hi);
 }
 
+/** Scale a model's output by `w` (base score and every leaf value): still a sum of trees. */
+function scaled(m: GbtModel, w: number): GbtModel {
+  return {
+    baseScore: m.baseScore * w,
+    trees: m.trees.map((t) => ({ ...t, value: t.value.map((v) => v * w) })),
+  };
+}
+
 /**
  * Train on row-major `x` (n rows of nf features) and targets `y`. With `bags` > 1, the average
  * of several boosted models (different seeds) as one sum of trees (leaf values divided by bags).
+ * With `members`, the weighted sum of one such model per member, again one sum of trees, so
+ * TreeSHAP of the blend is the weighted sum of the members' and additivity holds.
  */
 export function trainGbt(
   x: Float64Array,
@@ -117,6 +136,28 @@ export function trainGbt(
   params: GbtParams,
   weights?: Float64Array,
 ): GbtModel {
+  if (params.members && params.members.length > 0) {
+    // a negative weight would turn a monotone member's trend around
+    if (params.members.some((m) => !(m.weight >= 0)))
+      throw new Error("member weights must be >= 0");
+    const parts = params.members.map(({ weight, ...own }, k) =>
+      scaled(
+        trainGbt(
+          x,
+          y,
+          nf,
+          schema,
+          { ...params, ...own, members: undefined, seed: deriveSeed(params.seed, k) },
+          weights,
+        ),
+        weight,
+      ),
+    );
+    return {
+      baseScore: parts.reduce((s, m) => s + m.baseScore, 0),
+      trees: parts.flatMap((m) => m.trees),
+    };
+  }
   const bags = params.bags ?? 1;
   if (bags <= 1) return trainBoosted(x, y, nf, schema, params, weights);
   const rand = mulberry32(params.seed);
@@ -184,6 +225,7 @@ function trainBoosted(
   const allowedList = [...Array(nf).keys()].filter((f) => allowed[f]);
   const nSample = Math.max(1, Math.round(params.subsample * n));
   const nCols = Math.max(1, Math.round(params.colsample * allowedList.length));
+  const nColsNode = Math.max(1, Math.round((params.colsampleNode ?? 1) * nCols));
   const allRows = [...Array(n).keys()];
   const score = (g: number, h: number, wt: number) => -(2 * g * wt + (h + lambda) * wt * wt);
 
@@ -227,7 +269,13 @@ function trainBoosted(
       let bestThr = 0;
       let bestWl = 0;
       let bestWr = 0;
-      for (const f of cols) {
+      const nodeCols =
+        nColsNode >= cols.length
+          ? cols
+          : shuffle(cols.slice(), rand)
+              .slice(0, nColsNode)
+              .sort((a, b) => a - b);
+      for (const f of nodeCols) {
         const nb = nBins[f]!;
         histG.fill(0, 0, nb);
         histC.fill(0, 0, nb);

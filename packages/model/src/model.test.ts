@@ -12,7 +12,7 @@ import {
 } from "./data.ts";
 import { DEFAULT_PARAMS, type GbtModel, predictGbt, type Tree, trainGbt } from "./gbt.ts";
 import { expectedValue, loadDefaultModel, loadModel, rawPredict, shapValues } from "./model.ts";
-import { mulberry32 } from "./prng.ts";
+import { deriveSeed, mulberry32 } from "./prng.ts";
 import { ShapWorkspace, treeExpectation, treeShap } from "./shap.ts";
 import { inputArbitrary, randomInput } from "./testutil.ts";
 import { buildArtifact } from "./train.ts";
@@ -114,6 +114,43 @@ describe("learner", () => {
     const c = trainGbt(train.x, train.y, NUM_FEATURES, schemaFor("A"), { ...SMALL, seed: 8 });
     expect(JSON.stringify(a)).toBe(JSON.stringify(b));
     expect(JSON.stringify(a)).not.toBe(JSON.stringify(c));
+  });
+  // a blend of boosters of different depths (the shipped learner's form), with per-split
+  // column sampling
+  const BLEND = {
+    ...SMALL,
+    nTrees: 20,
+    members: [
+      { weight: 0.5 },
+      { weight: 0.5, maxDepth: 4, minChildSamples: 7, colsampleNode: 0.7 },
+    ],
+  };
+  it("is deterministic for a seed with a blend and per-split column sampling", () => {
+    const a = trainGbt(train.x, train.y, NUM_FEATURES, schemaFor("A"), BLEND);
+    const b = trainGbt(train.x, train.y, NUM_FEATURES, schemaFor("A"), BLEND);
+    const c = trainGbt(train.x, train.y, NUM_FEATURES, schemaFor("A"), { ...BLEND, seed: 8 });
+    expect(JSON.stringify(a)).toBe(JSON.stringify(b));
+    expect(JSON.stringify(a)).not.toBe(JSON.stringify(c));
+  });
+  it("predicts a blend as the weighted sum of its members", () => {
+    const cats = schemaFor("A").categories;
+    const blend = trainGbt(train.x, train.y, NUM_FEATURES, schemaFor("A"), BLEND);
+    const members = BLEND.members.map(({ weight, ...own }, k) => ({
+      weight,
+      m: trainGbt(train.x, train.y, NUM_FEATURES, schemaFor("A"), {
+        ...SMALL,
+        nTrees: 20,
+        ...own,
+        seed: deriveSeed(SMALL.seed, k),
+      }),
+    }));
+    for (let i = 0; i < test.n; i += 7) {
+      const want = members.reduce(
+        (s, { weight, m }) => s + weight * predictGbt(m, test.x, i * NUM_FEATURES, cats),
+        0,
+      );
+      expect(predictGbt(blend, test.x, i * NUM_FEATURES, cats)).toBeCloseTo(want, 9);
+    }
   });
   it("never splits on features a setup drops", () => {
     const m = trainGbt(train.x, train.y, NUM_FEATURES, schemaFor("C"), SMALL);
@@ -239,9 +276,20 @@ describe("artifact", () => {
       calibrationFolds: 3,
     }),
   );
+  // blended boosters of two depths: one sum of trees with each member's leaves weighted
+  const blended = loadModel(
+    buildArtifact([{ file: "a.csv", sha256: "0", data: d }], {
+      params: {
+        ...SMALL,
+        nTrees: 15,
+        members: [{ weight: 0.5 }, { weight: 0.5, maxDepth: 4, minChildSamples: 7 }],
+      },
+      calibrationFolds: 3,
+    }),
+  );
   const models = existsSync(new URL("../artifact/model.json", import.meta.url))
-    ? [small, deep, bagged, loadDefaultModel()]
-    : [small, deep, bagged];
+    ? [small, deep, bagged, blended, loadDefaultModel()]
+    : [small, deep, bagged, blended];
 
   it("contributions add up to the raw prediction (property)", () => {
     for (const model of models) {

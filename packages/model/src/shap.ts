@@ -350,3 +350,156 @@ export function shapFromTable(t: ShapTable, x: ArrayLike<number>, phi: Float64Ar
   for (let j = 0; j < k; j++) phi[feats[j]!] = phi[feats[j]!]! + t.phi[base + j]!;
   return t.leaf[p]!;
 }
+
+/**
+ * For a deeper tree the table above would need 2^(internal nodes) rows. Path-dependent TreeSHAP
+ * sums one term per leaf, and a leaf's term depends on the input only through one bit for each
+ * distinct feature on its path: whether the input follows every edge of that feature on the way
+ * to the leaf (the "one fraction" of the merged path element; the "zero fractions" are covers,
+ * fixed). So each leaf keeps a table of 2^k rows for its k distinct path features (Fast TreeSHAP
+ * v2, Yang 2021), and explaining is a pass over the leaves' edges: O(leaves x depth) instead of
+ * the recursion's extend/unwind work.
+ */
+export interface LeafShapTable {
+  tree: FlatTree;
+  internal: Int32Array;
+  leafValue: Float64Array;
+  /** distinct features on each leaf's path */
+  leafK: Int32Array;
+  /** each leaf's edges are edges[edgeStart[l] .. edgeStart[l + 1]) */
+  edgeStart: Int32Array;
+  edgeNode: Int32Array;
+  /** 1 when the edge goes to the left child */
+  edgeLeft: Uint8Array;
+  /** which of the leaf's distinct features the edge's node splits on (bit index) */
+  edgeBit: Int32Array;
+  /** each leaf's distinct features start at featStart[l] */
+  featStart: Int32Array;
+  feats: Int32Array;
+  /** each leaf's rows start at phiStart[l]: [pattern * k + j] */
+  phiStart: Int32Array;
+  phi: Float64Array;
+}
+
+/** Leaves with more distinct path features than this are explained by the recursion. */
+export const MAX_LEAF_FEATURES = 10;
+
+export function buildLeafShapTable(tree: FlatTree, ws: ShapWorkspace): LeafShapTable | null {
+  const internal: number[] = [];
+  for (let j = 0; j < tree.feature.length; j++) if (tree.feature[j]! >= 0) internal.push(j);
+  const leaves: { node: number; edges: { node: number; left: boolean; zero: number }[] }[] = [];
+  const walk = (node: number, edges: { node: number; left: boolean; zero: number }[]) => {
+    if (tree.feature[node]! < 0) {
+      leaves.push({ node, edges });
+      return;
+    }
+    const c = tree.cover[node]!;
+    const l = tree.left[node]!;
+    const r = tree.right[node]!;
+    walk(l, [...edges, { node, left: true, zero: tree.cover[l]! / c }]);
+    walk(r, [...edges, { node, left: false, zero: tree.cover[r]! / c }]);
+  };
+  walk(0, []);
+  const leafValue = new Float64Array(leaves.length);
+  const leafK = new Int32Array(leaves.length);
+  const edgeStart = new Int32Array(leaves.length + 1);
+  const featStart = new Int32Array(leaves.length + 1);
+  const phiStart = new Int32Array(leaves.length + 1);
+  const edgeNode: number[] = [];
+  const edgeLeft: number[] = [];
+  const edgeBit: number[] = [];
+  const feats: number[] = [];
+  const phi: number[] = [];
+  const { zero, one } = ws;
+  for (let l = 0; l < leaves.length; l++) {
+    const leaf = leaves[l]!;
+    leafValue[l] = tree.value[leaf.node]!;
+    edgeStart[l] = edgeNode.length;
+    featStart[l] = feats.length;
+    phiStart[l] = phi.length;
+    // Distinct features in order of first appearance, each with its merged zero fraction.
+    const distinct: number[] = [];
+    const zeros: number[] = [];
+    for (const e of leaf.edges) {
+      const f = tree.feature[e.node]!;
+      let b = distinct.indexOf(f);
+      if (b < 0) {
+        b = distinct.length;
+        distinct.push(f);
+        zeros.push(1);
+      }
+      zeros[b] = zeros[b]! * e.zero;
+      edgeNode.push(e.node);
+      edgeLeft.push(e.left ? 1 : 0);
+      edgeBit.push(b);
+    }
+    const k = distinct.length;
+    if (k > MAX_LEAF_FEATURES) return null;
+    leafK[l] = k;
+    feats.push(...distinct);
+    for (let s = 0; s < 1 << k; s++) {
+      // The unique path of the recursion at this leaf, extended element by element.
+      extendPath(ws, 0, 0, 1, 1, -1);
+      for (let b = 0; b < k; b++) extendPath(ws, 0, b + 1, zeros[b]!, (s >>> b) & 1, distinct[b]!);
+      for (let i = 1; i <= k; i++) {
+        const w = unwoundPathSum(ws, 0, k, i);
+        phi.push(w * (one[i]! - zero[i]!) * leafValue[l]!);
+      }
+    }
+  }
+  edgeStart[leaves.length] = edgeNode.length;
+  featStart[leaves.length] = feats.length;
+  phiStart[leaves.length] = phi.length;
+  return {
+    tree,
+    internal: Int32Array.from(internal),
+    leafValue,
+    leafK,
+    edgeStart,
+    edgeNode: Int32Array.from(edgeNode),
+    edgeLeft: Uint8Array.from(edgeLeft),
+    edgeBit: Int32Array.from(edgeBit),
+    featStart,
+    feats: Int32Array.from(feats),
+    phiStart,
+    phi: Float64Array.from(phi),
+  };
+}
+
+/**
+ * Add the leaf tables' SHAP values for `x` into `phi`; returns the tree's output for `x`.
+ * `dir` is scratch space of at least the tree's node count.
+ */
+export function shapFromLeafTable(
+  t: LeafShapTable,
+  x: ArrayLike<number>,
+  phi: Float64Array,
+  dir: Uint8Array,
+): number {
+  const tree = t.tree;
+  const internal = t.internal;
+  for (let b = 0; b < internal.length; b++) {
+    const node = internal[b]!;
+    dir[node] = flatGoesLeft(tree, node, x[tree.feature[node]!]!) ? 1 : 0;
+  }
+  const { leafK, edgeStart, edgeNode, edgeLeft, edgeBit, featStart, feats, phiStart } = t;
+  const table = t.phi;
+  let out = 0;
+  let e = 0;
+  for (let l = 0; l < leafK.length; l++) {
+    const k = leafK[l]!;
+    const all = (1 << k) - 1;
+    let s = all;
+    const end = edgeStart[l + 1]!;
+    for (; e < end; e++) if (dir[edgeNode[e]!] !== edgeLeft[e]) s &= ~(1 << edgeBit[e]!);
+    // Every edge followed: the input reaches this leaf.
+    if (s === all) out = t.leafValue[l]!;
+    const base = phiStart[l]! + s * k;
+    const fs = featStart[l]!;
+    for (let j = 0; j < k; j++) {
+      const f = feats[fs + j]!;
+      phi[f] = phi[f]! + table[base + j]!;
+    }
+  }
+  return out;
+}
