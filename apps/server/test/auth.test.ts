@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { messages } from "@gradecast/contract/messages";
 import { jwtVerify, SignJWT } from "jose";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   commonPasswords,
@@ -303,6 +304,28 @@ describe.each(dialects)("auth API (%s)", (dialect) => {
         expect(res.statusCode).toBe(401);
       }
       expect((await me(s.token)).statusCode).toBe(200);
+    });
+
+    it("sees a changed role and a disabled account on the very next call, whatever wrote them", async () => {
+      const s = await signIn(t, "student");
+      const adminList = () =>
+        t.app.inject({ method: "GET", url: "/api/predictions", headers: s.auth });
+      // Signed-in calls before the change (the user as it was may be remembered).
+      expect((await me(s.token)).statusCode).toBe(200);
+      expect((await adminList()).statusCode).toBe(403);
+
+      // Written outside every route: in a transaction, then by a raw statement.
+      await t.database.db.transaction().execute(async (tx) => {
+        await tx.updateTable("users").set({ role: "admin" }).where("id", "=", s.user.uid).execute();
+      });
+      expect((await adminList()).statusCode).toBe(200);
+      expect((await me(s.token)).json()).toMatchObject({ role: "admin" });
+
+      await sql`update users set disabled = true where id = ${s.user.uid}`.execute(t.database.db);
+      const refused = await me(s.token);
+      expect(refused.statusCode).toBe(401);
+      expect(errorOf(refused.body).code).toBe("account_disabled");
+      expect((await adminList()).statusCode).toBe(401);
     });
 
     it("keeps its signing key in DATA_DIR/jwt-ed25519.pem with mode 0600", async () => {

@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import { CompiledQuery, type Kysely } from "kysely";
 import type { DB, NewUser, UserRow } from "../db/schema.ts";
 
 // Every SQL statement of accounts: users, refresh-token sessions, email codes, password resets.
@@ -11,6 +11,23 @@ export function findUserByEmail(db: Db, email: string): Promise<UserRow | undefi
 export function findUserById(db: Db, id: string): Promise<UserRow | undefined> {
   if (!isUuid(id)) return Promise.resolve(undefined);
   return db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
+/** What the access check needs of the signed-in user. */
+export type AuthUserRow = Pick<
+  UserRow,
+  "id" | "name" | "email" | "role" | "email_verified" | "disabled"
+>;
+
+// Read on every signed-in call: one fixed SQL text (no query building per call) by primary key,
+// only the columns the access check uses.
+const authUserSql =
+  'select "id", "name", "email", "role", "email_verified", "disabled" from "users" where "id" = $1';
+
+export async function findAuthUser(db: Db, id: string): Promise<AuthUserRow | undefined> {
+  if (!isUuid(id)) return undefined;
+  const result = await db.executeQuery<AuthUserRow>(CompiledQuery.raw(authUserSql, [id]));
+  return result.rows[0];
 }
 
 /** The new user, or undefined when the email is taken (unique index, whatever the case). */

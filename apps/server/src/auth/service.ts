@@ -242,13 +242,6 @@ export async function logout(ctx: AuthContext, refreshToken: string | undefined)
   if (session) await q.revokeFamily(ctx.services.db, session.family_id, ctx.services.now());
 }
 
-/** The signed-in user of a request's bearer token, read fresh from the database. */
-export async function userOfToken(ctx: AuthContext, token: string): Promise<UserRow | undefined> {
-  const claims = await verifyIdToken(ctx.keys, token, ctx.services.now());
-  if (!claims) return undefined;
-  return q.findUserById(ctx.services.db, claims.sub);
-}
-
 /** The session family named in a valid ID token. */
 export async function familyOfToken(ctx: AuthContext, token: string | undefined) {
   if (!token) return undefined;
