@@ -4,6 +4,7 @@ import { bandMessages } from "@gradecast/contract/score";
 import { type GradeModel, loadDefaultModel } from "@gradecast/model";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { insertPrediction } from "../src/prediction/queries.ts";
 import { signIn } from "./accounts.ts";
 import { createTestApp, dialects, errorOf, type TestApp } from "./helpers.ts";
 
@@ -244,6 +245,61 @@ describe.each(dialects)("prediction on %s", (dialect) => {
     expect(h.latest!.prediction).toBe(h.items[0]!.prediction);
     expect(h.latest!.contributions).toHaveLength(30);
     expect(h.latest!.inputs.G2).toBe(16);
+  });
+
+  it("stores every one of many predictions sent at once, each under its own id and owner", async () => {
+    const a = await signIn(t, "student");
+    const b = await signIn(t, "student");
+    const sent = Array.from({ length: 24 }, (_, i) => ({
+      who: i % 2 === 0 ? a : b,
+      g: String(i % 21),
+    }));
+    const answers = await Promise.all(sent.map(({ who, g }) => predict(who, { ...form, G2: g })));
+    expect(answers.map((r) => r.statusCode)).toEqual(sent.map(() => 200));
+    const results = answers.map((r) => r.json() as PredictionResult);
+    expect(new Set(results.map((r) => r.id)).size).toBe(24);
+    const rows = await t.database.db
+      .selectFrom("predictions")
+      .select(["id", "user_id", "inputs", "score"])
+      .where("user_id", "in", [a.user.uid, b.user.uid])
+      .execute();
+    expect(rows).toHaveLength(24);
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    results.forEach((r, i) => {
+      const row = byId.get(r.id!);
+      expect(row?.user_id).toBe(sent[i]!.who.user.uid);
+      const inputs = typeof row?.inputs === "string" ? JSON.parse(row.inputs) : row?.inputs;
+      expect(inputs.G2).toBe(Number(sent[i]!.g));
+      expect(row?.score).toBeCloseTo(r.prediction, 9);
+    });
+  });
+
+  it("fails only the prediction whose row cannot be stored when several are written together", async () => {
+    const a = await signIn(t, "student");
+    const row = (userId: string) => ({
+      userId,
+      inputs: numbers,
+      score: 12,
+      rawScore: 12,
+      intervalLow: 10,
+      intervalHigh: 14,
+      extrapolation: false,
+      modelVersion: "test",
+    });
+    const gone = "00000000-0000-4000-8000-000000000000";
+    const results = await Promise.allSettled([
+      insertPrediction(t.database.db, row(a.user.uid)),
+      insertPrediction(t.database.db, row(a.user.uid)),
+      insertPrediction(t.database.db, row(gone)),
+      insertPrediction(t.database.db, row(a.user.uid)),
+    ]);
+    expect(results.map((r) => r.status)).toEqual([
+      "fulfilled",
+      "fulfilled",
+      "rejected",
+      "fulfilled",
+    ]);
+    expect(await stored(a.user.uid)).toBe(3);
   });
 
   it("never shows another student's predictions", async () => {

@@ -1,4 +1,5 @@
-import { type Kysely, sql } from "kysely";
+import { randomUUID } from "node:crypto";
+import { CompiledQuery, type Kysely, sql } from "kysely";
 import type { DB } from "../db/schema.ts";
 
 // The predictions table: each stored prediction keeps its answers, its score and the version of
@@ -28,26 +29,111 @@ export interface NewPrediction {
   modelVersion: string;
 }
 
-export async function insertPrediction(
+const columns =
+  '"id", "user_id", "inputs", "score", "raw_score", "interval_low", "interval_high", "extrapolation", "model_version"';
+const perRow = 9;
+
+/** One insert statement for these rows (fixed SQL text per row count). */
+async function insertRows(
+  db: Kysely<DB>,
+  rows: { id: string; p: NewPrediction }[],
+): Promise<Map<string, Date>> {
+  const values: string[] = [];
+  const params: unknown[] = [];
+  rows.forEach(({ id, p }, r) => {
+    const at = r * perRow;
+    values.push(`(${Array.from({ length: perRow }, (_, j) => `$${at + j + 1}`).join(", ")})`);
+    // In the order of `columns`.
+    params.push(
+      id,
+      p.userId,
+      JSON.stringify(p.inputs),
+      p.score,
+      p.rawScore,
+      p.intervalLow,
+      p.intervalHigh,
+      p.extrapolation,
+      p.modelVersion,
+    );
+  });
+  const result = await db.executeQuery<{ id: string; created_at: Date | string }>(
+    CompiledQuery.raw(
+      `insert into "predictions" (${columns}) values ${values.join(", ")} returning "id", "created_at"`,
+      params,
+    ),
+  );
+  return new Map(result.rows.map((row) => [row.id, new Date(row.created_at)]));
+}
+
+// Stored predictions are written in groups. While one insert runs, the predictions that
+// arrive meanwhile wait and then go in together as one statement: a lone prediction is written
+// straight away, and under load each pays a share of one statement instead of a whole one (on PGlite
+// a one-row insert costs about 1 ms of the server's CPU; in a group of 8, 0.14 ms a row). Ids
+// are made here, so each caller gets its own row back whatever order RETURNING uses. If a group
+// fails, its rows are written one by one, so one bad row fails only its own request.
+const maxGroup = 64;
+
+interface Waiting {
+  id: string;
+  p: NewPrediction;
+  resolve: (saved: { id: string; createdAt: Date }) => void;
+  reject: (error: unknown) => void;
+}
+
+function createWriter(db: Kysely<DB>) {
+  const queue: Waiting[] = [];
+  let writing = false;
+
+  async function write(group: Waiting[]) {
+    try {
+      const saved = await insertRows(db, group);
+      for (const w of group) {
+        const createdAt = saved.get(w.id);
+        if (createdAt) w.resolve({ id: w.id, createdAt });
+        else w.reject(new Error("the stored prediction was not returned"));
+      }
+    } catch (error) {
+      if (group.length === 1) {
+        group[0]!.reject(error);
+        return;
+      }
+      for (const w of group) await write([w]);
+    }
+  }
+
+  async function drain() {
+    writing = true;
+    try {
+      while (queue.length > 0) {
+        // One turn of the event loop first: requests already received reach the queue (on
+        // PGlite a statement holds the event loop while it runs, so none arrive meanwhile).
+        await new Promise((resolve) => setImmediate(resolve));
+        await write(queue.splice(0, maxGroup));
+      }
+    } finally {
+      writing = false;
+    }
+  }
+
+  return (p: NewPrediction) =>
+    new Promise<{ id: string; createdAt: Date }>((resolve, reject) => {
+      queue.push({ id: randomUUID(), p, resolve, reject });
+      if (!writing) void drain();
+    });
+}
+
+const writers = new WeakMap<Kysely<DB>, ReturnType<typeof createWriter>>();
+
+export function insertPrediction(
   db: Kysely<DB>,
   p: NewPrediction,
 ): Promise<{ id: string; createdAt: Date }> {
-  const row = await db
-    .insertInto("predictions")
-    .values({
-      user_id: p.userId,
-      inputs: JSON.stringify(p.inputs),
-      score: p.score,
-      raw_score: p.rawScore,
-      interval_low: p.intervalLow,
-      interval_high: p.intervalHigh,
-      extrapolation: p.extrapolation,
-      model_version: p.modelVersion,
-    })
-    .returning("id")
-    .returning(sql<Date>`created_at`.as("createdAt"))
-    .executeTakeFirstOrThrow();
-  return { id: row.id, createdAt: new Date(row.createdAt) };
+  let writer = writers.get(db);
+  if (!writer) {
+    writer = createWriter(db);
+    writers.set(db, writer);
+  }
+  return writer(p);
 }
 
 /** Predictions newest first: one user's, or everyone's when userId is undefined. */
