@@ -3,7 +3,6 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import cookie from "@fastify/cookie";
-import helmet from "@fastify/helmet";
 import rateLimit from "@fastify/rate-limit";
 import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
@@ -11,6 +10,7 @@ import type { Config } from "./config.ts";
 import type { Database } from "./db/database.ts";
 import { installErrorHandlers } from "./http/errors.ts";
 import { installNulGuard } from "./http/nul-guard.ts";
+import { installSecurityHeaders } from "./http/security-headers.ts";
 import { registerRoutes } from "./routes.ts";
 import type { Services } from "./services.ts";
 import { createServices } from "./services.ts";
@@ -88,7 +88,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.removeContentTypeParser("text/plain");
 
   // Stage 1: external plugins.
-  await app.register(helmet, {
+  installSecurityHeaders(app, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../src/config.ts";
 import { createTestApp, dialects, errorOf, type TestApp } from "./helpers.ts";
@@ -11,10 +12,19 @@ describe.each(dialects)("skeleton on %s", (dialect) => {
     await t.close();
   });
 
-  it("reports health with the database ok", async () => {
+  it("reports health with the database and the model ok, and the model's version", async () => {
     const res = await t.app.inject({ method: "GET", url: "/api/health" });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ status: "ok", db: "ok", dialect });
+    const artifact = JSON.parse(
+      readFileSync(new URL("../../../packages/model/artifact/model.json", import.meta.url), "utf8"),
+    ) as { modelVersion: string };
+    expect(res.json()).toEqual({
+      status: "ok",
+      db: "ok",
+      dialect,
+      model: "ok",
+      modelVersion: artifact.modelVersion,
+    });
   });
 
   it("answers an unknown API path with a JSON 404", async () => {

@@ -4,10 +4,17 @@ import type { Services } from "../services.ts";
 export async function healthRoutes(app: FastifyInstance, services: Services) {
   app.get("/api/health", { config: { access: "GET /api/health" } }, async (_request, reply) => {
     const dbOk = await withTimeout(services.database.ping(), 2_000);
-    return reply.code(dbOk ? 200 : 503).send({
-      status: dbOk ? "ok" : "degraded",
+    // The model is loaded (and its artifact validated) before the server listens; its version
+    // tells which artifact answers predictions.
+    const model = services.model;
+    const modelOk = typeof model.version === "string" && model.features.length > 0;
+    const ok = dbOk && modelOk;
+    return reply.code(ok ? 200 : 503).send({
+      status: ok ? "ok" : "degraded",
       db: dbOk ? "ok" : "unavailable",
       dialect: services.database.kind,
+      model: modelOk ? "ok" : "unavailable",
+      modelVersion: model.version ?? null,
     });
   });
 }
