@@ -1,5 +1,7 @@
 // `npm start`: build the web app if it is missing or stale, then run the server in this process.
 import os from "node:os";
+import { pathToFileURL } from "node:url";
+import { ensureServerBuilt, serverBundle } from "./server-build.mjs";
 import { ensureWebBuilt } from "./web-build.mjs";
 
 // argon2 hashes on libuv's thread pool; size it for the machine before anything uses it, so
@@ -7,9 +9,13 @@ import { ensureWebBuilt } from "./web-build.mjs";
 process.env.UV_THREADPOOL_SIZE ??= String(Math.max(4, Math.min(16, os.availableParallelism() * 2)));
 
 ensureWebBuilt();
-const { register } = await import("tsx/esm/api");
-register();
-// The empty cluster a new DATA_DIR starts from; built once per install (see pglite-template.ts).
-const { ensureTemplate } = await import("../apps/server/src/db/pglite-template.ts");
-await ensureTemplate();
-await import("../apps/server/src/main.ts");
+// The server as compiled JavaScript (scripts/server-build.mjs); from its TypeScript sources
+// through tsx when it cannot be compiled. Either way main.ts builds the PGlite template if the
+// install has none yet (see apps/server/src/db/pglite-template.ts).
+if (await ensureServerBuilt()) {
+  await import(pathToFileURL(serverBundle).href);
+} else {
+  const { register } = await import("tsx/esm/api");
+  register();
+  await import("../apps/server/src/main.ts");
+}

@@ -1,4 +1,5 @@
-// Part of the build: the empty PGlite cluster new databases start from (see db/pglite-template.ts).
+// Part of the build: the migrated PGlite cluster new databases start from (see
+// db/pglite-template.ts). npm start and the tests also build it when it is missing.
 import { ensureTemplate } from "../src/db/pglite-template.ts";
 
 const file = await ensureTemplate();

@@ -1,6 +1,6 @@
 import { type GradeModel, loadDefaultModel } from "@gradecast/model";
 import type { FastifyBaseLogger } from "fastify";
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import type { Kysely } from "kysely";
 import type { AppOptions } from "./app.ts";
 import type { Config } from "./config.ts";
@@ -31,8 +31,9 @@ export async function createServices(
   log: FastifyBaseLogger,
 ): Promise<Services> {
   const { config, database } = options;
+  // ioredis is loaded only when REDIS_URL is set (start-up time).
   const redis = config.redisUrl
-    ? new Redis(config.redisUrl, {
+    ? new (await import("ioredis")).Redis(config.redisUrl, {
         maxRetriesPerRequest: 1,
         enableOfflineQueue: false,
         lazyConnect: false,

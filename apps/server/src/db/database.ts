@@ -4,12 +4,11 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { Kysely, type Migration, Migrator, PostgresDialect, sql } from "kysely";
-import pg from "pg";
 import * as initial from "./migrations/0001-initial.ts";
 import * as analyticsRollups from "./migrations/0002-analytics-rollups.ts";
 import * as reportNameStatistics from "./migrations/0003-report-name-statistics.ts";
 import { PGliteDialect } from "./pglite-dialect.ts";
-import { loadTemplate } from "./pglite-template.ts";
+import { loadTemplate, seedDataDir } from "./pglite-template.ts";
 import type { DB } from "./schema.ts";
 
 // One interface over the two engines Gradecast runs on: embedded PGlite (files under
@@ -21,6 +20,12 @@ export interface Database {
   location: string;
   ping(): Promise<boolean>;
   close(): Promise<void>;
+  /**
+   * PGlite only: how many statements so far may have written to the users table. Only this
+   * process can write to an embedded database, so while it stays the same a user read earlier
+   * is still what the table holds. Undefined on PostgreSQL, which other processes share.
+   */
+  userWrites?: () => number;
 }
 
 export interface DatabaseOptions {
@@ -37,12 +42,13 @@ const migrations: Record<string, Migration> = {
   "0003-report-name-statistics": reportNameStatistics,
 };
 
-// Numbers come back as numbers: counts (bigint) and double precision are parsed by pg as text.
-pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
-pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
-
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.url) {
+    // Loaded only for PostgreSQL: one less package to load at every PGlite start.
+    const { default: pg } = await import("pg");
+    // Numbers come back as numbers: counts (bigint) and double precision are parsed by pg as text.
+    pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+    pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
     const pool = new pg.Pool({
       connectionString: options.url,
       max: options.poolSize ?? 10,
@@ -67,7 +73,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   let client: PGlite;
   if (options.dataDir) {
     const dir = path.join(options.dataDir, "pglite");
-    const isNew = !existsSync(path.join(dir, "PG_VERSION"));
+    // A new DATA_DIR starts as a file copy of the migrated template (see pglite-template.ts).
+    const isNew = !existsSync(path.join(dir, "PG_VERSION")) && !(await seedDataDir(dir));
     await mkdir(dir, { recursive: true });
     const template = isNew ? await loadTemplate() : undefined;
     client = await PGlite.create(dir, {
@@ -81,8 +88,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       ...(template ? { loadDataDir: template } : {}),
     });
   }
-  const db = new Kysely<DB>({ dialect: new PGliteDialect(client) });
-  return wrap(db, "pglite", options.dataDir ? path.join(options.dataDir, "pglite") : "memory");
+  const dialect = new PGliteDialect(client);
+  const db = new Kysely<DB>({ dialect });
+  const location = options.dataDir ? path.join(options.dataDir, "pglite") : "memory";
+  return { ...wrap(db, "pglite", location), userWrites: () => dialect.writes.users };
 }
 
 function wrap(db: Kysely<DB>, kind: Database["kind"], location: string): Database {

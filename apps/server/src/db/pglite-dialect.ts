@@ -14,13 +14,21 @@ import {
 // every caller at once, so a request's statements could land inside another request's
 // transaction (and vanish with its ROLLBACK). This driver lends the connection to one caller
 // at a time, as Kysely's own SQLite driver does.
+// It also counts the statements that may change the users table. PGlite serves one process
+// (DATA_DIR is locked), so every write to users passes here, and a cache of users may trust
+// its entries while the count stays the same (see auth/authenticate.ts).
+const mayWrite = /\b(insert|update|delete|merge|truncate|alter|drop|copy)\b/i;
+const namesUsers = /\busers\b/i;
+
 export class PGliteDialect implements Dialect {
+  /** Statements run so far that may have written to the users table. */
+  readonly writes = { users: 0 };
   constructor(private readonly client: PGlite) {}
   createAdapter() {
     return new PostgresAdapter();
   }
   createDriver(): Driver {
-    return new PGliteDriver(this.client);
+    return new PGliteDriver(this.client, this.writes);
   }
   createIntrospector(db: Parameters<Dialect["createIntrospector"]>[0]) {
     return new PostgresIntrospector(db);
@@ -34,9 +42,14 @@ class PGliteDriver implements Driver {
   private queue: Promise<void> = Promise.resolve();
   private readonly connection: DatabaseConnection;
 
-  constructor(private readonly client: PGlite) {
+  constructor(
+    private readonly client: PGlite,
+    writes: { users: number },
+  ) {
     this.connection = {
       executeQuery: async <R>(query: CompiledQuery): Promise<QueryResult<R>> => {
+        // Counted before it runs: a read that started earlier cannot be cached after it.
+        if (namesUsers.test(query.sql) && mayWrite.test(query.sql)) writes.users++;
         const result = await client.query<R>(query.sql, [...query.parameters]);
         return {
           rows: result.rows,
