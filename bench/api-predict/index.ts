@@ -11,12 +11,17 @@
  * Targets: at least 50 % of the bare route's requests per second, p99 under 10 ms.
  *
  * Run: npx tsx bench/api-predict/index.ts [--seconds 8] [--rounds 4] [--clients 32] [--postgres]
+ *   [--only stored|what-if|me] [--log-level warn] [--profile FILE.cpuprofile]
+ * --only: one call alone; --log-level: the server's LOG_LEVEL (default warn; `info` writes a
+ * line per request, as a default install does); --profile: a CPU profile of the server process
+ * (bench/lib/cpu-profile.mjs), written when the server stops.
  * --postgres: the server on PostgreSQL instead of PGlite (BENCH_DATABASE_URL, else
  * TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test; the bench creates a database
  * of its own there and drops it at the end).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { freePort, type RunningServer, repoRoot, startServer } from "../../e2e/harness.ts";
@@ -30,6 +35,13 @@ const ROUNDS = arg("rounds", 4);
 const CLIENTS = arg("clients", 32);
 const WARMUP_SECONDS = 1;
 const onPostgres = process.argv.includes("--postgres");
+const option = (name: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : undefined;
+};
+const only = option("only");
+const logLevel = option("log-level") ?? "warn";
+const profileFile = option("profile");
 const pgAdminUrl =
   process.env.BENCH_DATABASE_URL ??
   process.env.TEST_DATABASE_URL ??
@@ -76,6 +88,8 @@ interface Samples {
   latencies: number[];
   errors: number;
   seconds: number;
+  /** CPU time the server process used meanwhile (user + system), when /proc tells it. */
+  cpuMs: number;
 }
 
 interface Result {
@@ -84,10 +98,23 @@ interface Result {
   p99: number;
   requests: number;
   errors: number;
+  /** Server CPU milliseconds per answered request: what the noise of a shared machine moves least. */
+  cpuPerRequest: number;
+}
+
+/** CPU time of a process so far (Linux /proc; NaN elsewhere), in ms. */
+function cpuMsOf(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    // utime and stime, fields 14 and 15 of stat(5), in clock ticks of 10 ms.
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
 }
 
 /** CLIENTS loops, each posting the form again when the previous answer is read. */
-async function load(url: string, headers: Headers, seconds: number, into: Samples) {
+async function load(url: string, headers: Headers, seconds: number, into: Samples, pid?: number) {
   const post = !url.endsWith("/api/me");
   const end = performance.now() + seconds * 1000;
   const client = async () => {
@@ -104,8 +131,10 @@ async function load(url: string, headers: Headers, seconds: number, into: Sample
     }
   };
   const started = performance.now();
+  const cpuBefore = cpuMsOf(pid);
   await Promise.all(Array.from({ length: CLIENTS }, client));
   into.seconds += (performance.now() - started) / 1000;
+  into.cpuMs += cpuMsOf(pid) - cpuBefore;
 }
 
 function summary(s: Samples): Result {
@@ -118,13 +147,24 @@ function summary(s: Samples): Result {
     p99: at(0.99),
     requests: sorted.length,
     errors: s.errors,
+    cpuPerRequest: s.cpuMs / (sorted.length + s.errors),
   };
 }
 
-const empty = (): Samples => ({ latencies: [], errors: 0, seconds: 0 });
+const empty = (): Samples => ({ latencies: [], errors: 0, seconds: 0, cpuMs: 0 });
+interface Pids {
+  server: number | undefined;
+  bare: number | undefined;
+}
 
 /** The route under test and the bare route, in alternating rounds after a warm-up of each. */
-async function measurePair(url: string, headers: Headers, bareUrl: string) {
+async function measurePair(
+  url: string,
+  headers: Headers,
+  bareUrl: string,
+  pids: Pids,
+  onWarm = () => {},
+) {
   const json = { "content-type": "application/json" };
   const first = await fetch(
     url,
@@ -134,11 +174,12 @@ async function measurePair(url: string, headers: Headers, bareUrl: string) {
   await first.arrayBuffer();
   await load(url, headers, WARMUP_SECONDS, empty());
   await load(bareUrl, json, WARMUP_SECONDS, empty());
+  onWarm();
   const target = empty();
   const bare = empty();
   for (let round = 0; round < ROUNDS; round++) {
-    await load(bareUrl, json, SECONDS / ROUNDS, bare);
-    await load(url, headers, SECONDS / ROUNDS, target);
+    await load(bareUrl, json, SECONDS / ROUNDS, bare, pids.bare);
+    await load(url, headers, SECONDS / ROUNDS, target, pids.server);
   }
   return { target: summary(target), bare: summary(bare) };
 }
@@ -150,7 +191,11 @@ app.post("/api/predict", async (request) => ({ received: Object.keys(request.bod
 app.listen({ port: Number(process.env.PORT), host: "127.0.0.1" });
 `;
 
-async function startBare(): Promise<{ url: string; stop(): Promise<void> }> {
+async function startBare(): Promise<{
+  url: string;
+  pid: number | undefined;
+  stop(): Promise<void>;
+}> {
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, ["-e", bareSource], {
     cwd: repoRoot,
@@ -173,6 +218,7 @@ async function startBare(): Promise<{ url: string; stop(): Promise<void> }> {
   }
   return {
     url,
+    pid: child.pid,
     async stop() {
       child.kill("SIGTERM");
       await new Promise((r) => child.once("exit", r));
@@ -224,7 +270,13 @@ async function main() {
   const server = await startServer({
     env: {
       RATE_LIMITS: "off",
-      LOG_LEVEL: "warn",
+      LOG_LEVEL: logLevel,
+      ...(profileFile
+        ? {
+            NODE_OPTIONS: `--import ${path.join(repoRoot, "bench/lib/cpu-profile.mjs")}`,
+            BENCH_CPU_PROFILE: path.resolve(profileFile),
+          }
+        : {}),
       ...(database ? { DATABASE_URL: database.url } : {}),
     },
   });
@@ -232,29 +284,34 @@ async function main() {
   try {
     const headers = await studentHeaders(server);
     console.log(
-      `POST /api/predict, ${CLIENTS} concurrent clients, ${SECONDS} s per figure in ${ROUNDS} alternating rounds, ${onPostgres ? "PostgreSQL" : "PGlite"}, ${new Date().toISOString()}`,
+      `POST /api/predict, ${CLIENTS} concurrent clients, ${SECONDS} s per figure in ${ROUNDS} alternating rounds, ${onPostgres ? "PostgreSQL" : "PGlite"}, LOG_LEVEL=${logLevel}, ${new Date().toISOString()}`,
     );
     const rows: string[] = [];
-    for (const [name, path] of [
-      ["stored prediction", "/api/predict"],
-      ["what-if (?store=false)", "/api/predict?store=false"],
-      ["GET /api/me (the sign-in check every call pays: token + user read)", "/api/me"],
-    ] as const) {
-      const { target, bare: base } = await measurePair(`${server.url}${path}`, headers, bare.url);
-      if (rows.length === 0) {
-        rows.push(
-          `| bare Fastify route parsing the same body (baseline) | ${base.rps.toFixed(0)} | ${ms(base.p50)} | ${ms(base.p99)} | 100 % |`,
-        );
-      }
+    const calls = [
+      ["stored", "stored prediction", "/api/predict"],
+      ["what-if", "what-if (?store=false)", "/api/predict?store=false"],
+      ["me", "GET /api/me (the sign-in check every call pays: token + user read)", "/api/me"],
+    ] as const;
+    for (const [key, name, route] of calls) {
+      if (only && only !== key) continue;
+      const { target, bare: base } = await measurePair(
+        `${server.url}${route}`,
+        headers,
+        bare.url,
+        { server: server.process.pid, bare: bare.pid },
+        // The profile covers the measured rounds only (bench/lib/cpu-profile.mjs).
+        () => profileFile && server.process.kill("SIGUSR2"),
+      );
       rows.push(
-        `| ${name} | ${target.rps.toFixed(0)} | ${ms(target.p50)} | ${ms(target.p99)} | ${((target.rps / base.rps) * 100).toFixed(0)} % of ${base.rps.toFixed(0)} |`,
+        `| bare Fastify route (baseline, same rounds) | ${base.rps.toFixed(0)} | ${ms(base.p50)} | ${ms(base.p99)} | ${ms(base.cpuPerRequest)} | 100 % |`,
+        `| ${name} | ${target.rps.toFixed(0)} | ${ms(target.p50)} | ${ms(target.p99)} | ${ms(target.cpuPerRequest)} | ${((target.rps / base.rps) * 100).toFixed(0)} % |`,
       );
       if (target.errors + base.errors > 0) {
         console.log(`${name}: ${target.errors} errors; baseline ${base.errors} errors`);
       }
     }
-    console.log("\n| call | req/s | p50 ms | p99 ms | req/s vs bare route |");
-    console.log("| --- | ---: | ---: | ---: | ---: |");
+    console.log("\n| call | req/s | p50 ms | p99 ms | server CPU ms/req | req/s vs bare route |");
+    console.log("| --- | ---: | ---: | ---: | ---: | ---: |");
     for (const r of rows) console.log(r);
     console.log(
       "\nTargets: at least 50 % of the bare route's requests per second, p99 under 10 ms.",

@@ -62,6 +62,16 @@ try {
     rows.push(
       `${route.padEnd(12)} performance ${score("performance")}  accessibility ${score("accessibility")}  best practices ${score("best-practices")}`,
     );
+    // What cost points, so that a score under budget says why.
+    for (const key of ["accessibility", "best-practices"]) {
+      for (const ref of categories[key]?.auditRefs ?? []) {
+        const audit = result?.lhr.audits[ref.id];
+        if (ref.weight > 0 && audit && audit.score !== null && audit.score < 1) {
+          const items = (audit.details as { items?: unknown[] } | undefined)?.items ?? [];
+          rows.push(`    ${key}: ${ref.id} ${JSON.stringify(items).slice(0, 300)}`);
+        }
+      }
+    }
     await page.close();
   }
 } finally {

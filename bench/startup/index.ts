@@ -2,12 +2,12 @@
 // PGlite DATA_DIR (migrations included) and again on the same data, beside a bare Fastify
 // server started the same way in the same run.
 import { spawn } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import path from "node:path";
 import { freePort, repoRoot } from "../../e2e/harness.ts";
 
 const runs = Number(process.env.BENCH_RUNS ?? 5);
+const resultsDir = path.join(repoRoot, "bench/results");
 
 async function timeToHealthy(command: string[], env: Record<string, string>): Promise<number> {
   const port = await freePort();
@@ -15,8 +15,12 @@ async function timeToHealthy(command: string[], env: Record<string, string>): Pr
   const child = spawn(command[0] as string, command.slice(1), {
     cwd: repoRoot,
     env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn" },
-    stdio: "ignore",
+    stdio: process.env.BENCH_VERBOSE ? "inherit" : "ignore",
+    // Its own process group: npm does not pass SIGTERM on to the server it started, so the
+    // whole group is stopped (else the server keeps DATA_DIR locked for the next start).
+    detached: true,
   });
+  const exited = new Promise((r) => child.once("exit", r));
   try {
     for (;;) {
       try {
@@ -29,8 +33,21 @@ async function timeToHealthy(command: string[], env: Record<string, string>): Pr
       await new Promise((r) => setTimeout(r, 20));
     }
   } finally {
-    child.kill("SIGTERM");
-    await new Promise((r) => child.once("exit", r));
+    try {
+      process.kill(-(child.pid as number), "SIGTERM");
+    } catch {
+      // already gone
+    }
+    await exited;
+    // The server itself may outlive npm by a moment: wait until the group is empty.
+    for (let i = 0; i < 500; i++) {
+      try {
+        process.kill(-(child.pid as number), 0);
+      } catch {
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 20));
+    }
   }
 }
 
@@ -53,7 +70,10 @@ const empty: number[] = [];
 const reused: number[] = [];
 const baseline: number[] = [];
 for (let i = 0; i < runs; i++) {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), "gradecast-bench-start-"));
+  // Inside the checkout, like the default ./data (bench/results/ is ignored by git): on these
+  // machines /tmp is a slower place to write a new cluster's 40 MB than the checkout's disk.
+  await mkdir(resultsDir, { recursive: true });
+  const dataDir = await mkdtemp(path.join(resultsDir, "startup-data-"));
   empty.push(await timeToHealthy(["npm", "start", "--silent"], { DATA_DIR: dataDir }));
   reused.push(await timeToHealthy(["npm", "start", "--silent"], { DATA_DIR: dataDir }));
   await rm(dataDir, { recursive: true, force: true });
