@@ -128,7 +128,7 @@ export async function launchBrowser(): Promise<Browser> {
 export interface OpenPage {
   page: Page;
   browser: Browser;
-  /** Console errors and uncaught page errors seen so far. */
+  /** Console errors, uncaught page errors and CSP violations seen so far. */
   consoleErrors: string[];
   /** Messages of alert/confirm dialogs, which are accepted. */
   dialogs: string[];
@@ -144,6 +144,13 @@ export async function openPage(
     baseURL: server.url,
     viewport: options.viewport ?? { width: 1366, height: 900 },
     acceptDownloads: true,
+  });
+  // A CSP violation the page recovers from (a refused probe) is not a console error by itself,
+  // yet browsers and Lighthouse report it: surface it as one, so the console checks see it.
+  await context.addInitScript(() => {
+    document.addEventListener("securitypolicyviolation", (e) => {
+      console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI} in ${e.sourceFile}`);
+    });
   });
   const page = await context.newPage();
   const consoleErrors: string[] = [];
