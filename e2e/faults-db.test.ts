@@ -196,7 +196,13 @@ describe.skipIf(!testDatabaseUrl)(
       for (const o of during) {
         const body = JSON.parse(o.detail) as Record<string, unknown>;
         if (o.kind === "health") {
-          expect(body).toEqual({ status: "degraded", db: "unavailable", dialect: "postgres" });
+          expect(body).toEqual({
+            status: "degraded",
+            db: "unavailable",
+            dialect: "postgres",
+            model: "ok",
+            modelVersion: expect.any(String),
+          });
           continue;
         }
         expect(body).toEqual({
