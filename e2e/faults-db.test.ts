@@ -7,6 +7,8 @@ import {
   call,
   createPostgresDatabase,
   password,
+  redisAnswers,
+  redisUrl,
   teacherSession,
   testDatabaseUrl,
 } from "./proof-helpers.ts";
@@ -264,23 +266,6 @@ describe.skipIf(!testDatabaseUrl)(
 
 // Rate-limit store loss: the server keeps its limits closed (no sign-in without a count), so the
 // limited calls answer 503, everything else keeps working, and ioredis reconnects by itself.
-const redisUrl = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
-async function redisAnswers(url: string): Promise<boolean> {
-  const redis = new Redis(url, {
-    lazyConnect: true,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-  });
-  redis.on("error", () => {});
-  try {
-    await redis.connect();
-    return (await redis.ping()) === "PONG";
-  } catch {
-    return false;
-  } finally {
-    redis.disconnect();
-  }
-}
 const haveRedis = await redisAnswers(redisUrl);
 
 describe.skipIf(!haveRedis)(`rate-limit store loss (needs Redis at ${redisUrl})`, () => {

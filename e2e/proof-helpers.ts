@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { Redis } from "ioredis";
 import pg from "pg";
 
 // Small helpers shared by the fault, crash and multi-instance tests (issue 9): JSON calls over
@@ -109,4 +110,25 @@ export async function createPostgresDatabase(prefix = "gradecast_proof") {
       }
     },
   };
+}
+
+/** The Redis of the shared rate-limit tests (the machine's own, unless TEST_REDIS_URL says). */
+export const redisUrl = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+
+/** Whether a Redis answers at `url`, without retrying: tests that need one are skipped if not. */
+export async function redisAnswers(url: string): Promise<boolean> {
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
+  redis.on("error", () => {});
+  try {
+    await redis.connect();
+    return (await redis.ping()) === "PONG";
+  } catch {
+    return false;
+  } finally {
+    redis.disconnect();
+  }
 }

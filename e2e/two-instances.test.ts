@@ -9,6 +9,8 @@ import {
   call,
   createPostgresDatabase,
   password,
+  redisAnswers,
+  redisUrl,
   refreshCookieOf,
   teacherSession,
   testDatabaseUrl,
@@ -18,24 +20,7 @@ import {
 // with one JWT_PRIVATE_KEY and one Redis for the rate-limit counters (issue 9). A client that
 // lands on either instance must see one service: sessions started on one work on the other,
 // an ended session is refused by both, and the login rate limit counts across both.
-const redisUrl = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 
-async function redisAnswers(url: string): Promise<boolean> {
-  const redis = new Redis(url, {
-    lazyConnect: true,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-  });
-  redis.on("error", () => {});
-  try {
-    await redis.connect();
-    return (await redis.ping()) === "PONG";
-  } catch {
-    return false;
-  } finally {
-    redis.disconnect();
-  }
-}
 async function withRedis<T>(use: (redis: Redis) => Promise<T>): Promise<T> {
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
   try {
