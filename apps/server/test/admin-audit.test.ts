@@ -78,6 +78,26 @@ describe.each(dialects)("GET /api/admin/audit (%s)", (dialect) => {
     expect(failed[0]).toMatchObject({ ip: "10.4.5.6", actorEmail: s.email });
   });
 
+  it("records the reuse of a refresh token with the caller's address", async () => {
+    const s = await signIn(t, "student", { name: "Reused Session" });
+    secrets.push(s.token, s.refreshToken);
+    const refresh = (remoteAddress: string) =>
+      t.app.inject({
+        method: "POST",
+        url: "/api/auth/refresh",
+        remoteAddress,
+        cookies: { gradecast_refresh: s.refreshToken },
+      });
+    const first = await refresh("10.8.8.8");
+    expect(first.statusCode).toBe(200);
+    secrets.push((first.json() as { token: string }).token);
+    expect((await refresh("10.9.9.9")).statusCode).toBe(401);
+
+    const reuses = await entries(`?action=auth.refresh_reuse&actor=${s.user.uid}`);
+    expect(reuses).toHaveLength(1);
+    expect(reuses[0]).toMatchObject({ ip: "10.9.9.9", target: s.user.uid });
+  });
+
   it("records role changes and disables with the admin's address, filterable by actor", async () => {
     const s = await signIn(t, "student");
     for (const body of [{ role: "teacher" }, { disabled: true }]) {

@@ -107,7 +107,7 @@ export async function authRoutes(app: FastifyInstance, ctx: AuthContext) {
     { config: { access: "POST /api/auth/refresh" } },
     async (request, reply) => {
       try {
-        const session = await refresh(ctx, refreshTokenOf(request));
+        const session = await refresh(ctx, { ip: request.ip ?? null }, refreshTokenOf(request));
         return sendSession(services, reply, session);
       } catch (error) {
         reply.clearCookie(refreshCookie, cookieOptions(services));

@@ -201,6 +201,7 @@ async function startSession(ctx: AuthContext, row: UserRow, familyId: string): P
 /** Rotates a refresh token; a token used before revokes its whole family. */
 export async function refresh(
   ctx: AuthContext,
+  origin: Origin,
   refreshToken: string | undefined,
 ): Promise<SignedIn> {
   const { services } = ctx;
@@ -216,7 +217,7 @@ export async function refresh(
       action: "auth.refresh_reuse",
       target: session.user_id,
       details: { family: session.family_id },
-      ip: null,
+      ip: origin.ip,
     });
     throw sessionExpired();
   }
