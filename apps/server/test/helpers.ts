@@ -21,6 +21,8 @@ export interface TestApp {
   app: FastifyInstance;
   config: Config;
   database: Database;
+  /** PostgreSQL only: the test database, for a second connection playing another process. */
+  databaseUrl?: string | undefined;
   dataDir: string;
   close(): Promise<void>;
 }
@@ -64,13 +66,14 @@ export async function createTestApp(
 ): Promise<TestApp> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), "gradecast-test-"));
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", ...options.env });
-  const { database, drop } = await createTestDatabase(dialect);
+  const { database, url, drop } = await createTestDatabase(dialect);
   const app = await buildApp({ config, database, logger: false, services: options.services });
   await app.ready();
   return {
     app,
     config,
     database,
+    databaseUrl: url,
     dataDir,
     async close() {
       await app.close();

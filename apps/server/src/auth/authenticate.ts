@@ -24,19 +24,19 @@ export function bearerOf(request: FastifyRequest): string | undefined {
   return match?.[1];
 }
 
-// On PostgreSQL the user is read on every call: other instances and `npm run admin:create`
-// change users behind this process's back. An embedded PGlite database belongs to this process
-// alone (DATA_DIR is locked), and its driver counts every statement that may write to users;
-// there a user read is reused while that count has not moved (any such write, by any route,
-// empties the cache at once), and for 30 seconds at most. One query less per signed-in call,
-// about a quarter of a what-if prediction's server time on PGlite.
+// The user is read once and then reused while the users table cannot have changed
+// (db/database.ts userWrites), for 30 seconds at most; any write to users empties the cache at
+// once. On PGlite, which belongs to this process alone (DATA_DIR is locked), every such write
+// passes through its driver. On PostgreSQL, which other instances and `npm run admin:create`
+// share, writes made elsewhere arrive as change notices (migration 0004) a few milliseconds
+// after they commit; while the listening connection is down nothing is reused. One round trip
+// to the database less on every signed-in call.
 const cacheLimit = 10_000;
 const cacheMs = 30_000;
 
 function createUserReader(ctx: AuthContext): (id: string) => Promise<AuthUserRow | undefined> {
   const { services } = ctx;
   const userWrites = services.database.userWrites;
-  if (!userWrites) return (id) => findAuthUser(services.db, id);
   const cache = new Map<string, { row: AuthUserRow; writes: number; at: number }>();
   return async (id) => {
     const writes = userWrites();

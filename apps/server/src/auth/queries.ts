@@ -1,4 +1,5 @@
 import { CompiledQuery, type Kysely } from "kysely";
+import { prepared } from "../db/prepared.ts";
 import type { DB, NewUser, UserRow } from "../db/schema.ts";
 
 // Every SQL statement of accounts: users, refresh-token sessions, email codes, password resets.
@@ -19,10 +20,11 @@ export type AuthUserRow = Pick<
   "id" | "name" | "email" | "role" | "email_verified" | "disabled"
 >;
 
-// Read on every signed-in call: one fixed SQL text (no query building per call) by primary key,
-// only the columns the access check uses.
-const authUserSql =
-  'select "id", "name", "email", "role", "email_verified", "disabled" from "users" where "id" = $1';
+// Read on every signed-in call: one fixed SQL text (no query building per call, prepared on
+// PostgreSQL) by primary key, only the columns the access check uses.
+const authUserSql = prepared(
+  'select "id", "name", "email", "role", "email_verified", "disabled" from "users" where "id" = $1',
+);
 
 export async function findAuthUser(db: Db, id: string): Promise<AuthUserRow | undefined> {
   if (!isUuid(id)) return undefined;

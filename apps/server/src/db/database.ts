@@ -3,13 +3,26 @@ import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
-import { Kysely, type Migration, Migrator, PostgresDialect, sql } from "kysely";
+import {
+  Kysely,
+  type Migration,
+  Migrator,
+  PostgresDialect,
+  type PostgresPool,
+  type PostgresPoolClient,
+  sql,
+} from "kysely";
+import type { Pool, PoolClient } from "pg";
 import * as initial from "./migrations/0001-initial.ts";
 import * as analyticsRollups from "./migrations/0002-analytics-rollups.ts";
 import * as reportNameStatistics from "./migrations/0003-report-name-statistics.ts";
+import * as userChangeNotices from "./migrations/0004-user-change-notices.ts";
 import { PGliteDialect } from "./pglite-dialect.ts";
 import { loadTemplate, seedDataDir } from "./pglite-template.ts";
+import { preparedName } from "./prepared.ts";
 import type { DB } from "./schema.ts";
+import { listenForUserChanges } from "./user-notices.ts";
+import { mayWriteUsers } from "./user-writes.ts";
 
 // One interface over the two engines Gradecast runs on: embedded PGlite (files under
 // DATA_DIR) by default, a PostgreSQL server when DATABASE_URL is set.
@@ -21,11 +34,13 @@ export interface Database {
   ping(): Promise<boolean>;
   close(): Promise<void>;
   /**
-   * PGlite only: how many statements so far may have written to the users table. Only this
-   * process can write to an embedded database, so while it stays the same a user read earlier
-   * is still what the table holds. Undefined on PostgreSQL, which other processes share.
+   * A count that moves whenever the users table may have changed: while it stays the same, a
+   * user read earlier is still what the table holds. PGlite: the statements of this process
+   * that may write to users (only this process can write to an embedded database). PostgreSQL:
+   * those too, plus every change notice of migration 0004 from any process; while the
+   * listening connection is down it moves on every call, so nothing is trusted.
    */
-  userWrites?: () => number;
+  userWrites: () => number;
 }
 
 export interface DatabaseOptions {
@@ -40,6 +55,7 @@ const migrations: Record<string, Migration> = {
   "0001-initial": initial,
   "0002-analytics-rollups": analyticsRollups,
   "0003-report-name-statistics": reportNameStatistics,
+  "0004-user-change-notices": userChangeNotices,
 };
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
@@ -66,9 +82,22 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     pool.on("connect", (client) => {
       client.on("error", () => {});
     });
-    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    const writes = { users: 0 };
+    const db = new Kysely<DB>({
+      dialect: new PostgresDialect({ pool: preparing(pool, writes) }),
+    });
+    const notices = listenForUserChanges(
+      (config) => new pg.Client(config),
+      options.url,
+      () => {
+        writes.users++;
+      },
+    );
     const target = new URL(options.url);
-    return wrap(db, "postgres", `${target.host}${target.pathname}`);
+    return {
+      ...wrap(db, "postgres", `${target.host}${target.pathname}`, () => notices.close()),
+      userWrites: () => (notices.listening ? writes.users : ++writes.users),
+    };
   }
   let client: PGlite;
   if (options.dataDir) {
@@ -94,7 +123,42 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return { ...wrap(db, "pglite", location), userWrites: () => dialect.writes.users };
 }
 
-function wrap(db: Kysely<DB>, kind: Database["kind"], location: string): Database {
+/**
+ * The pool as Kysely sees it: registered texts (prepared.ts) go out as named statements, and
+ * each statement that may write to users moves the count before it runs.
+ */
+function preparing(pool: Pool, writes: { users: number }): PostgresPool {
+  // One adapter per pg client, so Kysely keeps one connection object per client.
+  const adapters = new WeakMap<PoolClient, PostgresPoolClient>();
+  const adapt = (client: PoolClient): PostgresPoolClient => ({
+    query: ((text: unknown, values?: unknown[]) => {
+      if (typeof text !== "string") return client.query(text as never);
+      if (mayWriteUsers(text)) writes.users++;
+      const name = preparedName(text);
+      return name ? client.query({ name, text, values }) : client.query(text, values);
+    }) as unknown as PostgresPoolClient["query"],
+    release: () => client.release(),
+  });
+  return {
+    async connect() {
+      const client = await pool.connect();
+      let adapter = adapters.get(client);
+      if (!adapter) {
+        adapter = adapt(client);
+        adapters.set(client, adapter);
+      }
+      return adapter;
+    },
+    end: () => pool.end(),
+  };
+}
+
+function wrap(
+  db: Kysely<DB>,
+  kind: Database["kind"],
+  location: string,
+  beforeClose?: () => Promise<void>,
+): Omit<Database, "userWrites"> {
   let closed = false;
   return {
     db,
@@ -111,6 +175,7 @@ function wrap(db: Kysely<DB>, kind: Database["kind"], location: string): Databas
     async close() {
       if (closed) return;
       closed = true;
+      await beforeClose?.();
       await db.destroy();
     },
   };

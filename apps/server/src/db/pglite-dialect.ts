@@ -9,6 +9,7 @@ import {
   PostgresQueryCompiler,
   type QueryResult,
 } from "kysely";
+import { mayWriteUsers } from "./user-writes.ts";
 
 // A Kysely dialect for PGlite. PGlite is one connection; kysely-pglite hands that connection to
 // every caller at once, so a request's statements could land inside another request's
@@ -17,8 +18,6 @@ import {
 // It also counts the statements that may change the users table. PGlite serves one process
 // (DATA_DIR is locked), so every write to users passes here, and a cache of users may trust
 // its entries while the count stays the same (see auth/authenticate.ts).
-const mayWrite = /\b(insert|update|delete|merge|truncate|alter|drop|copy)\b/i;
-const namesUsers = /\busers\b/i;
 
 export class PGliteDialect implements Dialect {
   /** Statements run so far that may have written to the users table. */
@@ -49,7 +48,7 @@ class PGliteDriver implements Driver {
     this.connection = {
       executeQuery: async <R>(query: CompiledQuery): Promise<QueryResult<R>> => {
         // Counted before it runs: a read that started earlier cannot be cached after it.
-        if (namesUsers.test(query.sql) && mayWrite.test(query.sql)) writes.users++;
+        if (mayWriteUsers(query.sql)) writes.users++;
         const result = await client.query<R>(query.sql, [...query.parameters]);
         return {
           rows: result.rows,

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { CompiledQuery, type Kysely, sql } from "kysely";
+import { prepared } from "../db/prepared.ts";
 import type { DB } from "../db/schema.ts";
 
 // The predictions table: each stored prediction keeps its answers, its score and the version of
@@ -33,16 +34,32 @@ const columns =
   '"id", "user_id", "inputs", "score", "raw_score", "interval_low", "interval_high", "extrapolation", "model_version"';
 const perRow = 9;
 
-/** One insert statement for these rows (fixed SQL text per row count). */
+const insertTexts = new Map<number, string>();
+
+/** The insert of n rows: one fixed SQL text per row count, prepared on PostgreSQL. */
+function insertSql(n: number): string {
+  let text = insertTexts.get(n);
+  if (!text) {
+    const values = Array.from(
+      { length: n },
+      (_, r) =>
+        `(${Array.from({ length: perRow }, (_, j) => `$${r * perRow + j + 1}`).join(", ")})`,
+    );
+    text = prepared(
+      `insert into "predictions" (${columns}) values ${values.join(", ")} returning "id", "created_at"`,
+    );
+    insertTexts.set(n, text);
+  }
+  return text;
+}
+
+/** One insert statement for these rows. */
 async function insertRows(
   db: Kysely<DB>,
   rows: { id: string; p: NewPrediction }[],
 ): Promise<Map<string, Date>> {
-  const values: string[] = [];
   const params: unknown[] = [];
-  rows.forEach(({ id, p }, r) => {
-    const at = r * perRow;
-    values.push(`(${Array.from({ length: perRow }, (_, j) => `$${at + j + 1}`).join(", ")})`);
+  for (const { id, p } of rows) {
     // In the order of `columns`.
     params.push(
       id,
@@ -55,12 +72,9 @@ async function insertRows(
       p.extrapolation,
       p.modelVersion,
     );
-  });
+  }
   const result = await db.executeQuery<{ id: string; created_at: Date | string }>(
-    CompiledQuery.raw(
-      `insert into "predictions" (${columns}) values ${values.join(", ")} returning "id", "created_at"`,
-      params,
-    ),
+    CompiledQuery.raw(insertSql(rows.length), params),
   );
   return new Map(result.rows.map((row) => [row.id, new Date(row.created_at)]));
 }

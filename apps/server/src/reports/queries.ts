@@ -1,5 +1,6 @@
 import type { ReportSort } from "@gradecast/contract/reports";
 import { CompiledQuery, type Kysely, sql } from "kysely";
+import { prepared } from "../db/prepared.ts";
 import type { DB } from "../db/schema.ts";
 
 // The student_reports table. Lists use keyset pagination on the sort key plus the id, each
@@ -49,8 +50,9 @@ export interface ReportValues {
 
 // The list is the hot path (every dashboard view, every page): its SQL is written once per
 // shape (sort, with or without a search, first or later page) and sent as that fixed text with
-// parameters, so no query is built per request. Timestamps leave PostgreSQL as ISO 8601 text in
-// UTC, which is what the API answers, so no date is parsed and formatted again per row.
+// parameters, so no query is built per request; without a search it is also prepared on
+// PostgreSQL (db/prepared.ts says why a search is not). Timestamps leave PostgreSQL as ISO 8601
+// text in UTC, which is what the API answers, so no date is parsed and formatted again per row.
 const iso = (column: string) =>
   `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
@@ -98,6 +100,7 @@ function listStatement(sort: ReportSort, search: boolean, after: boolean): strin
   text = `select ${columns}, ${o.key} as "sortKey" ${from}
     ${where.length > 0 ? `where ${where.join(" and ")}` : ""}
     order by ${o.order} limit $${++n}`;
+  if (!search) prepared(text);
   listSql.set(shape, text);
   return text;
 }
@@ -117,10 +120,10 @@ export async function listReports(
   return rows as ListedReport[];
 }
 
+const findSql = prepared(`select ${columns} ${from} where r.id = $1`);
+
 export async function findReport(db: Kysely<DB>, id: string): Promise<ReportRecord | undefined> {
-  const { rows } = await db.executeQuery<ReportRecord>(
-    CompiledQuery.raw(`select ${columns} ${from} where r.id = $1`, [id]),
-  );
+  const { rows } = await db.executeQuery<ReportRecord>(CompiledQuery.raw(findSql, [id]));
   return rows[0];
 }
 
