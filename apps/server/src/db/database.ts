@@ -17,6 +17,7 @@ import * as initial from "./migrations/0001-initial.ts";
 import * as analyticsRollups from "./migrations/0002-analytics-rollups.ts";
 import * as reportNameStatistics from "./migrations/0003-report-name-statistics.ts";
 import * as userChangeNotices from "./migrations/0004-user-change-notices.ts";
+import * as reportNameLowercase from "./migrations/0005-report-name-lowercase.ts";
 import { PGliteDialect } from "./pglite-dialect.ts";
 import { loadTemplate, seedDataDir } from "./pglite-template.ts";
 import { preparedName } from "./prepared.ts";
@@ -56,6 +57,7 @@ const migrations: Record<string, Migration> = {
   "0002-analytics-rollups": analyticsRollups,
   "0003-report-name-statistics": reportNameStatistics,
   "0004-user-change-notices": userChangeNotices,
+  "0005-report-name-lowercase": reportNameLowercase,
 };
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {

@@ -4,8 +4,8 @@ import { prepared } from "../db/prepared.ts";
 import type { DB } from "../db/schema.ts";
 
 // The student_reports table. Lists use keyset pagination on the sort key plus the id, each
-// order backed by its index of migration 0001; the name search is a LIKE on lower(student_name)
-// so the trigram index serves it. Writes go through Kysely's builder.
+// order backed by its index of migration 0001; the name search is a LIKE on student_name_lower
+// (migration 0005) so the trigram index serves it. Writes go through Kysely's builder.
 
 export interface ReportRecord {
   id: string;
@@ -95,7 +95,7 @@ function listStatement(sort: ReportSort, search: boolean, after: boolean): strin
   const o = orders[sort];
   const where: string[] = [];
   let n = 0;
-  if (search) where.push(`lower(r.student_name) like '%' || lower($${++n}) || '%' escape '\\'`);
+  if (search) where.push(`r.student_name_lower like '%' || lower($${++n}) || '%' escape '\\'`);
   if (after) where.push(o.after.replace("$K", `$${++n}`).replace("$I", `$${++n}`));
   text = `select ${columns}, ${o.key} as "sortKey" ${from}
     ${where.length > 0 ? `where ${where.join(" and ")}` : ""}
