@@ -21,10 +21,10 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { freePort, type RunningServer, repoRoot, startServer } from "../../e2e/harness.ts";
+import { cpuMsOf } from "../lib/cpu-time.ts";
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -100,17 +100,6 @@ interface Result {
   errors: number;
   /** Server CPU milliseconds per answered request: what the noise of a shared machine moves least. */
   cpuPerRequest: number;
-}
-
-/** CPU time of a process so far (Linux /proc; NaN elsewhere), in ms. */
-function cpuMsOf(pid: number | undefined): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    // utime and stime, fields 14 and 15 of stat(5), in clock ticks of 10 ms.
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return Number.NaN;
-  }
 }
 
 /** CLIENTS loops, each posting the form again when the previous answer is read. */

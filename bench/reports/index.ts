@@ -20,6 +20,7 @@ import pg from "pg";
 import { migrate, openDatabase } from "../../apps/server/src/db/database.ts";
 import { seedSyntheticReports } from "../../apps/server/src/reports/synthetic.ts";
 import { freePort, type RunningServer, repoRoot, startServer } from "../../e2e/harness.ts";
+import { cpuMsOf, ownCpuMs, postgresCpuMs } from "../lib/cpu-time.ts";
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -44,6 +45,8 @@ interface Samples {
   latencies: number[];
   errors: number;
   seconds: number;
+  /** CPU milliseconds meanwhile: the server process, PostgreSQL's processes, the load loops. */
+  cpu: { server: number; postgres: number; loops: number };
 }
 
 interface Result {
@@ -52,10 +55,12 @@ interface Result {
   p99: number;
   requests: number;
   errors: number;
+  /** CPU milliseconds per answered request, by process (see Samples). */
+  cpu: { server: number; postgres: number; loops: number };
 }
 
 /** CLIENTS loops, each sending its next request when the previous answer is read. */
-async function load(url: string, headers: Headers, seconds: number, into: Samples) {
+async function load(url: string, headers: Headers, seconds: number, into: Samples, pid?: number) {
   const end = performance.now() + seconds * 1000;
   const client = async () => {
     while (performance.now() < end) {
@@ -71,8 +76,12 @@ async function load(url: string, headers: Headers, seconds: number, into: Sample
     }
   };
   const started = performance.now();
+  const before = { server: cpuMsOf(pid), postgres: postgresCpuMs(), loops: ownCpuMs() };
   await Promise.all(Array.from({ length: CLIENTS }, client));
   into.seconds += (performance.now() - started) / 1000;
+  into.cpu.server += cpuMsOf(pid) - before.server;
+  into.cpu.postgres += postgresCpuMs() - before.postgres;
+  into.cpu.loops += ownCpuMs() - before.loops;
 }
 
 function summary(s: Samples): Result {
@@ -85,25 +94,41 @@ function summary(s: Samples): Result {
     p99: at(0.99),
     requests: sorted.length,
     errors: s.errors,
+    cpu: {
+      server: s.cpu.server / sorted.length,
+      postgres: s.cpu.postgres / sorted.length,
+      loops: s.cpu.loops / sorted.length,
+    },
   };
 }
 
-const empty = (): Samples => ({ latencies: [], errors: 0, seconds: 0 });
+const empty = (): Samples => ({
+  latencies: [],
+  errors: 0,
+  seconds: 0,
+  cpu: { server: 0, postgres: 0, loops: 0 },
+});
 
 /** The route under test and the bare route, in alternating rounds after a warm-up of each. */
-async function measurePair(url: string, headers: Headers, bareUrl: string) {
+async function measurePair(
+  url: string,
+  headers: Headers,
+  bare: { url: string; pid: number | undefined },
+  pid: number | undefined,
+) {
+  const bareUrl = bare.url;
   const first = await fetch(url, { headers });
   if (first.status !== 200) throw new Error(`${url}: ${first.status} ${await first.text()}`);
   await first.arrayBuffer();
   await load(url, headers, WARMUP_SECONDS, empty());
   await load(bareUrl, {}, WARMUP_SECONDS, empty());
   const target = empty();
-  const bare = empty();
+  const bareSamples = empty();
   for (let round = 0; round < ROUNDS; round++) {
-    await load(bareUrl, {}, SECONDS / ROUNDS, bare);
-    await load(url, headers, SECONDS / ROUNDS, target);
+    await load(bareUrl, {}, SECONDS / ROUNDS, bareSamples, bare.pid);
+    await load(url, headers, SECONDS / ROUNDS, target, pid);
   }
-  return { target: summary(target), bare: summary(bare) };
+  return { target: summary(target), bare: summary(bareSamples) };
 }
 
 const bareSource = `
@@ -112,7 +137,13 @@ app.get("/api/ping", async () => ({ status: "ok" }));
 app.listen({ port: Number(process.env.PORT), host: "127.0.0.1" });
 `;
 
-async function startBare(): Promise<{ url: string; stop(): Promise<void> }> {
+interface Bare {
+  url: string;
+  pid: number | undefined;
+  stop(): Promise<void>;
+}
+
+async function startBare(): Promise<Bare> {
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, ["-e", bareSource], {
     cwd: repoRoot,
@@ -130,6 +161,7 @@ async function startBare(): Promise<{ url: string; stop(): Promise<void> }> {
   }
   return {
     url,
+    pid: child.pid,
     async stop() {
       child.kill("SIGTERM");
       await new Promise((r) => child.once("exit", r));
@@ -161,7 +193,7 @@ async function teacherToken(server: RunningServer): Promise<Headers> {
 
 class SkipPglite extends Error {}
 
-const columns = `${"".padEnd(42)}${"req/s".padStart(8)}${"p50 ms".padStart(9)}${"p99 ms".padStart(9)}   ${"bare req/s".padStart(10)}${"p50".padStart(7)}${"p99".padStart(7)}${"of bare".padStart(9)}${"errors".padStart(7)}`;
+const columns = `${"".padEnd(42)}${"req/s".padStart(8)}${"p50 ms".padStart(9)}${"p99 ms".padStart(9)}   ${"bare req/s".padStart(10)}${"p50".padStart(7)}${"p99".padStart(7)}${"of bare".padStart(9)}${"errors".padStart(7)}   CPU ms/req: server / PostgreSQL / load loops (bare: server / loops)`;
 
 interface Row {
   label: string;
@@ -170,10 +202,13 @@ interface Row {
 }
 
 function line({ label, target: t, bare: b }: Row): string {
-  return `${label.padEnd(42)}${t.rps.toFixed(0).padStart(8)}${t.p50.toFixed(2).padStart(9)}${t.p99.toFixed(2).padStart(9)}   ${b.rps.toFixed(0).padStart(10)}${b.p50.toFixed(1).padStart(7)}${b.p99.toFixed(1).padStart(7)}${`${((100 * t.rps) / b.rps).toFixed(0)}%`.padStart(9)}${String(t.errors + b.errors).padStart(7)}`;
+  const ms = (v: number) => (Number.isNaN(v) ? "-" : v.toFixed(2));
+  // PGlite runs inside the server process: PostgreSQL's processes have nothing of its work.
+  const db = label.startsWith("PostgreSQL") ? ms(t.cpu.postgres) : "-";
+  return `${label.padEnd(42)}${t.rps.toFixed(0).padStart(8)}${t.p50.toFixed(2).padStart(9)}${t.p99.toFixed(2).padStart(9)}   ${b.rps.toFixed(0).padStart(10)}${b.p50.toFixed(1).padStart(7)}${b.p99.toFixed(1).padStart(7)}${`${((100 * t.rps) / b.rps).toFixed(0)}%`.padStart(9)}${String(t.errors + b.errors).padStart(7)}   ${ms(t.cpu.server)} / ${db} / ${ms(t.cpu.loops)} (${ms(b.cpu.server)} / ${ms(b.cpu.loops)})`;
 }
 
-async function benchServer(label: string, server: RunningServer, bareUrl: string, rows: Row[]) {
+async function benchServer(label: string, server: RunningServer, bare: Bare, rows: Row[]) {
   try {
     const auth = await teacherToken(server);
     const base = `${server.url}/api/reports`;
@@ -183,7 +218,10 @@ async function benchServer(label: string, server: RunningServer, bareUrl: string
       ["unfiltered first page", `${base}?limit=25`],
       ["search page", `${base}?search=${SEARCH}&limit=25`],
     ] as const) {
-      const row = { label: `${label}, ${what}`, ...(await measurePair(url, auth, bareUrl)) };
+      const row = {
+        label: `${label}, ${what}`,
+        ...(await measurePair(url, auth, bare, server.process.pid)),
+      };
       rows.push(row);
       console.log(line(row));
     }
@@ -214,7 +252,7 @@ async function main() {
       }
       console.log(`PGlite: seeded in ${seconds.toFixed(1)} s\n${columns}`);
       const server = await startServer({ dataDir, env: { RATE_LIMITS: "off" } });
-      await benchServer("PGlite", server, bare.url, rows);
+      await benchServer("PGlite", server, bare, rows);
     } catch (error) {
       if (!(error instanceof SkipPglite)) throw error;
     } finally {
@@ -240,7 +278,7 @@ async function main() {
         const server = await startServer({
           env: { DATABASE_URL: url.toString(), RATE_LIMITS: "off" },
         });
-        await benchServer("PostgreSQL", server, bare.url, rows);
+        await benchServer("PostgreSQL", server, bare, rows);
       } finally {
         await admin.query(`drop database if exists ${name} with (force)`);
         await admin.end();
