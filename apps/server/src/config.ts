@@ -1,4 +1,5 @@
 import path from "node:path";
+import { defaultContactEmail } from "@gradecast/contract/site";
 import { z } from "zod";
 
 // Every environment variable Gradecast reads, parsed once at start. A bad value stops the
@@ -48,6 +49,14 @@ export const envSchema = z.object({
     emptyToUndefined,
     z.string().default("Gradecast <no-reply@gradecast.local>"),
   ),
+  CONTACT_EMAIL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .trim()
+      .pipe(z.email({ error: "must be an email address" }))
+      .default(defaultContactEmail),
+  ),
   JWT_PRIVATE_KEY: optional(
     z.string().refine((v) => v.includes("PRIVATE KEY"), {
       error: "must be a PEM-encoded Ed25519 private key",
@@ -95,6 +104,8 @@ export interface Config {
   publicUrl: string | undefined;
   smtpUrl: string | undefined;
   mailFrom: string;
+  /** Shown on the Contact page (GET /api/site). */
+  contactEmail: string;
   jwtPrivateKey: string | undefined;
   redisUrl: string | undefined;
   /** Start of every rate-limit key in Redis: deployments sharing one Redis set their own. */
@@ -132,6 +143,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: e.PUBLIC_URL?.replace(/\/$/, ""),
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
+    contactEmail: e.CONTACT_EMAIL,
     jwtPrivateKey: e.JWT_PRIVATE_KEY,
     redisUrl: e.REDIS_URL,
     redisKeyPrefix: e.REDIS_KEY_PREFIX,

@@ -5,6 +5,7 @@ import { installAccessHook } from "./auth/access-hook.ts";
 import { createAuthContext, createAuthenticate } from "./auth/authenticate.ts";
 import { authRoutes } from "./auth/routes.ts";
 import { healthRoutes } from "./http/health.ts";
+import { siteRoutes } from "./http/site.ts";
 import { predictionRoutes } from "./prediction/routes.ts";
 import { reportRoutes } from "./reports/routes.ts";
 import type { Services } from "./services.ts";
@@ -17,6 +18,7 @@ export async function registerRoutes(app: FastifyInstance, services: Services) {
   const auth = await createAuthContext(services);
   installAccessHook(app, createAuthenticate(auth));
   await healthRoutes(app, services);
+  await siteRoutes(app, services);
   await authRoutes(app, auth);
   await meRoutes(app, auth);
   await analyticsRoutes(app, services);

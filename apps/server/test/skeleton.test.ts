@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { defaultContactEmail } from "@gradecast/contract/site";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../src/config.ts";
 import { createTestApp, dialects, errorOf, type TestApp } from "./helpers.ts";
@@ -25,6 +26,23 @@ describe.each(dialects)("skeleton on %s", (dialect) => {
       model: "ok",
       modelVersion: artifact.modelVersion,
     });
+  });
+
+  it("gives anyone the installation's contact address, CONTACT_EMAIL or the default", async () => {
+    const res = await t.app.inject({ method: "GET", url: "/api/site" });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ contactEmail: defaultContactEmail });
+    expect(res.headers["cache-control"]).toBe("public, max-age=300");
+
+    const school = await createTestApp(dialect, {
+      env: { CONTACT_EMAIL: " helpdesk@school.example " },
+    });
+    try {
+      const own = await school.app.inject({ method: "GET", url: "/api/site" });
+      expect(own.json()).toEqual({ contactEmail: "helpdesk@school.example" });
+    } finally {
+      await school.close();
+    }
   });
 
   it("answers an unknown API path with a JSON 404", async () => {
@@ -90,6 +108,12 @@ describe("configuration", () => {
       expect(problems.join("\n")).toMatch(/DATABASE_URL="mysql:\/\/x"/);
       expect(problems.join("\n")).toMatch(/TEACHER_SIGNUP="maybe"/);
     }
+  });
+
+  it("refuses a CONTACT_EMAIL that is not an email address", () => {
+    expect(() => loadConfig({ CONTACT_EMAIL: "help desk" })).toThrow(
+      /CONTACT_EMAIL="help desk": must be an email address/,
+    );
   });
 
   it("has working defaults", () => {

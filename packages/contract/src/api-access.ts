@@ -20,6 +20,7 @@ const admins: AccessRule = { allow: ["admin"] };
 
 export const apiAccess = {
   "GET /api/health": anyone,
+  "GET /api/site": anyone,
   "POST /api/auth/register": anyone,
   "POST /api/auth/login": anyone,
   "POST /api/auth/refresh": anyone,

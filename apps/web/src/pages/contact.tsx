@@ -1,9 +1,14 @@
+import { useSiteInfo } from "../api/site.ts";
 import { ButtonLink } from "../components/button.tsx";
 import { Card } from "../components/card.tsx";
+import { ErrorState } from "../components/error-state.tsx";
 import { PageHeader } from "../components/page-header.tsx";
+import { Spinner } from "../components/spinner.tsx";
 import { site } from "../site.ts";
 
 export default function Contact() {
+  // The support address is the installation's own (CONTACT_EMAIL on the server).
+  const { state, retry } = useSiteInfo();
   return (
     <div className="stack">
       <PageHeader
@@ -11,10 +16,21 @@ export default function Contact() {
         description="Questions, problems with an account, or ideas: we read every message."
       />
       <Card title="Support">
-        <p>
-          Email <a href={`mailto:${site.supportEmail}`}>{site.supportEmail}</a>. Tell us the email
-          address of your account and what you were trying to do; never send your password.
-        </p>
+        {state.status === "loading" ? <Spinner label="Loading the support address..." /> : null}
+        {state.status === "error" ? (
+          <ErrorState
+            title="The support address could not be loaded."
+            error={state.error}
+            onRetry={retry}
+          />
+        ) : null}
+        {state.status === "ready" ? (
+          <p>
+            Email <a href={`mailto:${state.info.contactEmail}`}>{state.info.contactEmail}</a>. Tell
+            us the email address of your account and what you were trying to do; never send your
+            password.
+          </p>
+        ) : null}
       </Card>
       <Card title="The developers">
         <ul className="list">

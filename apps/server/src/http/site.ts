@@ -1,0 +1,13 @@
+import type { SiteInfo } from "@gradecast/contract/site";
+import type { FastifyInstance } from "fastify";
+import type { Services } from "../services.ts";
+
+// GET /api/site: what the public pages show about this installation (its contact address).
+// The same for every caller and fixed until a restart, so browsers may keep it a few minutes.
+export async function siteRoutes(app: FastifyInstance, services: Services) {
+  const info: SiteInfo = { contactEmail: services.config.contactEmail };
+  app.get("/api/site", { config: { access: "GET /api/site" } }, async (_request, reply) => {
+    reply.header("cache-control", "public, max-age=300");
+    return info;
+  });
+}

@@ -1,0 +1,33 @@
+import type { SiteInfo } from "@gradecast/contract/site";
+import { useCallback, useEffect, useState } from "react";
+import { api } from "./client.ts";
+
+export type SiteState =
+  | { status: "loading" }
+  | { status: "error"; error: unknown }
+  | { status: "ready"; info: SiteInfo };
+
+/**
+ * What the public pages show about this installation (GET /api/site). The public pages load
+ * without TanStack Query (it comes with the signed-in pages), so this one call keeps its own
+ * state; `retry` asks again after a failure.
+ */
+export function useSiteInfo(): { state: SiteState; retry: () => void } {
+  const [state, setState] = useState<SiteState>({ status: "loading" });
+  const [attempt, setAttempt] = useState(0);
+  useEffect(() => {
+    // `attempt` is read so that Retry runs this effect again.
+    void attempt;
+    const controller = new AbortController();
+    setState({ status: "loading" });
+    api<SiteInfo>("GET", "/api/site", undefined, { auth: false, signal: controller.signal }).then(
+      (info) => setState({ status: "ready", info }),
+      (error: unknown) => {
+        if (!controller.signal.aborted) setState({ status: "error", error });
+      },
+    );
+    return () => controller.abort();
+  }, [attempt]);
+  const retry = useCallback(() => setAttempt((n) => n + 1), []);
+  return { state, retry };
+}
