@@ -74,6 +74,29 @@ describe("web shell", () => {
     await expect.poll(() => heading().textContent()).toBe("Login");
   });
 
+  it("/contact says when the support address cannot be loaded, and Retry loads it", async () => {
+    const { page } = browser;
+    const logged = browser.consoleErrors.length;
+    // The network fails, not the server: the browser refuses the request.
+    await page.route("**/api/site", (route) => route.abort("connectionrefused"));
+    await page.goto("/contact");
+    const alert = page.getByRole("alert").filter({ hasText: "could not be loaded" });
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain("The support address could not be loaded.");
+    expect(await alert.textContent()).toContain("Cannot reach the server");
+    expect(await page.locator('a[href^="mailto:"]').count()).toBe(0);
+
+    await page.unroute("**/api/site");
+    await page.getByRole("button", { name: "Retry" }).click();
+    const mail = page.locator('a[href^="mailto:"]');
+    await mail.waitFor();
+    expect(await mail.getAttribute("href")).toBe("mailto:helpdesk@school.example");
+    expect(await alert.count()).toBe(0);
+    // The refused request is the browser's own console line; nothing else may have been logged.
+    const added = browser.consoleErrors.splice(logged);
+    expect(added.filter((m) => !/Failed to load resource/.test(m))).toEqual([]);
+  });
+
   it("an unknown address shows a real Not found page; routes keep their capitals", async () => {
     const { page } = browser;
     const res = await page.goto("/no-such-page");
