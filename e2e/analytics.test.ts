@@ -3,6 +3,7 @@ import path from "node:path";
 import type { Frame, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { axeViolations } from "./a11y.ts";
+import { logIn, signUp } from "./browser-accounts.ts";
 import {
   artifactsDir,
   type OpenPage,
@@ -87,37 +88,6 @@ async function apiStudent(
   return token;
 }
 
-async function register(page: Page, who: typeof teacher, role: "Student" | "Teacher") {
-  await page.goto("/register");
-  await page.getByLabel("Name").fill(who.name);
-  await page.getByLabel("Email").fill(who.email);
-  await page.getByLabel("Password").fill(who.password);
-  await page.getByLabel("Role").selectOption({ label: role });
-  await page.getByRole("button", { name: "Sign Up" }).click();
-  await page.waitForURL(/\/login$/);
-}
-
-async function logIn(page: Page, who: typeof teacher) {
-  // The login screen is a lazily loaded chunk: wait until it has settled before typing, and try
-  // once more if a busy machine submitted the form before the page was ready.
-  for (let attempt = 1; ; attempt++) {
-    await page.waitForLoadState("networkidle");
-    await page.getByLabel("Email").fill(who.email);
-    await page.getByLabel("Password").fill(who.password);
-    await page.getByRole("button", { name: "Login" }).click();
-    try {
-      await page.waitForURL(/\/Home$/, { timeout: 30_000 });
-      return;
-    } catch (err) {
-      if (attempt < 2 && page.url().endsWith("/login")) continue;
-      throw new Error(
-        `login did not reach /Home: ${page.url()} ${await page.locator("main").textContent()}`,
-        { cause: err },
-      );
-    }
-  }
-}
-
 async function logOut(page: Page) {
   await page
     .getByRole("navigation", { name: "Main" })
@@ -164,7 +134,7 @@ describe("the analytics report in the browser", () => {
 
   it("a teacher sees the school report drawn inside the frame", async () => {
     const { page, consoleErrors } = browser;
-    await register(page, teacher, "Teacher");
+    await signUp(page, teacher, "Teacher");
     await logIn(page, teacher);
     // A few reports through the API, with the teacher's own token.
     const token = await page.evaluate(() => localStorage.getItem("token"));

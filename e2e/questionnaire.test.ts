@@ -4,6 +4,7 @@ import { bandMessages, bandOf } from "@gradecast/contract/score";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { axeViolations } from "./a11y.ts";
+import { logIn, signUp } from "./browser-accounts.ts";
 import { type OpenPage, openPage, type RunningServer, startServer } from "./harness.ts";
 
 // The student questionnaire and the prediction in Chromium against the real server (issue 6):
@@ -64,19 +65,6 @@ const focusedName = (page: Page) =>
 const seriousViolations = async (page: Page) =>
   (await axeViolations(page)).filter((v) => v.impact === "serious" || v.impact === "critical");
 
-async function register(page: Page) {
-  await page.goto("/register");
-  await page.getByLabel("Name").fill(student.name);
-  await page.getByLabel("Email").fill(student.email);
-  await page.getByLabel("Password").fill(student.password);
-  await page.getByRole("button", { name: "Sign Up" }).click();
-  await page.waitForURL(/\/login$/);
-  await page.getByLabel("Email").fill(student.email);
-  await page.getByLabel("Password").fill(student.password);
-  await page.getByRole("button", { name: "Login" }).click();
-  await page.waitForURL(/\/Home$/, { timeout: 15_000 });
-}
-
 describe("student questionnaire and prediction in the browser", () => {
   let server: RunningServer;
   let browser: OpenPage;
@@ -94,7 +82,8 @@ describe("student questionnaire and prediction in the browser", () => {
 
   it("a new student sees 'No prediction available.' on /prediction", async () => {
     const { page } = browser;
-    await register(page);
+    await signUp(page, student);
+    await logIn(page, student);
     await page.goto("/prediction");
     await expect.poll(() => page.getByText(messages.noPrediction, { exact: true }).count()).toBe(1);
   });

@@ -3,6 +3,7 @@ import { messages } from "@gradecast/contract/messages";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { axeViolations } from "./a11y.ts";
+import { logIn, signUp } from "./browser-accounts.ts";
 import { type OpenPage, openPage, type RunningServer, startServer } from "./harness.ts";
 
 // Teacher reports in Chromium against the real server (issue 4): a teacher signs up, files a
@@ -24,30 +25,6 @@ const studentName = `Xanthe O'Brien-Quill ${stamp}`;
 
 const sidebarItems = (page: Page) =>
   page.getByRole("navigation", { name: "Main" }).locator("a, button").allTextContents();
-
-async function register(page: Page, who: typeof teacher, role: "Student" | "Teacher") {
-  await page.goto("/register");
-  await page.getByLabel("Name").fill(who.name);
-  await page.getByLabel("Email").fill(who.email);
-  await page.getByLabel("Password").fill(who.password);
-  await page.getByLabel("Role").selectOption({ label: role });
-  await page.getByRole("button", { name: "Sign Up" }).click();
-  await page.waitForURL(/\/login$/);
-}
-
-async function logIn(page: Page, who: typeof teacher) {
-  await page.getByLabel("Email").fill(who.email);
-  await page.getByLabel("Password").fill(who.password);
-  await page.getByRole("button", { name: "Login" }).click();
-  try {
-    await page.waitForURL(/\/Home$/, { timeout: 15_000 });
-  } catch (err) {
-    throw new Error(
-      `login did not reach /Home: ${page.url()} ${await page.locator("main").textContent()}`,
-      { cause: err },
-    );
-  }
-}
 
 async function logOut(page: Page) {
   await page
@@ -76,7 +53,7 @@ describe("teacher reports in the browser", () => {
 
   it("a teacher registers, signs in and sees Teacher Input in the sidebar", async () => {
     const { page, dialogs } = browser;
-    await register(page, teacher, "Teacher");
+    await signUp(page, teacher, "Teacher");
     expect(dialogs).toContain("Registration successful!");
     await logIn(page, teacher);
     await page.goto("/teacher-input");
@@ -324,7 +301,7 @@ describe("teacher reports in the browser", () => {
   it("a student sees no Teacher Input and the reports API answers 403", async () => {
     const { page } = browser;
     await logOut(page);
-    await register(page, student, "Student");
+    await signUp(page, student, "Student");
     await logIn(page, student);
     await page.goto("/dashboard");
     const items = await sidebarItems(page);

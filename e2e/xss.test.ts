@@ -6,6 +6,7 @@ import { promisify } from "node:util";
 import { messages } from "@gradecast/contract/messages";
 import type { Frame, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { logIn, signUp } from "./browser-accounts.ts";
 import { type OpenPage, openPage, type RunningServer, repoRoot, startServer } from "./harness.ts";
 import { call, createPostgresDatabase, testDatabaseUrl } from "./proof-helpers.ts";
 
@@ -109,24 +110,6 @@ async function expectInert(
   ).toEqual([]);
 }
 
-async function signUp(page: Page, who: { name: string; email: string }, role: string) {
-  await page.goto("/register");
-  await page.getByLabel("Name").fill(who.name);
-  await page.getByLabel("Email").fill(who.email);
-  await page.getByLabel("Password").fill(pass);
-  await page.getByLabel("Role").selectOption({ label: role });
-  await page.getByRole("button", { name: "Sign Up" }).click();
-  await page.waitForURL(/\/login$/);
-}
-
-async function logIn(page: Page, email: string) {
-  await page.goto("/login");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(pass);
-  await page.getByRole("button", { name: "Login" }).click();
-  await page.waitForURL(/\/Home$/);
-}
-
 async function logOut(page: Page) {
   await page.goto("/dashboard");
   await page
@@ -196,9 +179,13 @@ describe.each(targets)("hostile text in the browser on $dialect", ({ dialect }) 
 
   it("takes the payloads through sign-up, settings, teacher input and the edit dialog", async () => {
     const { page } = browser;
-    await signUp(page, student, "Student");
-    await signUp(page, { name: teacher.signUpName, email: teacher.email }, "Teacher");
-    await logIn(page, teacher.email);
+    await signUp(page, { ...student, password: pass }, "Student");
+    await signUp(
+      page,
+      { name: teacher.signUpName, email: teacher.email, password: pass },
+      "Teacher",
+    );
+    await logIn(page, { email: teacher.email, password: pass });
     await expectInert(browser, page, [`Welcome, ${teacher.signUpName}. `], "home after sign-up");
 
     await page.goto("/settings");
@@ -365,7 +352,7 @@ describe.each(targets)("hostile text in the browser on $dialect", ({ dialect }) 
   it("shows them verbatim and inert to the student", async () => {
     const { page } = browser;
     await logOut(page);
-    await logIn(page, student.email);
+    await logIn(page, { email: student.email, password: pass });
     for (const [url, texts] of [
       ["/Home", [`Welcome, ${student.name}. `]],
       ["/dashboard", [`Welcome, ${student.name}!`]],
@@ -381,7 +368,7 @@ describe.each(targets)("hostile text in the browser on $dialect", ({ dialect }) 
   it("shows them verbatim and inert to the admin: users, search, dialogs, audit log", async () => {
     const { page } = browser;
     await logOut(page);
-    await logIn(page, admin.email);
+    await logIn(page, { email: admin.email, password: pass });
     await page.goto("/admin/users");
     await expectInert(browser, page, [student.name, teacher.name, admin.name], "admin users");
 
