@@ -30,6 +30,9 @@ export default function Register() {
     setError("");
     setFieldErrors({});
     setBusy(true);
+    // The login page comes next: fetch its code meanwhile, so that the page changes with the
+    // address (until its chunk arrives the router keeps this form on screen under /login).
+    void import("./login.tsx").catch(() => {});
     try {
       await api<{ user: User }>("POST", "/api/auth/register", form, { auth: false });
       window.alert(messages.registrationSuccess);
