@@ -179,8 +179,12 @@ describe.each(dialects)("verification and reset (%s)", (dialect) => {
       const token = resetTokenOf(mail);
       expect(Buffer.from(token, "base64url")).toHaveLength(32);
 
+      const me = () => t.app.inject({ method: "GET", url: "/api/me", headers: { ...u.auth } });
+      expect((await me()).statusCode).toBe(200);
       const res = await reset(token, newPassword);
       expect(res.statusCode).toBe(200);
+      // The ID token of the ended session is refused at once, not when it expires.
+      expect((await me()).statusCode).toBe(401);
       const refresh = await t.app.inject({
         method: "POST",
         url: "/api/auth/refresh",
@@ -203,6 +207,34 @@ describe.each(dialects)("verification and reset (%s)", (dialect) => {
         .execute();
       expect(audit).toHaveLength(1);
       expect(JSON.stringify(audit)).not.toContain(token);
+    });
+
+    it("a new password ends every other link: older, newer, or sent before a password change", async () => {
+      const u = await newUser();
+      await forgot(u.email);
+      await forgot(u.email);
+      const links = [
+        resetTokenOf(await waitForMail(t.dataDir, u.email, /reset-password\?token=/, 0)),
+        resetTokenOf(await waitForMail(t.dataDir, u.email, /reset-password\?token=/, 1)),
+      ];
+      expect(new Set(links).size).toBe(2);
+      expect((await reset(links[0]!, "the first new passphrase")).statusCode).toBe(200);
+      const other = await reset(links[1]!, "an attacker's passphrase");
+      expect(other.statusCode).toBe(400);
+      expect(errorOf(other.body).code).toBe("invalid_token");
+      expect((await login(u.email, "the first new passphrase")).statusCode).toBe(200);
+
+      // A link asked for before the owner changes the password in Settings dies with the change.
+      const v = await newUser();
+      await forgot(v.email);
+      const link = resetTokenOf(await waitForMail(t.dataDir, v.email, /reset-password\?token=/));
+      const changed = await call("POST", "/api/me/password", v.auth, {
+        currentPassword: testPassword,
+        newPassword: "changed in settings",
+      });
+      expect(changed.statusCode).toBe(204);
+      expect((await reset(link, "an attacker's passphrase")).statusCode).toBe(400);
+      expect((await login(v.email, "changed in settings")).statusCode).toBe(200);
     });
 
     it("refuses a link older than 30 minutes, an unknown token and a common new password", async () => {

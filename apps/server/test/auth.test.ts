@@ -377,8 +377,10 @@ describe.each(dialects)("auth API (%s)", (dialect) => {
       expect((await refresh(s.refreshToken)).statusCode).toBe(401);
     });
 
-    it("logout answers 204, clears the cookie and revokes the session", async () => {
+    it("logout answers 204, clears the cookie and revokes the session and its ID token", async () => {
       const s = await signIn(t, "student");
+      const other = await signIn(t, "student", { email: uniqueEmail("other") });
+      expect((await me(s.token)).statusCode).toBe(200);
       const res = await t.app.inject({
         method: "POST",
         url: "/api/auth/logout",
@@ -388,6 +390,12 @@ describe.each(dialects)("auth API (%s)", (dialect) => {
       const cleared = res.cookies.find((c) => c.name === "gradecast_refresh");
       expect(cleared?.value).toBe("");
       expect((await refresh(s.refreshToken)).statusCode).toBe(401);
+      // A copy of the ID token (say, taken from the browser) no longer works either; another
+      // account's session is untouched.
+      const stale = await me(s.token);
+      expect(stale.statusCode).toBe(401);
+      expect(errorOf(stale.body).code).toBe("unauthorized");
+      expect((await me(other.token)).statusCode).toBe(200);
       // Logging out twice, or with no cookie, is harmless.
       expect((await t.app.inject({ method: "POST", url: "/api/auth/logout" })).statusCode).toBe(
         204,
@@ -423,6 +431,44 @@ describe.each(dialects)("auth API (%s)", (dialect) => {
       // Another email from the same address, or the same email from another, still gets through.
       expect((await login(uniqueEmail("rl2"), "wrong password!", ip)).statusCode).toBe(401);
       expect((await login(email, "wrong password!", randomIp())).statusCode).toBe(401);
+    });
+
+    it("login: 100 failed sign-ins in 15 minutes per address whatever the emails, then 429", async () => {
+      const ip = randomIp();
+      const u = await signIn(t, "teacher");
+      // Right passwords use none of the allowance (a school's pupils share one address).
+      for (let i = 0; i < 3; i++)
+        expect((await login(u.email, testPassword, ip)).statusCode).toBe(200);
+      // Failures for many accounts; a dummy hash keeps each as slow as a real one, so at once.
+      const failures = await Promise.all(
+        Array.from({ length: 100 }, (_, i) =>
+          login(uniqueEmail(`spread${i}`), "wrong password!", ip),
+        ),
+      );
+      expect(failures.map((r) => r.statusCode)).toEqual(Array(100).fill(401));
+      for (const attempt of [
+        () => login(uniqueEmail("spread"), "wrong password!", ip),
+        () => login(u.email, testPassword, ip),
+      ]) {
+        const res = await attempt();
+        expect(res.statusCode).toBe(429);
+        expect(Number(res.headers["retry-after"])).toBeGreaterThan(0);
+        expect(errorOf(res.body)).toEqual({
+          code: "rate_limited",
+          message: messages.tooManyRequests,
+        });
+      }
+      expect((await login(u.email, testPassword, randomIp())).statusCode).toBe(200);
+    });
+
+    it("forgot-password: 30 an hour per address whatever the emails, then 429", async () => {
+      const ip = randomIp();
+      const forgot = (email: string, remoteAddress: string) =>
+        post("/api/auth/forgot-password", { email }, { remoteAddress });
+      for (let i = 0; i < 30; i++)
+        expect((await forgot(uniqueEmail(`spam${i}`), ip)).statusCode).toBe(202);
+      expect((await forgot(uniqueEmail("spam"), ip)).statusCode).toBe(429);
+      expect((await forgot(uniqueEmail("spam"), randomIp())).statusCode).toBe(202);
     });
 
     it("register: 20 an hour per IP", async () => {

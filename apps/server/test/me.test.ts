@@ -91,6 +91,12 @@ describe.each(dialects)("/api/me (%s)", (dialect) => {
     expect((await login(s.email, testPassword)).statusCode).toBe(401);
     expect((await login(s.email, newPassword)).statusCode).toBe(200);
     expect((await refresh(secondRefresh)).statusCode).toBe(401);
+    // The other device's ID token ends with its session; this device's goes on.
+    const secondToken = (second.json() as { token: string }).token;
+    expect(
+      (await call("GET", "/api/me", { authorization: `Bearer ${secondToken}` })).statusCode,
+    ).toBe(401);
+    expect((await call("GET", "/api/me", s.auth)).statusCode).toBe(200);
     expect((await refresh(s.refreshToken)).statusCode).toBe(200);
 
     const audit = await t.database.db

@@ -52,6 +52,22 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("user change notices (postgres)"
     );
   });
 
+  it("refuses the ID token of a session ended by another process once the notice arrives", async () => {
+    await vi.waitFor(() => expect(trusting()).toBe(true), { timeout: 5_000 });
+    const s = await signIn(t, "teacher");
+    const kept = await signIn(t, "teacher");
+    expect((await reports(s.auth)).statusCode).toBe(200);
+    expect((await reports(kept.auth)).statusCode).toBe(200);
+
+    // As a logout on another instance does (migration 0006 sends the notice).
+    await other.query("update sessions set revoked_at = now() where user_id = $1", [s.user.uid]);
+    await vi.waitFor(async () => expect((await reports(s.auth)).statusCode).toBe(401), {
+      timeout: 3_000,
+      interval: 20,
+    });
+    expect((await reports(kept.auth)).statusCode).toBe(200);
+  });
+
   it("trusts nothing it remembers while its listening connection is down, then listens again", async () => {
     await vi.waitFor(() => expect(trusting()).toBe(true), { timeout: 5_000 });
     const s = await signIn(t, "teacher");

@@ -9,8 +9,9 @@ import { type AuthContext, accountDisabled } from "./service.ts";
 import { loadSigningKeys, verifyIdToken } from "./tokens.ts";
 
 // Builds the accounts context once per app (signing keys) and the authenticate function the
-// access hook calls on every /api request: a valid EdDSA ID token, then the user as the
-// database holds it now, so that a disabled account or a changed role takes effect at once.
+// access hook calls on every /api request: a valid EdDSA ID token whose session has not ended,
+// then the user as the database holds it now, so that a disabled account, a changed role or a
+// logout takes effect at once.
 export async function createAuthContext(services: Services): Promise<AuthContext> {
   prepareDummyHash();
   commonPasswords();
@@ -24,30 +25,34 @@ export function bearerOf(request: FastifyRequest): string | undefined {
   return match?.[1];
 }
 
-// The user is read once and then reused while the users table cannot have changed
-// (db/database.ts userWrites), for 30 seconds at most; any write to users empties the cache at
-// once. On PGlite, which belongs to this process alone (DATA_DIR is locked), every such write
-// passes through its driver. On PostgreSQL, which other instances and `npm run admin:create`
-// share, writes made elsewhere arrive as change notices (migration 0004) a few milliseconds
-// after they commit; while the listening connection is down nothing is reused. One round trip
-// to the database less on every signed-in call.
+// The user (with whether the token's session is live) is read once and then reused while the
+// users table and the ends of sessions cannot have changed (db/database.ts userWrites), for 30
+// seconds at most; any such write empties the cache at once. On PGlite, which belongs to this
+// process alone (DATA_DIR is locked), every such write passes through its driver. On
+// PostgreSQL, which other instances and `npm run admin:create` share, writes made elsewhere
+// arrive as change notices (migrations 0004 and 0006) a few milliseconds after they commit;
+// while the listening connection is down nothing is reused. One round trip to the database
+// less on every signed-in call.
 const cacheLimit = 10_000;
 const cacheMs = 30_000;
 
-function createUserReader(ctx: AuthContext): (id: string) => Promise<AuthUserRow | undefined> {
+function createUserReader(
+  ctx: AuthContext,
+): (id: string, sessionId: string) => Promise<AuthUserRow | undefined> {
   const { services } = ctx;
   const userWrites = services.database.userWrites;
   const cache = new Map<string, { row: AuthUserRow; writes: number; at: number }>();
-  return async (id) => {
+  return async (id, sessionId) => {
+    const key = `${id} ${sessionId}`;
     const writes = userWrites();
     const now = performance.now();
-    const hit = cache.get(id);
+    const hit = cache.get(key);
     if (hit && hit.writes === writes && now - hit.at < cacheMs) return hit.row;
-    const row = await findAuthUser(services.db, id);
-    // Kept only if no write to users ran while it was read.
+    const row = await findAuthUser(services.db, id, sessionId);
+    // Kept only if no write to users or sessions ran while it was read.
     if (row && userWrites() === writes) {
       if (cache.size >= cacheLimit) cache.delete(cache.keys().next().value as string);
-      cache.set(id, { row, writes, at: now });
+      cache.set(key, { row, writes, at: now });
     }
     return row;
   };
@@ -59,9 +64,10 @@ export function createAuthenticate(ctx: AuthContext): Authenticate {
     const token = bearerOf(request);
     if (!token) return null;
     const claims = await verifyIdToken(ctx.keys, token, ctx.services.now());
-    if (!claims) return null;
-    const row = await userById(claims.sub);
+    if (!claims?.sid) return null;
+    const row = await userById(claims.sub, claims.sid);
     if (!row) return null;
+    // Before the session: disabling an account ends its sessions, and its owner learns why.
     if (row.disabled) {
       // Routes open to anyone still answer (logout, health); others learn why they are refused.
       const access = request.routeOptions.config.access;
@@ -69,6 +75,7 @@ export function createAuthenticate(ctx: AuthContext): Authenticate {
       if (allow.includes("anonymous")) return null;
       throw accountDisabled();
     }
+    if (!row.session_live) return null;
     const user: AuthUser = {
       id: row.id,
       name: row.name,

@@ -14,21 +14,32 @@ export function findUserById(db: Db, id: string): Promise<UserRow | undefined> {
   return db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst();
 }
 
-/** What the access check needs of the signed-in user. */
+/** What the access check needs of the signed-in user, and whether the token's session is live. */
 export type AuthUserRow = Pick<
   UserRow,
   "id" | "name" | "email" | "role" | "email_verified" | "disabled"
->;
+> & { session_live: boolean };
 
 // Read on every signed-in call: one fixed SQL text (no query building per call, prepared on
-// PostgreSQL) by primary key, only the columns the access check uses.
+// PostgreSQL) by primary key, only the columns the access check uses. A session (the family of
+// refresh tokens named by the ID token's sid) is live while one of its tokens is not revoked:
+// logout and a password change or reset revoke them, and end the ID tokens issued with them.
 const authUserSql = prepared(
-  'select "id", "name", "email", "role", "email_verified", "disabled" from "users" where "id" = $1',
+  `select "id", "name", "email", "role", "email_verified", "disabled",
+    exists (select 1 from "sessions" s where s."family_id" = $2 and s."user_id" = "users"."id"
+      and s."revoked_at" is null) as "session_live"
+  from "users" where "id" = $1`,
 );
 
-export async function findAuthUser(db: Db, id: string): Promise<AuthUserRow | undefined> {
-  if (!isUuid(id)) return undefined;
-  const result = await db.executeQuery<AuthUserRow>(CompiledQuery.raw(authUserSql, [id]));
+export async function findAuthUser(
+  db: Db,
+  id: string,
+  sessionId: string,
+): Promise<AuthUserRow | undefined> {
+  if (!isUuid(id) || !isUuid(sessionId)) return undefined;
+  const result = await db.executeQuery<AuthUserRow>(
+    CompiledQuery.raw(authUserSql, [id, sessionId]),
+  );
   return result.rows[0];
 }
 
@@ -208,6 +219,16 @@ export async function usePasswordReset(db: Db, tokenHash: string, now: Date) {
     .where("expires_at", ">", now)
     .returning("user_id")
     .executeTakeFirst();
+}
+
+/** Ends every unused reset link of a user: after a new password, an older link must not work. */
+export async function endPasswordResets(db: Db, userId: string, now: Date): Promise<void> {
+  await db
+    .updateTable("password_resets")
+    .set({ used_at: now })
+    .where("user_id", "=", userId)
+    .where("used_at", "is", null)
+    .execute();
 }
 
 export function isUuid(value: string): boolean {

@@ -1,5 +1,6 @@
 import { messages } from "@gradecast/contract/messages";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { AppError, tooManyRequests } from "../http/errors.ts";
 import type { Services } from "../services.ts";
 import {
   type AuthContext,
@@ -65,6 +66,41 @@ function limit(
   };
 }
 
+/**
+ * A second limit per client address, beside a route's own (the plugin runs one route limit per
+ * request, so this one is called by hand): guesses or reset emails spread over many accounts
+ * from one address. `counts` says which answers use up the allowance, so that pupils signing in
+ * from behind one school address use none of it when their passwords are right.
+ */
+function addressLimit(
+  app: FastifyInstance,
+  services: Services,
+  name: string,
+  max: number,
+  timeWindow: number,
+  counts: (error: unknown) => boolean = () => true,
+) {
+  const check = services.config.rateLimits
+    ? app.createRateLimit({ max, timeWindow, keyGenerator: (r) => `${name}:${r.ip}` })
+    : undefined;
+  return async <T>(request: FastifyRequest, reply: FastifyReply, work: () => Promise<T>) => {
+    if (!check) return work();
+    const status = await check(request, { increment: false });
+    if (!status.isAllowed && status.remaining === 0) {
+      reply.header("retry-after", String(Math.max(1, status.ttlInSeconds)));
+      throw tooManyRequests();
+    }
+    try {
+      const result = await work();
+      if (counts(undefined)) await check(request);
+      return result;
+    } catch (error) {
+      if (counts(error)) await check(request);
+      throw error;
+    }
+  };
+}
+
 function emailOf(request: FastifyRequest): string {
   const email = (request.body as { email?: unknown } | null | undefined)?.email;
   return typeof email === "string" ? email.trim().toLowerCase() : "";
@@ -88,6 +124,17 @@ export async function authRoutes(app: FastifyInstance, ctx: AuthContext) {
     },
   );
 
+  // Wider limits per client address (see addressLimit): failed sign-ins, and reset emails.
+  const failedLoginsPerAddress = addressLimit(
+    app,
+    services,
+    "login-failed",
+    100,
+    15 * 60_000,
+    (error) => error instanceof AppError && error.code === "invalid_credentials",
+  );
+  const resetsPerAddress = addressLimit(app, services, "forgot-address", 30, hour);
+
   app.post(
     "/api/auth/login",
     {
@@ -97,7 +144,9 @@ export async function authRoutes(app: FastifyInstance, ctx: AuthContext) {
       },
     },
     async (request, reply) => {
-      const session = await login(ctx, origin(request), request.body);
+      const session = await failedLoginsPerAddress(request, reply, () =>
+        login(ctx, origin(request), request.body),
+      );
       return sendSession(services, reply, session);
     },
   );
@@ -139,7 +188,7 @@ export async function authRoutes(app: FastifyInstance, ctx: AuthContext) {
       },
     },
     async (request, reply) => {
-      const work = await forgotPassword(ctx, request.body);
+      const work = await resetsPerAddress(request, reply, () => forgotPassword(ctx, request.body));
       const job = work()
         .catch((error) => request.log.error({ err: error }, "password reset request failed"))
         .finally(() => background.delete(job));

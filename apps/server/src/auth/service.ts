@@ -333,6 +333,7 @@ export async function resetPassword(
     now,
   );
   await q.revokeUserSessions(services.db, used.user_id, now);
+  await q.endPasswordResets(services.db, used.user_id, now);
   await audit(services.db, {
     actorId: used.user_id,
     actorEmail: row?.email ?? null,
@@ -390,6 +391,7 @@ export async function changePassword(
   // The refresh cookie is scoped to /api/auth, so the caller's session is named by the ID token.
   const keep = await familyOfToken(ctx, idToken);
   await q.revokeUserSessions(services.db, row.id, now, keep && q.isUuid(keep) ? keep : undefined);
+  await q.endPasswordResets(services.db, row.id, now);
   await audit(services.db, {
     actorId: row.id,
     actorEmail: row.email,

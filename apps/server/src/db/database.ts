@@ -18,6 +18,7 @@ import * as analyticsRollups from "./migrations/0002-analytics-rollups.ts";
 import * as reportNameStatistics from "./migrations/0003-report-name-statistics.ts";
 import * as userChangeNotices from "./migrations/0004-user-change-notices.ts";
 import * as reportNameLowercase from "./migrations/0005-report-name-lowercase.ts";
+import * as sessionChangeNotices from "./migrations/0006-session-change-notices.ts";
 import { PGliteDialect } from "./pglite-dialect.ts";
 import { loadTemplate, seedDataDir } from "./pglite-template.ts";
 import { preparedName } from "./prepared.ts";
@@ -35,11 +36,12 @@ export interface Database {
   ping(): Promise<boolean>;
   close(): Promise<void>;
   /**
-   * A count that moves whenever the users table may have changed: while it stays the same, a
-   * user read earlier is still what the table holds. PGlite: the statements of this process
-   * that may write to users (only this process can write to an embedded database). PostgreSQL:
-   * those too, plus every change notice of migration 0004 from any process; while the
-   * listening connection is down it moves on every call, so nothing is trusted.
+   * A count that moves whenever the users table, or a session's end, may have changed: while it
+   * stays the same, a user read earlier is still what the tables hold. PGlite: the statements of
+   * this process that may write to them (only this process can write to an embedded database).
+   * PostgreSQL: those too, plus every change notice of migrations 0004 and 0006 from any
+   * process; while the listening connection is down it moves on every call, so nothing is
+   * trusted.
    */
   userWrites: () => number;
 }
@@ -58,6 +60,7 @@ const migrations: Record<string, Migration> = {
   "0003-report-name-statistics": reportNameStatistics,
   "0004-user-change-notices": userChangeNotices,
   "0005-report-name-lowercase": reportNameLowercase,
+  "0006-session-change-notices": sessionChangeNotices,
 };
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {

@@ -24,6 +24,7 @@ export const forbidden = () => new AppError(403, "forbidden", messages.notAllowe
 export const notFound = (message: string = messages.notFound) =>
   new AppError(404, "not_found", message);
 export const conflict = (message: string) => new AppError(409, "conflict", message);
+export const tooManyRequests = () => new AppError(429, "rate_limited", messages.tooManyRequests);
 export const unavailable = () =>
   new AppError(503, "service_unavailable", "The service is unavailable. Please try again soon.");
 
