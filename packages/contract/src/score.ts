@@ -9,9 +9,16 @@ export const bandMessages: Record<Band, string> = {
 
 export const noPredictionMessage = "No prediction available.";
 
+/** A score as every screen shows it: one decimal. */
+export function shownScore(score: number): number {
+  return Math.round(score * 10) / 10;
+}
+
+/** The band of a score as shown, so that a score shown as 14.0 never reads "Good effort!". */
 export function bandOf(score: number): Band {
-  if (score < 7) return "improve";
-  if (score < 14) return "good";
+  const shown = shownScore(score);
+  if (shown < 7) return "improve";
+  if (shown < 14) return "good";
   return "congratulations";
 }
 

@@ -151,7 +151,8 @@ export async function atRisk(db: Kysely<DB>, limit: number): Promise<AtRiskRow[]
     prediction_risk as (
       select lower(u.name) as key, min(u.name) as name, min(lp.score) as score
       from latest_prediction lp join users u on u.id = lp.user_id and u.role = 'student'
-      where lp.score < ${predictedBelow}
+      -- The score as shown (one decimal): 9.96 reads "10.0", which is not under 10.
+      where round(lp.score::numeric, 1) < ${predictedBelow}
       group by lower(u.name)
     )
     select coalesce(r.name, p.name) as name, r.courses, p.score::float8 as predicted,

@@ -32,7 +32,7 @@ export function reasonText(reason: RiskReason): string {
     case "attendance":
       return `Attendance ${reason.value} % in ${reason.course} (under ${riskRules.attendanceBelow} %)`;
     case "predicted":
-      return `Predicted score ${formatNumber(reason.value)} (under ${riskRules.predictedBelow})`;
+      return `Predicted score ${formatNumber(reason.value, 1)} (under ${riskRules.predictedBelow})`;
   }
 }
 

@@ -1,9 +1,10 @@
 import { optionLabel, type QuestionKey } from "@gradecast/contract/questionnaire";
+import { shownScore } from "@gradecast/contract/score";
 
 // How the prediction screen writes numbers and answers.
 
-/** A score out of 20 with one decimal: "12.7". */
-export const score = (n: number) => n.toFixed(1);
+/** A score out of 20 with one decimal: "12.7", rounded as its band is (contract score.ts). */
+export const score = (n: number) => shownScore(n).toFixed(1);
 
 /** A signed number of points: "+0.42", "−0.61" (a true minus sign), "±0.00". */
 export function signed(n: number, digits = 2): string {
