@@ -127,7 +127,7 @@ export default function StudentInput() {
     <div className="stack questionnaire">
       <PageHeader
         title="Student Input"
-        description="Answer every question, then save your answers or predict your final score out of 20. Your answers are kept on this device until you save them."
+        description="Answer every question, then save your answers or predict your final score out of 20. Your answers are kept on this device until you save them or log out."
       />
       <div className="questionnaire-progress" aria-live="polite">
         <label htmlFor="questionnaire-progress" className="questionnaire-progress-label">
