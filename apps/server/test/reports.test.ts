@@ -275,6 +275,20 @@ describe.each(dialects)("reports on %s", (dialect) => {
       expect(await names("alice%smith")).toEqual([]);
     });
 
+    it("finds an accented name however its letters were typed (composed or not)", async () => {
+      // "José" typed as "e" plus a combining acute accent, as some keyboards and pastes send it.
+      const decomposed = "Accenty Jose\u0301 Ramos";
+      const report = await create(teacher, { studentName: decomposed });
+      expect(report.studentName).toBe("Accenty Jos\u00e9 Ramos");
+      expect(await names("JOS\u00c9")).toEqual(["Accenty Jos\u00e9 Ramos"]);
+      expect(await names("jose\u0301")).toEqual(["Accenty Jos\u00e9 Ramos"]);
+      const long = await get(teacher, `/api/reports?search=${"y".repeat(101)}`);
+      expect(long.statusCode).toBe(400);
+      expect(errorOf(long.body).fields?.search).toBe(
+        "Search for at most 100 characters of a name.",
+      );
+    });
+
     it("keeps the search when paging and in the export", async () => {
       const first = await get(teacher, "/api/reports?search=searchy&limit=4&sort=name");
       const page1 = first.json() as { items: Report[]; nextCursor: string };

@@ -35,6 +35,7 @@ export const apiAccess = {
   "POST /api/reports": staff,
   "GET /api/reports": staff,
   "GET /api/reports/export.csv": staff,
+  // Reading follows the list, which shows every report to every teacher (docs/decisions/0003).
   "GET /api/reports/:id": { ...staff, scope: { teacher: "any", admin: "any" } },
   "PATCH /api/reports/:id": { ...staff, scope: { teacher: "own", admin: "any" } },
   "DELETE /api/reports/:id": { ...staff, scope: { teacher: "own", admin: "any" } },

@@ -13,6 +13,8 @@ export const reportLimits = {
   studentName: { max: 100 },
   course: { max: 100 },
   feedback: { max: 2000 },
+  /** A name search: at most a whole name. */
+  search: { max: 100 },
 } as const;
 
 type Bounded = "marks" | "attendance" | "assignments";
@@ -55,7 +57,8 @@ function requiredText(max: number) {
       ctx.addIssue({ code: "custom", message: messages.reportRequired });
       return z.NEVER;
     }
-    const text = v.trim();
+    // One form for each accented letter (a name typed as "e" plus an accent is found by "é").
+    const text = v.trim().normalize("NFC");
     if (text.length > max) {
       ctx.addIssue({ code: "custom", message: `Use at most ${max} characters.` });
       return z.NEVER;
@@ -99,7 +102,15 @@ export const reportSorts = ["date", "name", "marks"] as const;
 export type ReportSort = (typeof reportSorts)[number];
 
 export const reportListQuerySchema = z.object({
-  search: z.string().max(100).optional().default(""),
+  search: z
+    .string()
+    .max(
+      reportLimits.search.max,
+      `Search for at most ${reportLimits.search.max} characters of a name.`,
+    )
+    .optional()
+    .default("")
+    .transform((text) => text.normalize("NFC")),
   sort: z.enum(reportSorts).optional().default("date"),
   limit: z.coerce.number().int().min(1).max(100).optional().default(25),
   cursor: z.string().max(1000).optional(),

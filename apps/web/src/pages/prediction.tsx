@@ -167,7 +167,8 @@ function ExtrapolationNotice({
       <p>
         {names.length > 0 ? `${names.join(", ")}: ` : ""}
         {names.length === 1 ? "this answer lies" : "these answers lie"} outside what the model saw
-        in the students it learned from, so the prediction is less certain than usual.
+        in the students it learned from, so the prediction is less certain than usual and the likely
+        range shown may be too narrow.
       </p>
     </Alert>
   );
