@@ -1,6 +1,16 @@
 import type { EChartsCoreOption, EChartsType } from "echarts/core";
 import { useEffect, useId, useRef, useState } from "react";
 import { EmptyState } from "../../components/empty-state.tsx";
+import {
+  type CategoryFitOptions,
+  type ChartSize,
+  estimateTextWidth,
+  fitCategoryLabels,
+  type Measure,
+  nameGapBelow,
+  plotWidth,
+  valueLabelWidth,
+} from "./chart-fit.ts";
 
 // One chart of the report: a titled figure with a one-sentence summary, the drawing (ECharts on
 // a canvas, loaded on first use), and the same figures as a table for screen readers and anyone
@@ -11,12 +21,15 @@ export interface ChartTable {
   rows: (string | number)[][];
 }
 
+/** An option, or one built for the drawing's size (labels fitted to a phone or a desktop). */
+export type ChartOption = EChartsCoreOption | ((size: ChartSize) => EChartsCoreOption);
+
 export interface ChartProps {
   title: string;
   /** One sentence that says what the chart shows; the canvas's accessible name. */
   summary: string;
   /** Null draws the empty state. */
-  option: EChartsCoreOption | null;
+  option: ChartOption | null;
   table: ChartTable;
   empty: { title: string; body: string };
   /** Taller drawing for charts with many categories. */
@@ -35,10 +48,12 @@ export const palette = {
   grid: "#d5dae1",
 };
 
+const fontFamily = "system-ui, sans-serif";
+
 /** Shared look of every chart: readable type, axis names in the tokens' colours. */
 export const baseOption = {
   animation: false,
-  textStyle: { fontFamily: "system-ui, sans-serif", color: palette.text },
+  textStyle: { fontFamily, color: palette.text },
   grid: { left: 56, right: 24, top: 24, bottom: 56, containLabel: true },
   tooltip: { trigger: "axis", confine: true },
 };
@@ -48,7 +63,8 @@ export function axisName(name: string, gap = 32) {
     name,
     nameLocation: "middle" as const,
     nameGap: gap,
-    nameTextStyle: { color: palette.muted, fontSize: 12 },
+    // Line height for names fitted onto two lines on a phone.
+    nameTextStyle: { color: palette.muted, fontSize: 12, lineHeight: 16 },
     axisLabel: { color: palette.muted },
     splitLine: { lineStyle: { color: palette.grid } },
   };
@@ -60,6 +76,27 @@ export function categoryAxisName(name: string) {
     name,
     nameLocation: "end" as const,
     nameTextStyle: { color: palette.muted, fontSize: 12, align: "right" as const },
+  };
+}
+
+/**
+ * A bottom category axis of a bar chart whose labels fit the space per category at this size;
+ * `maxValue` is the largest bar, whose labels on the value axis take room beside the plot.
+ */
+export function fittedCategoryAxis(
+  size: ChartSize,
+  name: string,
+  data: string[],
+  maxValue: number,
+  options: CategoryFitOptions & { gap?: number } = {},
+) {
+  const plot = plotWidth(size.width, baseOption.grid, valueLabelWidth(maxValue, size.measure));
+  const fit = fitCategoryLabels(data, plot, size.measure, options);
+  return {
+    type: "category",
+    data,
+    ...axisName(name, nameGapBelow(fit.depth, options.gap)),
+    axisLabel: { color: palette.muted, ...fit.axisLabel },
   };
 }
 
@@ -114,12 +151,22 @@ export function Chart({ title, summary, option, table, empty, tall, className }:
   );
 }
 
+let measureContext: CanvasRenderingContext2D | null | undefined;
+
+/** Labels' width as the canvas will draw them (ECharts' default 12 px in the charts' font). */
+const measureLabel: Measure = (text) => {
+  measureContext ??= document.createElement("canvas").getContext("2d");
+  if (!measureContext) return estimateTextWidth(text);
+  measureContext.font = `12px ${fontFamily}`;
+  return measureContext.measureText(text).width;
+};
+
 function ChartCanvas({
   option,
   label,
   tall,
 }: {
-  option: EChartsCoreOption;
+  option: ChartOption;
   label: string;
   tall?: boolean;
 }) {
@@ -132,11 +179,30 @@ function ChartCanvas({
     let observer: ResizeObserver | undefined;
     import("./echarts.ts")
       .then(({ echarts }) => {
-        if (cancelled || !ref.current) return;
-        chart.current = echarts.init(ref.current, undefined, { renderer: "canvas" });
-        chart.current.setOption(option);
-        observer = new ResizeObserver(() => chart.current?.resize());
-        observer.observe(ref.current);
+        const element = ref.current;
+        if (cancelled || !element) return;
+        const instance = echarts.init(element, undefined, { renderer: "canvas" });
+        chart.current = instance;
+        // A fitted option is rebuilt when the width changes: labels that fit a desktop run
+        // together on a phone, and resizing alone keeps their layout.
+        let drawnWidth = -1;
+        const draw = () => {
+          const { clientWidth: width, clientHeight: height } = element;
+          if (width === drawnWidth) return;
+          drawnWidth = width;
+          instance.setOption(
+            typeof option === "function"
+              ? option({ width, height, measure: measureLabel })
+              : option,
+            { notMerge: true },
+          );
+        };
+        draw();
+        observer = new ResizeObserver(() => {
+          instance.resize();
+          if (typeof option === "function") draw();
+        });
+        observer.observe(element);
       })
       .catch(() => {
         if (!cancelled) setFailed(true);

@@ -7,7 +7,23 @@ import {
 import { type Band, bandMessages } from "@gradecast/contract/score";
 import { useMemo } from "react";
 import { EmptyState } from "../../components/empty-state.tsx";
-import { axisName, baseOption, Chart, categoryAxisName, palette } from "./chart.tsx";
+import {
+  axisName,
+  baseOption,
+  Chart,
+  categoryAxisName,
+  fittedCategoryAxis,
+  palette,
+} from "./chart.tsx";
+import {
+  barPlotHeight,
+  bottomNameWidth,
+  type ChartSize,
+  fitAxisName,
+  fitBarLabels,
+  plotWidth,
+  valueTicks,
+} from "./chart-fit.ts";
 import { formatNumber } from "./format.ts";
 
 // The report for teachers and admins: totals, then one chart per question a teacher asks of the
@@ -23,6 +39,13 @@ export const bandLabels: Record<Band, string> = {
   improve: `${bandMessages.improve} (${bandRanges.improve})`,
   good: `${bandMessages.good} (${bandRanges.good})`,
   congratulations: `${bandMessages.congratulations} (${bandRanges.congratulations})`,
+};
+
+/** Band names short enough for a phone's axis: the range alone (the colour and tooltip say the rest). */
+const bandShortLabels: Record<Band, string> = {
+  improve: "Below 7",
+  good: "7 to under 14",
+  congratulations: "14 and above",
 };
 
 export function reasonText(reason: RiskReason): string {
@@ -170,7 +193,47 @@ function AtRiskList({ atRisk }: { atRisk: StaffReport["atRisk"] }) {
   );
 }
 
-function buildCharts(report: StaffReport) {
+const largestCount = (items: { count: number }[]) => Math.max(0, ...items.map((i) => i.count));
+
+/**
+ * The axes of a horizontal bar chart fitted to the drawing: category labels narrower on a phone,
+ * fewer value ticks, and a value axis name that wraps rather than runs off the canvas.
+ */
+function fittedBarAxes(
+  size: ChartSize,
+  bars: {
+    category: string;
+    labels: string[];
+    maxWidth: number;
+    value: string;
+    range?: { min: number; max: number };
+  },
+) {
+  const grid = { ...baseOption.grid, left: 16 };
+  const labels = fitBarLabels(bars.labels, size, barPlotHeight(size.height, grid), bars.maxWidth);
+  const name = fitAxisName(
+    bars.value,
+    bottomNameWidth(size.width, grid, labels.width),
+    size.measure,
+  );
+  return {
+    grid,
+    xAxis: {
+      type: "value",
+      ...bars.range,
+      ...valueTicks(plotWidth(size.width, grid, labels.width)),
+      ...axisName(name),
+    },
+    yAxis: {
+      type: "category",
+      data: bars.labels,
+      ...categoryAxisName(bars.category),
+      axisLabel: { color: palette.muted, ...labels.axisLabel },
+    },
+  };
+}
+
+export function buildCharts(report: StaffReport) {
   const hasReports = report.totals.reports > 0;
 
   const binLabel = (b: { from: number; to: number }, last: boolean) =>
@@ -185,14 +248,12 @@ function buildCharts(report: StaffReport) {
       ? `${formatNumber(report.totals.reports)} reports in bins of 10 marks; the most common range is ${marksLabels[modeIndex]}.`
       : "",
     option: hasReports
-      ? {
+      ? (size: ChartSize) => ({
           ...baseOption,
-          xAxis: {
-            type: "category",
-            data: marksLabels,
-            ...axisName("Marks"),
-            axisLabel: { color: palette.muted, interval: 0 },
-          },
+          // Bins are ordered: on a phone every other label may go.
+          xAxis: fittedCategoryAxis(size, "Marks", marksLabels, largestCount(report.marks), {
+            thin: true,
+          }),
           yAxis: { type: "value", minInterval: 1, ...axisName("Reports", 44) },
           series: [
             {
@@ -202,7 +263,7 @@ function buildCharts(report: StaffReport) {
               itemStyle: { color: palette.primary },
             },
           ],
-        }
+        })
       : null,
     table: {
       head: ["Marks", "Reports"],
@@ -280,16 +341,15 @@ function buildCharts(report: StaffReport) {
       ? `Mean marks of the ${report.courses.length} most reported courses; the highest is ${best.course} (${formatNumber(best.averageMarks, 1)}).${report.otherCourses > 0 ? ` ${report.otherCourses} other courses are not shown.` : ""}`
       : "",
     option: hasReports
-      ? {
+      ? (size: ChartSize) => ({
           ...baseOption,
-          grid: { ...baseOption.grid, left: 16 },
-          xAxis: { type: "value", min: 0, max: 100, ...axisName("Average marks") },
-          yAxis: {
-            type: "category",
-            data: courseList.map((c) => c.course),
-            ...categoryAxisName("Course"),
-            axisLabel: { color: palette.muted, width: 140, overflow: "truncate" },
-          },
+          ...fittedBarAxes(size, {
+            category: "Course",
+            labels: courseList.map((c) => c.course),
+            maxWidth: 140,
+            value: "Average marks",
+            range: { min: 0, max: 100 },
+          }),
           series: [
             {
               type: "bar",
@@ -298,7 +358,7 @@ function buildCharts(report: StaffReport) {
               itemStyle: { color: palette.primary },
             },
           ],
-        }
+        })
       : null,
     table: {
       head: ["Course", "Average marks", "Reports"],
@@ -311,14 +371,15 @@ function buildCharts(report: StaffReport) {
       ? `How teachers rated behaviour in ${formatNumber(report.totals.reports)} reports.`
       : "",
     option: hasReports
-      ? {
+      ? (size: ChartSize) => ({
           ...baseOption,
-          xAxis: {
-            type: "category",
-            data: report.behavior.map((b) => b.behavior),
-            ...axisName("Behaviour", 48),
-            axisLabel: { color: palette.muted, interval: 0, width: 90, overflow: "break" },
-          },
+          xAxis: fittedCategoryAxis(
+            size,
+            "Behaviour",
+            report.behavior.map((b) => b.behavior),
+            largestCount(report.behavior),
+            { maxWidth: 90, gap: 48 },
+          ),
           yAxis: { type: "value", minInterval: 1, ...axisName("Reports", 44) },
           series: [
             {
@@ -328,7 +389,7 @@ function buildCharts(report: StaffReport) {
               itemStyle: { color: palette.primary },
             },
           ],
-        }
+        })
       : null,
     table: {
       head: ["Behaviour", "Reports"],
@@ -349,14 +410,15 @@ function buildCharts(report: StaffReport) {
         : "",
     option:
       students > 0
-        ? {
+        ? (size: ChartSize) => ({
             ...baseOption,
-            xAxis: {
-              type: "category",
-              data: report.bands.map((b) => bandLabels[b.band]),
-              ...axisName("Band"),
-              axisLabel: { color: palette.muted, interval: 0, width: 120, overflow: "break" },
-            },
+            xAxis: fittedCategoryAxis(
+              size,
+              "Band",
+              report.bands.map((b) => bandLabels[b.band]),
+              largestCount(report.bands),
+              { maxWidth: 120, short: report.bands.map((b) => bandShortLabels[b.band]) },
+            ),
             yAxis: { type: "value", minInterval: 1, ...axisName("Students", 44) },
             series: [
               {
@@ -368,7 +430,7 @@ function buildCharts(report: StaffReport) {
                 })),
               },
             ],
-          }
+          })
         : null,
     table: {
       head: ["Band", "Students"],
@@ -383,16 +445,14 @@ function buildCharts(report: StaffReport) {
       : "",
     option:
       top.length > 0
-        ? {
+        ? (size: ChartSize) => ({
             ...baseOption,
-            grid: { ...baseOption.grid, left: 16 },
-            xAxis: { type: "value", ...axisName("Mean effect on the predicted score (points)") },
-            yAxis: {
-              type: "category",
-              data: [...top].reverse().map((f) => f.label),
-              ...categoryAxisName("Factor"),
-              axisLabel: { color: palette.muted, width: 170, overflow: "truncate" },
-            },
+            ...fittedBarAxes(size, {
+              category: "Factor",
+              labels: [...top].reverse().map((f) => f.label),
+              maxWidth: 170,
+              value: "Mean effect on the predicted score (points)",
+            }),
             series: [
               {
                 type: "bar",
@@ -401,7 +461,7 @@ function buildCharts(report: StaffReport) {
                 itemStyle: { color: palette.primary },
               },
             ],
-          }
+          })
         : null,
     table: {
       head: ["Factor", "Mean effect (points)"],

@@ -1,44 +1,15 @@
 import type { PredictionHistoryItem } from "@gradecast/contract/prediction";
-import { useMemo } from "react";
-import { ChartCanvas, colors } from "./chart-canvas.tsx";
+import { useCallback, useMemo } from "react";
+import { ChartCanvas, type ChartSize } from "./chart-canvas.tsx";
 import { dateTime, score } from "./format.ts";
+import { trendOption } from "./trend-fit.ts";
 
 // The student's past predictions: a small line from the oldest to the newest, with the same
 // figures in a table.
 
 export function TrendChart({ items }: { items: PredictionHistoryItem[] }) {
   const ordered = useMemo(() => [...items].reverse(), [items]);
-  const option = useMemo(
-    () => ({
-      animation: false,
-      textStyle: { fontFamily: "system-ui, sans-serif", color: colors.text },
-      grid: { left: 8, right: 16, top: 16, bottom: 8, containLabel: true },
-      tooltip: { trigger: "axis", confine: true },
-      xAxis: {
-        type: "category",
-        data: ordered.map((i) => dateTime(i.createdAt)),
-        axisLabel: { color: colors.muted, hideOverlap: true },
-      },
-      yAxis: {
-        type: "value",
-        min: 0,
-        max: 20,
-        interval: 5,
-        axisLabel: { color: colors.muted },
-        splitLine: { lineStyle: { color: colors.grid } },
-      },
-      series: [
-        {
-          type: "line",
-          data: ordered.map((i) => Number(i.prediction.toFixed(1))),
-          lineStyle: { color: colors.line, width: 2 },
-          itemStyle: { color: colors.line },
-          symbolSize: 7,
-        },
-      ],
-    }),
-    [ordered],
-  );
+  const option = useCallback((size: ChartSize) => trendOption(ordered, size), [ordered]);
   const first = ordered[0];
   const last = ordered[ordered.length - 1];
   const summary =

@@ -1,0 +1,77 @@
+import type { PredictionHistoryItem } from "@gradecast/contract/prediction";
+import { describe, expect, it } from "vitest";
+import { estimateTextWidth } from "./chart-canvas.tsx";
+import { dateTime } from "./format.ts";
+import { axisDates, trendOption, trendPlotWidth } from "./trend-fit.ts";
+
+const measure = estimateTextWidth;
+const local = (y: number, m: number, d: number, h = 9, min = 33) =>
+  new Date(y, m - 1, d, h, min).toISOString();
+
+const item = (createdAt: string, prediction = 10): PredictionHistoryItem =>
+  ({ id: createdAt, createdAt, prediction }) as PredictionHistoryItem;
+
+/** The labels the axis draws: the formatter's text at the indices the interval keeps. */
+function drawnLabels(items: PredictionHistoryItem[], width: number) {
+  const { xAxis } = trendOption(items, { width, height: 224, measure });
+  const { interval, formatter } = xAxis.axisLabel;
+  return xAxis.data
+    .map((value, i) => (interval(i) ? formatter(value, i) : null))
+    .filter((l): l is string => l !== null);
+}
+
+describe("axisDates", () => {
+  it("writes days without the year or time when they need neither", () => {
+    const labels = axisDates([local(2026, 8, 13), local(2026, 9, 26)]);
+    expect(labels.every((l) => !l.includes("2026") && !l.includes("33"))).toBe(true);
+    expect(labels[0]!.length).toBeLessThan(dateTime(local(2026, 8, 13)).length);
+  });
+
+  it("adds the year when the dates span years", () => {
+    const labels = axisDates([local(2025, 12, 30), local(2026, 1, 2)]);
+    expect(labels[0]).toContain("2025");
+    expect(labels[1]).toContain("2026");
+  });
+
+  it("adds the time when two fall on one day, and shows the time alone when all do", () => {
+    const twoOnOneDay = axisDates([
+      local(2026, 8, 13, 9),
+      local(2026, 8, 13, 15),
+      local(2026, 9, 1),
+    ]);
+    expect(new Set(twoOnOneDay).size).toBe(3);
+    const oneDay = axisDates([local(2026, 8, 13, 9, 5), local(2026, 8, 13, 15, 45)]);
+    expect(oneDay.every((l) => l.includes("05") || l.includes("45"))).toBe(true);
+    expect(oneDay.some((l) => l.includes("13"))).toBe(false);
+  });
+});
+
+describe("trendOption", () => {
+  const four = [local(2026, 8, 13), local(2026, 8, 29), local(2026, 9, 11), local(2026, 9, 26)].map(
+    (at) => item(at),
+  );
+  const many = Array.from({ length: 30 }, (_, i) => item(local(2026, 1, 1 + 3 * i)));
+
+  it.each([254, 309, 354, 942])("labels a %i px wide chart with dates that fit", (width) => {
+    for (const items of [four, many]) {
+      const drawn = drawnLabels(items, width);
+      expect(drawn.length).toBeGreaterThanOrEqual(2);
+      // Side by side, the drawn labels fit the plot.
+      const widest = Math.max(...drawn.map(measure));
+      expect(drawn.length * widest).toBeLessThanOrEqual(
+        trendPlotWidth({ width, height: 224, measure }),
+      );
+    }
+  });
+
+  it("always labels the newest prediction", () => {
+    const labels = axisDates(many.map((i) => i.createdAt));
+    expect(drawnLabels(many, 309).at(-1)).toBe(labels.at(-1));
+  });
+
+  it("labels every point of a short history on a phone, the tooltip keeping the date-time", () => {
+    expect(drawnLabels(four, 309)).toEqual(axisDates(four.map((i) => i.createdAt)));
+    const { xAxis } = trendOption(four, { width: 309, height: 224, measure });
+    expect(xAxis.data).toEqual(four.map((i) => dateTime(i.createdAt)));
+  });
+});
