@@ -3,18 +3,23 @@ import { behaviors } from "@gradecast/contract/reports";
 import { describe, expect, it } from "vitest";
 import { baseOption } from "./chart.tsx";
 import {
+  axisDates,
+  bottomAboveLegend,
   type CategoryLabels,
   type ChartSize,
   clampLines,
+  dateAxisLabel,
   estimateTextWidth,
   fitAxisName,
   fitBarLabels,
   fitCategoryLabels,
+  legendHeight,
   plotWidth,
   valueLabelWidth,
   valueTicks,
   wrapWords,
 } from "./chart-fit.ts";
+import { formatDateTime } from "./format.ts";
 import { bandLabels, buildCharts } from "./staff-report.tsx";
 
 const measure = estimateTextWidth;
@@ -176,5 +181,74 @@ describe("buildCharts", () => {
     expect(draw(charts.importance.option, desktop).xAxis.name).toBe(
       "Mean effect on the predicted score (points)",
     );
+  });
+});
+
+const local = (y: number, m: number, d: number, h = 9, min = 33) =>
+  new Date(y, m - 1, d, h, min).toISOString();
+
+describe("axisDates", () => {
+  it("writes days without the year or time when they need neither", () => {
+    const labels = axisDates([local(2026, 8, 13), local(2026, 9, 26)]);
+    expect(labels.every((l) => !l.includes("2026") && !l.includes("33"))).toBe(true);
+    expect(labels[0]!.length).toBeLessThan(formatDateTime(local(2026, 8, 13)).length);
+  });
+
+  it("adds the year when the dates span years", () => {
+    const labels = axisDates([local(2025, 12, 30), local(2026, 1, 2)]);
+    expect(labels[0]).toContain("2025");
+    expect(labels[1]).toContain("2026");
+  });
+
+  it("adds the time when two fall on one day, and shows the time alone when all do", () => {
+    const twoOnOneDay = axisDates([
+      local(2026, 8, 13, 9),
+      local(2026, 8, 13, 15),
+      local(2026, 9, 1),
+    ]);
+    expect(new Set(twoOnOneDay).size).toBe(3);
+    const oneDay = axisDates([local(2026, 8, 13, 9, 5), local(2026, 8, 13, 15, 45)]);
+    expect(oneDay.every((l) => l.includes("05") || l.includes("45"))).toBe(true);
+    expect(oneDay.some((l) => l.includes("13"))).toBe(false);
+  });
+});
+
+describe("dateAxisLabel", () => {
+  const isos = Array.from({ length: 30 }, (_, i) => local(2026, 1, 1 + 3 * i));
+  const drawn = (plot: number) => {
+    const label = dateAxisLabel(isos, plot, measure);
+    return isos.map((iso, i) => (label.interval(i) ? label.formatter(iso, i) : null));
+  };
+
+  it("draws short dates that fit side by side, always the newest", () => {
+    for (const plot of [160, 230, 1000]) {
+      const shown = drawn(plot).filter((l): l is string => l !== null);
+      expect(shown.length).toBeGreaterThanOrEqual(2);
+      expect(shown.length * Math.max(...shown.map(measure))).toBeLessThanOrEqual(plot);
+      expect(drawn(plot).at(-1)).toBe(axisDates(isos).at(-1));
+    }
+  });
+
+  it("draws every date of a short history", () => {
+    const four = isos.slice(0, 4);
+    const label = dateAxisLabel(four, 230, measure);
+    expect(four.map((_, i) => label.interval(i))).toEqual([true, true, true, true]);
+  });
+});
+
+describe("legendHeight", () => {
+  const names = ["Predicted score", "Likely range (low)", "Likely range (high)"];
+
+  it("is one row on a desktop and wraps onto more on a phone", () => {
+    // About the width of the 12 px system sans in Chromium.
+    const browser: typeof measure = (text) => text.length * 6;
+    expect(legendHeight(names, 1160, browser)).toBe(24);
+    expect(legendHeight(names, 309, browser)).toBe(48);
+    expect(legendHeight(names, 254, browser)).toBe(72);
+  });
+
+  it("keeps a grid's bottom as it was over one row, and lifts it over more", () => {
+    expect(bottomAboveLegend(24)).toBe(72);
+    expect(bottomAboveLegend(48)).toBe(88);
   });
 });

@@ -257,3 +257,78 @@ export function fitAxisName(name: string, width: number, measure: Measure): stri
 export function barPlotHeight(height: number, grid: { top: number; bottom: number }): number {
   return Math.max(0, height - grid.top - grid.bottom - labelMargin - labelLineHeight);
 }
+
+/**
+ * Dates short enough for an axis: "Aug 13"; with the year when they span years; with the time
+ * when two fall on one day; the time alone when all do. Full date-times ("Aug 13, 2026, 09:33
+ * AM") are too long: ECharts' hideOverlap then drops all but a few, or all of them on a phone.
+ */
+export function axisDates(isos: string[]): string[] {
+  const dates = isos.map((iso) => new Date(iso));
+  const days = new Set(dates.map((d) => d.toDateString()));
+  const years = new Set(dates.map((d) => d.getFullYear()));
+  const time = { hour: "2-digit", minute: "2-digit" } as const;
+  const options: Intl.DateTimeFormatOptions =
+    days.size === 1 && dates.length > 1
+      ? time
+      : {
+          month: "short",
+          day: "numeric",
+          ...(years.size > 1 ? { year: "numeric" } : {}),
+          ...(days.size < dates.length ? time : {}),
+        };
+  const format = new Intl.DateTimeFormat(undefined, options);
+  return dates.map((d) => format.format(d));
+}
+
+/** The least space between two date labels. */
+const dateLabelGap = 8;
+
+/** Every how many points a label fits along `plot` pixels (1: every point). */
+export function labelStep(labels: string[], plot: number, measure: Measure): number {
+  const slot = plot / Math.max(1, labels.length);
+  const widest = Math.max(0, ...labels.map(measure));
+  return Math.max(1, Math.ceil((widest + dateLabelGap) / slot));
+}
+
+/**
+ * The labels of a category axis of moments (ISO date-times, oldest first) along `plot` pixels:
+ * short dates, as many as fit, counted back from the newest so that it always has its date. The
+ * categories themselves stay the full date-times, for the tooltip.
+ */
+export function dateAxisLabel(isos: string[], plot: number, measure: Measure) {
+  const labels = axisDates(isos);
+  const step = labelStep(labels, plot, measure);
+  const last = labels.length - 1;
+  return {
+    interval: (index: number) => (last - index) % step === 0,
+    formatter: (_: string, index: number) => labels[index] ?? "",
+    hideOverlap: true,
+  };
+}
+
+/** ECharts' default legend: 25 px icons 5 px from their text, 10 px between items and rows, 5 px padding. */
+const legend = { icon: 25, textGap: 5, itemGap: 10, itemHeight: 14, padding: 5 };
+
+/** The height of ECharts' default horizontal legend of `names` across `width` pixels, its items wrapped onto rows. */
+export function legendHeight(names: readonly string[], width: number, measure: Measure): number {
+  const room = width - 2 * legend.padding;
+  let rows = 1;
+  let used = 0;
+  for (const name of names) {
+    const item = legend.icon + legend.textGap + measure(name);
+    if (used > 0 && used + legend.itemGap + item > room) {
+      rows += 1;
+      used = item;
+    } else used += (used > 0 ? legend.itemGap : 0) + item;
+  }
+  return rows * legend.itemHeight + (rows - 1) * legend.itemGap + 2 * legend.padding;
+}
+
+/**
+ * The bottom margin of a grid with a legend at its foot, under a bottom axis with one line of
+ * labels and its name: clear of the legend however many rows it wraps onto, never less than `least`.
+ */
+export function bottomAboveLegend(legendHeight: number, least = 72): number {
+  return Math.max(least, legendHeight + 40);
+}

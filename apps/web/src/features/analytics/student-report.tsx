@@ -1,6 +1,14 @@
 import type { CohortDistribution, StudentReport } from "@gradecast/contract/analytics";
 import { useMemo } from "react";
-import { axisName, baseOption, Chart, palette } from "./chart.tsx";
+import { axisName, baseOption, Chart, fittedCategoryAxis, palette } from "./chart.tsx";
+import {
+  bottomAboveLegend,
+  type ChartSize,
+  dateAxisLabel,
+  legendHeight,
+  plotWidth,
+  valueLabelWidth,
+} from "./chart-fit.ts";
 import { formatDate, formatDateTime, formatNumber } from "./format.ts";
 import { bandRanges } from "./staff-report.tsx";
 
@@ -97,7 +105,9 @@ export function StudentReportView({ report }: { report: StudentReport }) {
   );
 }
 
-function historyChart(report: StudentReport) {
+const seriesNames = ["Predicted score", "Likely range (low)", "Likely range (high)"] as const;
+
+export function historyChart(report: StudentReport) {
   const points = report.predictions;
   const first = points[0];
   const last = points.at(-1);
@@ -110,16 +120,27 @@ function historyChart(report: StudentReport) {
         : "",
     option:
       points.length > 0
-        ? {
+        ? (size: ChartSize) => ({
             ...baseOption,
             legend: { bottom: 0, textStyle: { color: palette.muted } },
-            grid: { ...baseOption.grid, bottom: 72 },
-            // One step per prediction, labelled with its date and time.
+            // On a phone the legend wraps onto two rows: the axis and its name stay above them.
+            grid: {
+              ...baseOption.grid,
+              bottom: bottomAboveLegend(legendHeight(seriesNames, size.width, size.measure)),
+            },
+            // One step per prediction: short dates, as many as fit (the tooltip has the date-time).
             xAxis: {
               type: "category",
               data: points.map((p) => formatDateTime(p.at)),
               ...axisName("Date of the prediction"),
-              axisLabel: { color: palette.muted, hideOverlap: true },
+              axisLabel: {
+                color: palette.muted,
+                ...dateAxisLabel(
+                  points.map((p) => p.at),
+                  plotWidth(size.width, baseOption.grid, valueLabelWidth(20, size.measure)),
+                  size.measure,
+                ),
+              },
             },
             yAxis: {
               type: "value",
@@ -130,7 +151,7 @@ function historyChart(report: StudentReport) {
             series: [
               {
                 type: "line",
-                name: "Predicted score",
+                name: seriesNames[0],
                 data: points.map((p) => p.score),
                 itemStyle: { color: palette.primary },
                 lineStyle: { color: palette.primary, width: 2 },
@@ -138,7 +159,7 @@ function historyChart(report: StudentReport) {
               },
               {
                 type: "line",
-                name: "Likely range (low)",
+                name: seriesNames[1],
                 data: points.map((p) => p.low),
                 lineStyle: { color: palette.soft, type: "dashed" },
                 itemStyle: { color: palette.soft },
@@ -146,14 +167,14 @@ function historyChart(report: StudentReport) {
               },
               {
                 type: "line",
-                name: "Likely range (high)",
+                name: seriesNames[2],
                 data: points.map((p) => p.high),
                 lineStyle: { color: palette.soft, type: "dashed" },
                 itemStyle: { color: palette.soft },
                 showSymbol: false,
               },
             ],
-          }
+          })
         : null,
     table: {
       head: ["Date", "Predicted score", "Likely range"],
@@ -166,7 +187,7 @@ function historyChart(report: StudentReport) {
   };
 }
 
-function cohortChart(cohort: CohortDistribution, mine: number | null, measure: string) {
+export function cohortChart(cohort: CohortDistribution, mine: number | null, measure: string) {
   const bins = cohort.bins;
   const labels = (bins ?? []).map((b, i, all) => binLabel(b, i === all.length - 1));
   const myIndex =
@@ -174,6 +195,7 @@ function cohortChart(cohort: CohortDistribution, mine: number | null, measure: s
       ? -1
       : bins.findIndex((b, i) => mine >= b.from && (mine < b.to || i === bins.length - 1));
   const withheld = (bins ?? []).filter((b) => b.count === null).length;
+  const largest = Math.max(0, ...(bins ?? []).map((b) => b.count ?? 0));
   const empty = {
     title: "Not enough students yet",
     body:
@@ -183,9 +205,10 @@ function cohortChart(cohort: CohortDistribution, mine: number | null, measure: s
   if (!bins) return { summary: "", option: null, table: { head: [], rows: [] }, empty };
   return {
     summary: `Other students in bins of 2 points${myIndex >= 0 ? `; you are in ${labels[myIndex]}` : ""}.${cohort.note ? ` ${cohort.note}` : ""}${withheld > 0 ? ` ${withheld} bin${withheld === 1 ? " is" : "s are"} left blank.` : ""}`,
-    option: {
+    option: (size: ChartSize) => ({
       ...baseOption,
-      xAxis: { type: "category", data: labels, ...axisName(measure) },
+      // Bins are ordered: on a phone every other label may go, as on the staff report.
+      xAxis: fittedCategoryAxis(size, measure, labels, largest, { thin: true }),
       yAxis: { type: "value", minInterval: 1, ...axisName("Other students", 44) },
       series: [
         {
@@ -208,7 +231,7 @@ function cohortChart(cohort: CohortDistribution, mine: number | null, measure: s
             : {}),
         },
       ],
-    },
+    }),
     table: {
       head: [measure, "Other students"],
       rows: bins.map((b, i) => [

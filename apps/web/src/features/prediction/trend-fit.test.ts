@@ -1,8 +1,9 @@
 import type { PredictionHistoryItem } from "@gradecast/contract/prediction";
 import { describe, expect, it } from "vitest";
+import { axisDates } from "../analytics/chart-fit.ts";
 import { estimateTextWidth } from "./chart-canvas.tsx";
 import { dateTime } from "./format.ts";
-import { axisDates, trendOption, trendPlotWidth } from "./trend-fit.ts";
+import { trendOption, trendPlotWidth } from "./trend-fit.ts";
 
 const measure = estimateTextWidth;
 const local = (y: number, m: number, d: number, h = 9, min = 33) =>
@@ -19,32 +20,6 @@ function drawnLabels(items: PredictionHistoryItem[], width: number) {
     .map((value, i) => (interval(i) ? formatter(value, i) : null))
     .filter((l): l is string => l !== null);
 }
-
-describe("axisDates", () => {
-  it("writes days without the year or time when they need neither", () => {
-    const labels = axisDates([local(2026, 8, 13), local(2026, 9, 26)]);
-    expect(labels.every((l) => !l.includes("2026") && !l.includes("33"))).toBe(true);
-    expect(labels[0]!.length).toBeLessThan(dateTime(local(2026, 8, 13)).length);
-  });
-
-  it("adds the year when the dates span years", () => {
-    const labels = axisDates([local(2025, 12, 30), local(2026, 1, 2)]);
-    expect(labels[0]).toContain("2025");
-    expect(labels[1]).toContain("2026");
-  });
-
-  it("adds the time when two fall on one day, and shows the time alone when all do", () => {
-    const twoOnOneDay = axisDates([
-      local(2026, 8, 13, 9),
-      local(2026, 8, 13, 15),
-      local(2026, 9, 1),
-    ]);
-    expect(new Set(twoOnOneDay).size).toBe(3);
-    const oneDay = axisDates([local(2026, 8, 13, 9, 5), local(2026, 8, 13, 15, 45)]);
-    expect(oneDay.every((l) => l.includes("05") || l.includes("45"))).toBe(true);
-    expect(oneDay.some((l) => l.includes("13"))).toBe(false);
-  });
-});
 
 describe("trendOption", () => {
   const four = [local(2026, 8, 13), local(2026, 8, 29), local(2026, 9, 11), local(2026, 9, 26)].map(
