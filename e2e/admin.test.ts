@@ -121,6 +121,10 @@ describe("admin screens in the browser", () => {
     const items = await sidebar(adminPage);
     expect(items).toContain("Users");
     expect(items).toContain("Audit log");
+    await adminPage.goto("/dashboard");
+    await expect
+      .poll(() => adminPage.locator(".welcome-card").textContent())
+      .toContain("You are signed in as an Admin.");
   });
 
   it("promotes a student to teacher, who sees Teacher Input after signing in again", async () => {
@@ -166,10 +170,18 @@ describe("admin screens in the browser", () => {
     const row = page.getByRole("row", { name: new RegExp(admin.name) });
     await row.getByRole("button", { name: `Disable ${admin.name}` }).click();
     const dialog = page.getByRole("dialog");
+    await dialog.waitFor();
+    // Focus starts on Cancel, not on the action.
+    const focused = () => page.evaluate(() => document.activeElement?.textContent);
+    await expect.poll(focused).toBe("Cancel");
     await dialog.getByRole("button", { name: "Disable account" }).click();
     await dialog.getByText(adminMessages.lastAdmin).waitFor();
     await dialog.getByRole("button", { name: "Cancel" }).click();
     await expect.poll(() => page.getByRole("dialog").count()).toBe(0);
+    // And returns to the button that opened the dialog.
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe(
+      `Disable ${admin.name}`,
+    );
   });
 
   it("disables a signed-in teacher: their next action sends them to the login screen", async () => {

@@ -34,6 +34,13 @@ async function logOut(page: Page) {
   await page.waitForURL(/\/login$/);
 }
 
+/** What a screen reader would say the focused element is: its label, else its text. */
+const focused = (page: Page) =>
+  page.evaluate(() => {
+    const el = document.activeElement;
+    return el?.getAttribute("aria-label") ?? el?.textContent?.trim() ?? "";
+  });
+
 const seriousViolations = async (page: Page) =>
   (await axeViolations(page)).filter((v) => v.impact === "serious" || v.impact === "critical");
 
@@ -172,10 +179,17 @@ describe("teacher reports in the browser", () => {
     await dialog.waitFor();
     expect(await dialog.textContent()).toContain('Careful work, "great" lab notes, curious.');
     expect(await dialog.textContent()).toContain(teacher.name);
+    // Focus starts on Close, not on Edit, the first button.
+    await expect.poll(() => focused(page)).toBe("Close");
     await page.keyboard.press("Escape");
     await dialog.waitFor({ state: "detached" });
     // Focus returns to the name that opened it.
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe(studentName);
+    // Closed with its Close button, too.
+    await page.getByRole("button", { name: studentName, exact: true }).click();
+    await dialog.getByRole("button", { name: "Close" }).click();
+    await dialog.waitFor({ state: "detached" });
+    expect(await focused(page)).toBe(studentName);
   });
 
   it("edits the report with the same rules", async () => {
@@ -228,14 +242,26 @@ describe("teacher reports in the browser", () => {
   it("deletes a report after confirmation", async () => {
     const { page } = browser;
     const rows = page.locator(".reports-table tbody tr");
-    await page.getByRole("button", { name: `Delete the report on Other Pupil ${stamp}` }).click();
+    const deleteButton = `Delete the report on Other Pupil ${stamp}`;
+    await page.getByRole("button", { name: deleteButton }).click();
     const dialog = page.getByRole("dialog");
-    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await dialog.waitFor();
+    // Focus starts on Cancel: Enter, Enter does not delete the report.
+    await expect.poll(() => focused(page)).toBe("Cancel");
+    await page.keyboard.press("Enter");
     await dialog.waitFor({ state: "detached" });
     expect(await rows.count()).toBe(2);
-    await page.getByRole("button", { name: `Delete the report on Other Pupil ${stamp}` }).click();
+    expect(await focused(page)).toBe(deleteButton);
+    // Cancel by mouse returns focus to the button that opened the dialog as well.
+    await page.getByRole("button", { name: deleteButton }).click();
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await dialog.waitFor({ state: "detached" });
+    expect(await focused(page)).toBe(deleteButton);
+    await page.getByRole("button", { name: deleteButton }).click();
     await page.getByRole("dialog").getByRole("button", { name: "Delete report" }).click();
     await expect.poll(() => rows.count()).toBe(1);
+    // Its row is gone: focus is on the message that says so, not lost on the page.
+    expect(await focused(page)).toBe(`The report on Other Pupil ${stamp} was deleted.`);
     await page.reload();
     await expect.poll(() => rows.count()).toBe(1);
   });
@@ -295,6 +321,95 @@ describe("teacher reports in the browser", () => {
     const box = await row.boundingBox();
     expect(box?.width ?? 999).toBeLessThanOrEqual(390);
     expect(await seriousViolations(page)).toEqual([]);
+    await page.setViewportSize({ width: 1366, height: 900 });
+  });
+
+  it("cuts a longer ?q= from a link to the 100 characters the server takes", async () => {
+    const { page } = browser;
+    await page.goto(`/teacher-dashboard?q=${"x".repeat(150)}`);
+    await expect
+      .poll(() => page.locator(".empty-state-title").textContent())
+      .toBe(messages.noReports);
+    expect(await page.getByLabel("Search by student name").inputValue()).toBe("x".repeat(100));
+    expect(await page.getByText("could not be loaded").count()).toBe(0);
+  });
+
+  it("after an edit the list follows the sort and the search, and shows each report once", async () => {
+    const { page } = browser;
+    // 29 more reports: 30 in all, two pages of the list.
+    await page.evaluate(async (stamp) => {
+      const headers = {
+        authorization: `Bearer ${localStorage.getItem("token")}`,
+        "content-type": "application/json",
+      };
+      for (let i = 1; i <= 29; i++) {
+        const res = await fetch("/api/reports", {
+          method: "POST",
+          headers,
+          body: JSON.stringify({
+            studentName: `Pupil ${stamp} ${String(i).padStart(2, "0")}`,
+            course: i === 29 ? "Advanced Organic Chemistry and Laboratory Practice" : "Biology",
+            marks: 50 + i,
+            attendance: 90,
+            assignments: 4,
+            behavior: i % 2 ? "Needs Improvement" : "Good",
+            feedback: "Steady.",
+          }),
+        });
+        if (!res.ok) throw new Error(`report ${i}: ${res.status}`);
+      }
+    }, stamp);
+    await page.goto("/teacher-dashboard?sort=name");
+    const rows = page.locator(".reports-table tbody tr");
+    const names = () => rows.locator(".report-name").allTextContents();
+    await expect.poll(() => rows.count()).toBe(25);
+    expect((await names())[0]).toBe(`Pupil ${stamp} 01`);
+
+    // Renamed to sort last, the report leaves the first page.
+    await page.getByRole("button", { name: `Edit the report on Pupil ${stamp} 01` }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByLabel("Student name").fill(`Zoe Zephyr ${stamp}`);
+    await dialog.getByRole("button", { name: "Save changes" }).click();
+    await dialog.waitFor({ state: "detached" });
+    await expect.poll(async () => (await names())[0]).toBe(`Pupil ${stamp} 02`);
+    expect(await names()).not.toContain(`Zoe Zephyr ${stamp}`);
+    expect(await focused(page)).toBe(`The report on Zoe Zephyr ${stamp} was updated.`);
+    await page.getByRole("button", { name: "Load more" }).click();
+    await expect.poll(() => rows.count()).toBe(30);
+    const all = await names();
+    expect(new Set(all).size).toBe(30);
+    expect(all.at(-1)).toBe(`Zoe Zephyr ${stamp}`);
+    expect(await page.locator(".reports-status").textContent()).toBe("30 reports shown.");
+
+    // Renamed out of the search, it leaves the list.
+    await page.getByLabel("Search by student name").fill(`${stamp} 0`);
+    await expect.poll(() => rows.count()).toBe(8);
+    await page.getByRole("button", { name: `Edit the report on Pupil ${stamp} 02` }).click();
+    await dialog.getByLabel("Student name").fill(`Quentin ${stamp}`);
+    await dialog.getByRole("button", { name: "Save changes" }).click();
+    await expect.poll(() => rows.count()).toBe(7);
+    expect(await names()).not.toContain(`Quentin ${stamp}`);
+  });
+
+  it("shows every row's actions without sideways scrolling on a desktop screen", async () => {
+    const { page } = browser;
+    for (const size of [
+      { width: 1024, height: 768 },
+      { width: 1280, height: 900 },
+    ]) {
+      await page.setViewportSize(size);
+      await page.goto("/teacher-dashboard");
+      const wrap = page.locator(".reports-table-wrap");
+      await expect.poll(() => page.locator(".reports-table tbody tr").count()).toBe(25);
+      const box = await wrap.boundingBox();
+      expect(await wrap.evaluate((el) => el.scrollWidth - el.clientWidth), `${size.width}px`).toBe(
+        0,
+      );
+      for (const button of await page.locator(".report-actions .btn").all()) {
+        const b = await button.boundingBox();
+        expect(b && box && b.x + b.width <= box.x + box.width, `${size.width}px`).toBe(true);
+      }
+    }
     await page.setViewportSize({ width: 1366, height: 900 });
   });
 

@@ -6,6 +6,16 @@ import { PageHeader } from "../components/page-header.tsx";
 
 const roleNames = { student: "Student", teacher: "Teacher", admin: "Admin" } as const;
 
+/** "a Student", "an Admin": the article follows the sound the role's name starts with. */
+function roleWithArticle(role: keyof typeof roleNames) {
+  const name = roleNames[role];
+  return (
+    <>
+      {/^[AEIOU]/.test(name) ? "an" : "a"} <strong>{name}</strong>
+    </>
+  );
+}
+
 export default function Dashboard() {
   const me = useMe();
   return (
@@ -20,9 +30,7 @@ export default function Dashboard() {
           <h2 id="welcome-title" className="card-title">
             Welcome, {me.data.name}!
           </h2>
-          <p>
-            You are signed in as a <strong>{roleNames[me.data.role]}</strong>.
-          </p>
+          <p>You are signed in as {roleWithArticle(me.data.role)}.</p>
           <p>
             <ButtonLink to="/Home" variant="secondary">
               Back to Home

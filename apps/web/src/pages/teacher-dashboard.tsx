@@ -1,5 +1,10 @@
 import { messages } from "@gradecast/contract/messages";
-import { type Report, type ReportSort, reportSorts } from "@gradecast/contract/reports";
+import {
+  type Report,
+  type ReportSort,
+  reportLimits,
+  reportSorts,
+} from "@gradecast/contract/reports";
 import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, type ReactNode, useCallback, useEffect, useRef, useState } from "react";
 import { useSearchParams } from "react-router";
@@ -12,7 +17,7 @@ import { Field } from "../components/field.tsx";
 import { PageHeader } from "../components/page-header.tsx";
 import { Select } from "../components/select.tsx";
 import { Spinner } from "../components/spinner.tsx";
-import { exportReports, patchCachedReports, useReportList } from "../features/reports/api.ts";
+import { exportReports, refreshReportLists, useReportList } from "../features/reports/api.ts";
 import {
   ConfirmDelete,
   EditReport,
@@ -34,13 +39,17 @@ const sortOptions: { value: ReportSort; label: string }[] = [
 
 const debounceMs = 300;
 
+// The server refuses a longer search: a longer ?q= in a link is cut to it, not turned into an
+// error that Retry cannot mend.
+const searchMax = reportLimits.search.max;
+
 type Open = { kind: "view" | "edit" | "delete"; report: Report } | null;
 
 export default function TeacherDashboard() {
   const { user } = useSession();
   const queryClient = useQueryClient();
   const [params, setParams] = useSearchParams();
-  const q = (params.get("q") ?? "").trim();
+  const q = (params.get("q") ?? "").trim().slice(0, searchMax).trim();
   const sortParam = params.get("sort");
   const sort: ReportSort = reportSorts.includes(sortParam as ReportSort)
     ? (sortParam as ReportSort)
@@ -49,7 +58,9 @@ export default function TeacherDashboard() {
   const [text, setText] = useState(q);
   const lastSent = useRef(q);
   const [open, setOpen] = useState<Open>(null);
-  const [notice, setNotice] = useState<string | null>(null);
+  // An object, so that the same text twice still moves focus to it.
+  const [notice, setNotice] = useState<{ text: string } | null>(null);
+  const noticeRef = useRef<HTMLDivElement>(null);
   const [exporting, setExporting] = useState(false);
   const [exportError, setExportError] = useState<string | null>(null);
 
@@ -94,6 +105,12 @@ export default function TeacherDashboard() {
     lastSent.current = wanted;
     update({ q: wanted });
   }
+
+  // After an edit or a delete the row that opened the dialog may move or go: focus goes to the
+  // message that says what happened.
+  useEffect(() => {
+    if (notice) noticeRef.current?.focus();
+  }, [notice]);
 
   const list = useReportList(q, sort);
   const items = list.data?.pages.flatMap((p) => p.items) ?? [];
@@ -162,11 +179,12 @@ export default function TeacherDashboard() {
                 <th scope="col" className="num">
                   Marks
                 </th>
+                {/* Soft hyphens: the long headings may break, so the table fits a 1024 px screen. */}
                 <th scope="col" className="num">
-                  Attendance
+                  {"Attend\u00ADance"}
                 </th>
                 <th scope="col" className="num">
-                  Assignments
+                  {"Assign\u00ADments"}
                 </th>
                 <th scope="col">Behavior</th>
                 <th scope="col">Written by</th>
@@ -189,7 +207,9 @@ export default function TeacherDashboard() {
                       {r.studentName}
                     </button>
                   </td>
-                  <td data-label="Course">{r.course}</td>
+                  <td className="report-text" data-label="Course">
+                    {r.course}
+                  </td>
                   <td className="num" data-label="Marks">
                     {r.marks}
                   </td>
@@ -200,7 +220,9 @@ export default function TeacherDashboard() {
                     {r.assignments}
                   </td>
                   <td data-label="Behavior">{r.behavior}</td>
-                  <td data-label="Written by">{r.authorName}</td>
+                  <td className="report-text" data-label="Written by">
+                    {r.authorName}
+                  </td>
                   <td className="report-date" data-label="Date">
                     <time dateTime={r.createdAt} title={formatDate(r.createdAt)}>
                       {formatDay(r.createdAt)}
@@ -258,6 +280,8 @@ export default function TeacherDashboard() {
             <Button
               variant="secondary"
               loading={list.isFetchingNextPage}
+              // Pages fetched while the list is refreshed would follow stale cursors.
+              disabled={list.isRefetching}
               onClick={() => void list.fetchNextPage()}
             >
               Load more
@@ -289,7 +313,7 @@ export default function TeacherDashboard() {
             type="search"
             name="q"
             autoComplete="off"
-            maxLength={100}
+            maxLength={searchMax}
             value={text}
             onChange={(e) => setText(e.target.value)}
           />
@@ -315,9 +339,11 @@ export default function TeacherDashboard() {
         </Alert>
       ) : null}
       {notice ? (
-        <Alert tone="success">
-          <p>{notice}</p>
-        </Alert>
+        <div ref={noticeRef} tabIndex={-1}>
+          <Alert tone="success">
+            <p>{notice.text}</p>
+          </Alert>
+        </div>
       ) : null}
       {body}
       {open?.kind === "view" ? (
@@ -334,8 +360,8 @@ export default function TeacherDashboard() {
           report={open.report}
           onClose={close}
           onSaved={(report) => {
-            patchCachedReports(queryClient, report.id, report);
-            setNotice(`The report on ${report.studentName} was updated.`);
+            void refreshReportLists(queryClient, report.id, report);
+            setNotice({ text: `The report on ${report.studentName} was updated.` });
             close();
           }}
         />
@@ -345,8 +371,8 @@ export default function TeacherDashboard() {
           report={open.report}
           onClose={close}
           onDeleted={(id) => {
-            patchCachedReports(queryClient, id, null);
-            setNotice(`The report on ${open.report.studentName} was deleted.`);
+            void refreshReportLists(queryClient, id, null);
+            setNotice({ text: `The report on ${open.report.studentName} was deleted.` });
             close();
           }}
         />

@@ -1,10 +1,11 @@
-import { type ReactNode, useEffect, useId, useRef, useState } from "react";
+import { type ReactNode, useId, useRef, useState } from "react";
 import { Alert } from "../../components/alert.tsx";
 import { Button, type ButtonVariant } from "../../components/button.tsx";
 import { errorMessage } from "../../components/error-state.tsx";
+import { useModalDialog } from "../../components/use-modal-dialog.ts";
 
-// A confirmation before an action on an account: native <dialog> (focus moves in, Escape
-// closes, focus returns), the action's error shown inside it, the button busy while it runs.
+// A confirmation before an action on an account: native <dialog> (focus starts on Cancel,
+// Escape closes, focus returns), the action's error shown inside it, the button busy while it runs.
 
 export function ConfirmDialog({
   title,
@@ -27,11 +28,7 @@ export function ConfirmDialog({
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
 
-  useEffect(() => {
-    const dialog = ref.current;
-    if (dialog && !dialog.open) dialog.showModal();
-    return () => dialog?.close();
-  }, []);
+  useModalDialog(ref);
 
   async function confirm() {
     setBusy(true);
@@ -56,7 +53,7 @@ export function ConfirmDialog({
           <Button variant={variant} onClick={confirm} loading={busy}>
             {confirmLabel}
           </Button>
-          <Button variant="ghost" onClick={onClose} autoFocus disabled={busy}>
+          <Button variant="ghost" onClick={onClose} data-autofocus disabled={busy}>
             Cancel
           </Button>
         </div>

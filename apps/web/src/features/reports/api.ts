@@ -8,7 +8,7 @@ import {
 import { api, downloadFile } from "../../api/client.ts";
 
 // The teacher screens' calls to /api/reports: the paged list as an infinite query keyed by its
-// search and sort, and the writes, which update the cached pages in place.
+// search and sort, and the writes, after which the cached lists are fetched again.
 
 export interface ReportPage {
   items: Report[];
@@ -64,9 +64,18 @@ export function exportReports(search: string, sort: ReportSort) {
 
 type Pages = InfiniteData<ReportPage, string | null>;
 
-/** Puts an edited report in every cached page, or takes a deleted one out. */
-export function patchCachedReports(client: QueryClient, id: string, next: Report | null): void {
-  client.setQueriesData<Pages>({ queryKey: [...reportsKey, "list"] }, (data) =>
+/**
+ * After an edit or a delete: the row changes or goes at once, then every cached list is fetched
+ * again, all its loaded pages. An edit can move a report in the sort or out of the search, and a
+ * list patched in place would keep it where it was and show it again on a later page.
+ */
+export function refreshReportLists(
+  client: QueryClient,
+  id: string,
+  next: Report | null,
+): Promise<void> {
+  const listKey = [...reportsKey, "list"];
+  client.setQueriesData<Pages>({ queryKey: listKey }, (data) =>
     data
       ? {
           ...data,
@@ -79,4 +88,5 @@ export function patchCachedReports(client: QueryClient, id: string, next: Report
         }
       : data,
   );
+  return client.invalidateQueries({ queryKey: listKey });
 }

@@ -1,17 +1,18 @@
 import { messages } from "@gradecast/contract/messages";
 import { type Report, reportFormMessage } from "@gradecast/contract/reports";
-import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from "react";
+import { type FormEvent, type ReactNode, useId, useRef, useState } from "react";
 import { ApiError } from "../../api/client.ts";
 import { Alert } from "../../components/alert.tsx";
 import { Button } from "../../components/button.tsx";
 import { errorMessage } from "../../components/error-state.tsx";
+import { useModalDialog } from "../../components/use-modal-dialog.ts";
 import { deleteReport, updateReport } from "./api.ts";
 import { checkReport, fromReport } from "./form.ts";
 import { ReportFields } from "./report-fields.tsx";
 
 // The dialogs of the teacher dashboard: a report's details, its edit form (same rules as
-// Teacher Input) and the confirmation before deleting it. Native <dialog>: focus moves in, Escape
-// closes, focus returns to the button that opened it.
+// Teacher Input) and the confirmation before deleting it. Native <dialog>: focus starts on the
+// safe button, Escape closes, focus returns to the button that opened it.
 
 function Dialog({
   title,
@@ -24,11 +25,7 @@ function Dialog({
 }) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = `dialog-title${useId()}`;
-  useEffect(() => {
-    const dialog = ref.current;
-    if (dialog && !dialog.open) dialog.showModal();
-    return () => dialog?.close();
-  }, []);
+  useModalDialog(ref);
   return (
     <dialog ref={ref} className="report-dialog" aria-labelledby={titleId} onClose={onClose}>
       <div className="report-dialog-body">
@@ -100,7 +97,7 @@ export function ReportDetails({
             </Button>
           </>
         ) : null}
-        <Button variant="ghost" onClick={onClose} autoFocus>
+        <Button variant="ghost" onClick={onClose} data-autofocus>
           Close
         </Button>
       </div>
@@ -222,7 +219,7 @@ export function ConfirmDelete({
         <Button variant="danger" onClick={onConfirm} loading={deleting}>
           Delete report
         </Button>
-        <Button variant="ghost" onClick={onClose} autoFocus>
+        <Button variant="ghost" onClick={onClose} data-autofocus>
           Cancel
         </Button>
       </div>
