@@ -73,9 +73,11 @@ describe("accounts in the browser", () => {
     await expect.poll(() => password.getAttribute("aria-invalid")).toBe("true");
     const describedBy = (await password.getAttribute("aria-describedby")) ?? "";
     const errorId = describedBy.split(" ").find((id) => id.endsWith("-error")) ?? "";
-    const fieldError = await page.locator(`[id="${errorId}"]`).textContent();
+    const fieldError = (await page.locator(`[id="${errorId}"]`).textContent()) ?? "";
     expect(fieldError).toBeTruthy();
-    expect(await page.locator(".form-error").textContent()).toBeTruthy();
+    // Once, beside the field: the form's own error paragraph is for errors of no field.
+    expect(await page.getByText(fieldError, { exact: true }).count()).toBe(1);
+    expect(await page.locator(".form-error").textContent()).toBe("");
     expect(page.url()).toMatch(/\/register$/);
     expect(dialogs).toEqual([]);
 
@@ -170,12 +172,24 @@ describe("accounts in the browser", () => {
     await banner.getByRole("link", { name: "Verify your email" }).click();
     await page.waitForURL(/\/Verify$/);
 
-    const mail = await waitForMail(server, (m) => m.to.includes(ada.email));
-    const code = mail.text.match(/\b(\d{6})\b/)?.[1] ?? "";
-    const wrong = code === "000000" ? "111111" : "000000";
+    const first = await waitForMail(server, (m) => m.to.includes(ada.email));
+    const firstCode = first.text.match(/\b(\d{6})\b/)?.[1] ?? "";
+    const wrong = firstCode === "000000" ? "111111" : "000000";
     await page.getByLabel("Code").fill(wrong);
     await page.getByRole("button", { name: "Verify" }).click();
     await expect.poll(() => page.getByRole("alert").allTextContents()).toContain("Invalid code");
+
+    // Resending is another action: the earlier "Invalid code" goes.
+    await page.getByRole("button", { name: "Resend code" }).click();
+    await expect
+      .poll(() => page.getByRole("status").allTextContents())
+      .toContain(`A new code is on its way to ${ada.email}.`);
+    expect(await page.getByText("Invalid code").count()).toBe(0);
+    const mail = await waitForMail(
+      server,
+      (m) => m.to.includes(ada.email) && m.file !== first.file,
+    );
+    const code = mail.text.match(/\b(\d{6})\b/)?.[1] ?? "";
 
     await page.getByLabel("Code").fill(code);
     await page.getByRole("button", { name: "Verify" }).click();
@@ -184,8 +198,18 @@ describe("accounts in the browser", () => {
       .toContain("Verification successful");
     await page.waitForURL(/\/dashboard$/);
     await expect.poll(() => page.locator(".welcome-card").textContent()).toContain(ada.name);
-    expect(await page.locator(".welcome-card").textContent()).toContain("Student");
+    expect(await page.locator(".welcome-card").textContent()).toContain(
+      "You are signed in as a Student.",
+    );
     expect(await page.locator(".verify-banner").count()).toBe(0);
+
+    // Verified: /Verify says so and leads on, with no code to enter and nothing to resend.
+    await page.goto("/Verify");
+    await expect.poll(() => page.locator("main").textContent()).toContain("is already verified");
+    expect(await page.getByLabel("Code").count()).toBe(0);
+    expect(await page.getByRole("button", { name: "Resend code" }).count()).toBe(0);
+    await page.getByRole("link", { name: "Go to the dashboard" }).click();
+    await page.waitForURL(/\/dashboard$/);
     await page.getByRole("link", { name: "Back to Home" }).click();
     await page.waitForURL(/\/Home$/);
     await page.getByRole("link", { name: "Get Started" }).click();
@@ -212,7 +236,30 @@ describe("accounts in the browser", () => {
       .toContain("Name updated successfully!");
     expect(await page.locator(".sidebar-user").textContent()).toContain("Augusta Ada King");
 
+    // Working on the password form clears the name form's message, which is about before.
     const pwForm = page.getByRole("form", { name: "Change password" });
+    await pwForm.getByLabel("Current password").fill(ada.password);
+    expect(await nameForm.getByRole("status").count()).toBe(0);
+
+    // A field's error shows once, beside the field, and not again in a form-level alert.
+    await nameForm.getByLabel("New name").fill("   ");
+    await nameForm.getByRole("button", { name: "Update name" }).click();
+    const nameError = nameForm.locator(".field-error");
+    await expect.poll(() => nameError.count()).toBe(1);
+    expect(
+      await page.getByText((await nameError.textContent()) ?? "", { exact: true }).count(),
+    ).toBe(1);
+    expect(await nameForm.getByRole("alert").count()).toBe(0);
+    await pwForm.getByLabel("Current password").fill(ada.password);
+    await pwForm.getByLabel("New password").fill("password1");
+    await pwForm.getByRole("button", { name: "Change password" }).click();
+    const newPasswordError = pwForm.locator(".field-error");
+    await expect.poll(() => newPasswordError.count()).toBe(1);
+    expect(
+      await page.getByText((await newPasswordError.textContent()) ?? "", { exact: true }).count(),
+    ).toBe(1);
+    expect(await pwForm.getByRole("alert").count()).toBe(0);
+
     await pwForm.getByLabel("Current password").fill("a wrong current password");
     await pwForm.getByLabel("New password").fill(ada.newPassword);
     await pwForm.getByRole("button", { name: "Change password" }).click();
@@ -382,6 +429,13 @@ describe("accounts in the browser", () => {
     const sidebar = page.locator("#sidebar");
     expect(await sidebar.isVisible()).toBe(false);
     expect(await menu.getAttribute("aria-expanded")).toBe("false");
+    await menu.click();
+    expect(await sidebar.isVisible()).toBe(true);
+    // Escape closes it and puts focus back on the button.
+    await page.keyboard.press("Escape");
+    await expect.poll(() => sidebar.isVisible()).toBe(false);
+    expect(await menu.getAttribute("aria-expanded")).toBe("false");
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Menu");
     await menu.click();
     expect(await sidebar.isVisible()).toBe(true);
     await sidebar.getByRole("link", { name: "Settings" }).click();

@@ -1,5 +1,5 @@
 import { canOpenPage, sidebarFor } from "@gradecast/contract/roles";
-import { lazy, Suspense, useEffect, useState } from "react";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { Link, NavLink, Outlet, useLocation } from "react-router";
 import { useSession } from "../auth/session.tsx";
 import { useLogout } from "../auth/use-logout.ts";
@@ -20,12 +20,25 @@ export function AppLayout() {
   const logout = useLogout();
   const { pathname } = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
   useFocusMainOnNavigate();
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: close the menu on every navigation
   useEffect(() => {
     setMenuOpen(false);
   }, [pathname]);
+
+  // Escape closes the phone menu, as it would a popup, and puts focus back on its button.
+  useEffect(() => {
+    if (!menuOpen) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== "Escape" || event.defaultPrevented) return;
+      setMenuOpen(false);
+      menuButton.current?.focus();
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [menuOpen]);
 
   if (!user) return null;
   const items = sidebarFor(user.role);
@@ -40,6 +53,7 @@ export function AppLayout() {
           Gradecast
         </Link>
         <button
+          ref={menuButton}
           type="button"
           className="btn btn-ghost menu-button"
           aria-expanded={menuOpen}

@@ -2,7 +2,8 @@ import type { User } from "@gradecast/contract/auth";
 import { messages } from "@gradecast/contract/messages";
 import { type FormEvent, useState } from "react";
 import { Link, useNavigate } from "react-router";
-import { ApiError, api } from "../api/client.ts";
+import { api } from "../api/client.ts";
+import { formErrors } from "../api/form-errors.ts";
 import { Button } from "../components/button.tsx";
 import { Field } from "../components/field.tsx";
 import { PageHeader } from "../components/page-header.tsx";
@@ -13,7 +14,8 @@ const roleOptions = [
   { value: "teacher", label: "Teacher" },
 ] as const;
 
-type FieldName = "name" | "email" | "password" | "role";
+const fieldNames = ["name", "email", "password", "role"] as const;
+type FieldName = (typeof fieldNames)[number];
 
 export default function Register() {
   const navigate = useNavigate();
@@ -38,8 +40,10 @@ export default function Register() {
       window.alert(messages.registrationSuccess);
       navigate("/login");
     } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
-      if (err instanceof ApiError) setFieldErrors(err.fields);
+      // A field's message is shown beside it; the paragraph keeps what belongs to no field.
+      const { fields, message } = formErrors(err, fieldNames);
+      setFieldErrors(fields);
+      setError(message ?? "");
       setBusy(false);
     }
   }

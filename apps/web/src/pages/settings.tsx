@@ -3,6 +3,7 @@ import { messages } from "@gradecast/contract/messages";
 import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { ApiError, api } from "../api/client.ts";
+import { formErrors } from "../api/form-errors.ts";
 import { meKey } from "../api/me.ts";
 import { useSession } from "../auth/session.tsx";
 import { Alert } from "../components/alert.tsx";
@@ -13,18 +14,17 @@ import { PageHeader } from "../components/page-header.tsx";
 
 interface Outcome {
   ok: boolean;
-  text: string;
-  fields?: Record<string, string>;
+  /** The form-level message; null when every error is shown beside its field. */
+  text: string | null;
+  fields?: Partial<Record<string, string>>;
 }
 
-function failure(err: unknown): Outcome {
-  if (err instanceof ApiError) {
-    if (err.status === 401 && err.code !== "invalid_credentials") {
-      return { ok: false, text: messages.noUserLoggedIn };
-    }
-    return { ok: false, text: err.message, fields: err.fields };
+function failure(err: unknown, fieldNames: readonly string[]): Outcome {
+  if (err instanceof ApiError && err.status === 401 && err.code !== "invalid_credentials") {
+    return { ok: false, text: messages.noUserLoggedIn };
   }
-  return { ok: false, text: err instanceof Error ? err.message : String(err) };
+  const { fields, message } = formErrors(err, fieldNames);
+  return { ok: false, text: message, fields };
 }
 
 export default function Settings() {
@@ -38,9 +38,11 @@ export default function Settings() {
   const [passwordOutcome, setPasswordOutcome] = useState<Outcome | null>(null);
   const [savingPassword, setSavingPassword] = useState(false);
 
+  // A message is about the last action: starting another, in either form, clears it.
   async function onName(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setNameOutcome(null);
+    setPasswordOutcome(null);
     if (!user) {
       setNameOutcome({ ok: false, text: messages.noUserLoggedIn });
       return;
@@ -53,7 +55,7 @@ export default function Settings() {
       setName(updated.name);
       setNameOutcome({ ok: true, text: messages.nameUpdated });
     } catch (err) {
-      setNameOutcome(failure(err));
+      setNameOutcome(failure(err, ["name"]));
     } finally {
       setSavingName(false);
     }
@@ -62,6 +64,7 @@ export default function Settings() {
   async function onPassword(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setPasswordOutcome(null);
+    setNameOutcome(null);
     if (!user) {
       setPasswordOutcome({ ok: false, text: messages.noUserLoggedIn });
       return;
@@ -73,7 +76,7 @@ export default function Settings() {
       setNewPassword("");
       setPasswordOutcome({ ok: true, text: messages.passwordUpdated });
     } catch (err) {
-      setPasswordOutcome(failure(err));
+      setPasswordOutcome(failure(err, ["currentPassword", "newPassword"]));
     } finally {
       setSavingPassword(false);
     }
@@ -96,10 +99,13 @@ export default function Settings() {
             required
             maxLength={100}
             value={name}
-            onChange={(e) => setName(e.target.value)}
+            onChange={(e) => {
+              setName(e.target.value);
+              setPasswordOutcome(null);
+            }}
             error={nameOutcome?.fields?.name}
           />
-          {nameOutcome ? (
+          {nameOutcome?.text ? (
             <Alert tone={nameOutcome.ok ? "success" : "error"}>
               <p>{nameOutcome.text}</p>
             </Alert>
@@ -118,7 +124,10 @@ export default function Settings() {
             autoComplete="current-password"
             required
             value={currentPassword}
-            onChange={(e) => setCurrentPassword(e.target.value)}
+            onChange={(e) => {
+              setCurrentPassword(e.target.value);
+              setNameOutcome(null);
+            }}
             error={passwordOutcome?.fields?.currentPassword}
           />
           <Field
@@ -131,10 +140,13 @@ export default function Settings() {
             maxLength={passwordLimits.max}
             hint={`At least ${passwordLimits.min} characters. Other devices are signed out.`}
             value={newPassword}
-            onChange={(e) => setNewPassword(e.target.value)}
+            onChange={(e) => {
+              setNewPassword(e.target.value);
+              setNameOutcome(null);
+            }}
             error={passwordOutcome?.fields?.newPassword}
           />
-          {passwordOutcome ? (
+          {passwordOutcome?.text ? (
             <Alert tone={passwordOutcome.ok ? "success" : "error"}>
               <p>{passwordOutcome.text}</p>
             </Alert>

@@ -6,7 +6,7 @@ import { ApiError, api } from "../api/client.ts";
 import { meKey } from "../api/me.ts";
 import { useSession } from "../auth/session.tsx";
 import { Alert } from "../components/alert.tsx";
-import { Button } from "../components/button.tsx";
+import { Button, ButtonLink } from "../components/button.tsx";
 import { Card } from "../components/card.tsx";
 import { Field } from "../components/field.tsx";
 import { PageHeader } from "../components/page-header.tsx";
@@ -26,7 +26,9 @@ export default function Verify() {
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    // Each action clears the other's message, which is about an earlier attempt.
     setResult(null);
+    setResend(null);
     setBusy(true);
     try {
       await api<unknown>("POST", "/api/verify", { code: code.trim() });
@@ -48,6 +50,7 @@ export default function Verify() {
 
   async function onResend() {
     setResend(null);
+    setResult(null);
     setResending(true);
     try {
       await api<unknown>("POST", "/api/verify/resend");
@@ -59,17 +62,28 @@ export default function Verify() {
     }
   }
 
+  // Verified already (and not by the code just entered, whose success shows below): nothing to
+  // enter and nothing to resend.
+  if (user?.emailVerified && !result) {
+    return (
+      <div className="stack narrow">
+        <PageHeader title="Verify your email" />
+        <Alert tone="success">
+          <p>Your email address{user.email ? ` ${user.email}` : ""} is already verified.</p>
+        </Alert>
+        <p>
+          <ButtonLink to="/dashboard">Go to the dashboard</ButtonLink>
+        </p>
+      </div>
+    );
+  }
+
   return (
     <div className="stack narrow">
       <PageHeader
         title="Verify your email"
         description={`Enter the 6-digit code we emailed to ${user?.email ?? "you"}. It works for 10 minutes.`}
       />
-      {user?.emailVerified && !result ? (
-        <Alert tone="success">
-          <p>Your email address is already verified.</p>
-        </Alert>
-      ) : null}
       <Card>
         <form className="form" onSubmit={onSubmit}>
           <Field
