@@ -2,19 +2,13 @@
 // choose how to: left alone, a phone gets desktop labels run together. Pure functions of the
 // drawing's size and a text measure, so that the fit can be tested without a canvas.
 
-/** The width in pixels of a text in the charts' 12 px label font. */
-export type Measure = (text: string) => number;
+import type { ChartSize, Measure } from "../../components/echarts-canvas.ts";
 
-/** What a chart's option is fitted to: the drawing's size in CSS pixels and a text measure. */
-export interface ChartSize {
-  width: number;
-  height: number;
-  measure: Measure;
-}
-
-/** About 0.62 em a character, the width of the wide fallback sans (DejaVu) rounded up: an estimate
- * for where no canvas can measure (tests), erring towards labels that fit. */
-export const estimateTextWidth: Measure = (text) => text.length * 7.5;
+export {
+  type ChartSize,
+  estimateTextWidth,
+  type Measure,
+} from "../../components/echarts-canvas.ts";
 
 /** ECharts' default gap between an axis line and its labels. */
 const labelMargin = 8;

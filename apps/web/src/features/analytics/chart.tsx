@@ -1,12 +1,14 @@
-import type { EChartsCoreOption, EChartsType } from "echarts/core";
-import { useEffect, useId, useRef, useState } from "react";
+import { useId, useRef } from "react";
+import {
+  type ChartOption,
+  type ChartSize,
+  chartFont,
+  useEChartsCanvas,
+} from "../../components/echarts-canvas.ts";
 import { EmptyState } from "../../components/empty-state.tsx";
 import {
   type CategoryFitOptions,
-  type ChartSize,
-  estimateTextWidth,
   fitCategoryLabels,
-  type Measure,
   nameGapBelow,
   plotWidth,
   valueLabelWidth,
@@ -20,9 +22,6 @@ export interface ChartTable {
   head: string[];
   rows: (string | number)[][];
 }
-
-/** An option, or one built for the drawing's size (labels fitted to a phone or a desktop). */
-export type ChartOption = EChartsCoreOption | ((size: ChartSize) => EChartsCoreOption);
 
 export interface ChartProps {
   title: string;
@@ -48,7 +47,7 @@ export const palette = {
   grid: "#d5dae1",
 };
 
-const fontFamily = "system-ui, sans-serif";
+const fontFamily = chartFont;
 
 /** Shared look of every chart: readable type, axis names in the tokens' colours. */
 export const baseOption = {
@@ -151,15 +150,7 @@ export function Chart({ title, summary, option, table, empty, tall, className }:
   );
 }
 
-let measureContext: CanvasRenderingContext2D | null | undefined;
-
-/** Labels' width as the canvas will draw them (ECharts' default 12 px in the charts' font). */
-const measureLabel: Measure = (text) => {
-  measureContext ??= document.createElement("canvas").getContext("2d");
-  if (!measureContext) return estimateTextWidth(text);
-  measureContext.font = `12px ${fontFamily}`;
-  return measureContext.measureText(text).width;
-};
+const loadECharts = () => import("./echarts.ts");
 
 function ChartCanvas({
   option,
@@ -171,49 +162,7 @@ function ChartCanvas({
   tall?: boolean;
 }) {
   const ref = useRef<HTMLDivElement>(null);
-  const chart = useRef<EChartsType | null>(null);
-  const [failed, setFailed] = useState(false);
-
-  useEffect(() => {
-    let cancelled = false;
-    let observer: ResizeObserver | undefined;
-    import("./echarts.ts")
-      .then(({ echarts }) => {
-        const element = ref.current;
-        if (cancelled || !element) return;
-        const instance = echarts.init(element, undefined, { renderer: "canvas" });
-        chart.current = instance;
-        // A fitted option is rebuilt when the width changes: labels that fit a desktop run
-        // together on a phone, and resizing alone keeps their layout.
-        let drawnWidth = -1;
-        const draw = () => {
-          const { clientWidth: width, clientHeight: height } = element;
-          if (width === drawnWidth) return;
-          drawnWidth = width;
-          instance.setOption(
-            typeof option === "function"
-              ? option({ width, height, measure: measureLabel })
-              : option,
-            { notMerge: true },
-          );
-        };
-        draw();
-        observer = new ResizeObserver(() => {
-          instance.resize();
-          if (typeof option === "function") draw();
-        });
-        observer.observe(element);
-      })
-      .catch(() => {
-        if (!cancelled) setFailed(true);
-      });
-    return () => {
-      cancelled = true;
-      observer?.disconnect();
-      chart.current?.dispose();
-      chart.current = null;
-    };
-  }, [option]);
+  const failed = useEChartsCanvas(ref, option, loadECharts);
 
   if (failed) {
     return (

@@ -1,6 +1,7 @@
 import type { PredictionHistoryItem } from "@gradecast/contract/prediction";
 import { useCallback, useMemo } from "react";
-import { ChartCanvas, type ChartSize } from "./chart-canvas.tsx";
+import type { ChartSize } from "../../components/echarts-canvas.ts";
+import { ChartCanvas } from "./chart-canvas.tsx";
 import { dateTime, score } from "./format.ts";
 import { trendOption } from "./trend-fit.ts";
 

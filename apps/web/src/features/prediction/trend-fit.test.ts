@@ -1,7 +1,7 @@
 import type { PredictionHistoryItem } from "@gradecast/contract/prediction";
 import { describe, expect, it } from "vitest";
+import { estimateTextWidth } from "../../components/echarts-canvas.ts";
 import { axisDates } from "../analytics/chart-fit.ts";
-import { estimateTextWidth } from "./chart-canvas.tsx";
 import { dateTime } from "./format.ts";
 import { trendOption, trendPlotWidth } from "./trend-fit.ts";
 

@@ -1,6 +1,7 @@
 import type { PredictionHistoryItem } from "@gradecast/contract/prediction";
+import type { ChartSize } from "../../components/echarts-canvas.ts";
 import { dateAxisLabel } from "../analytics/chart-fit.ts";
-import { type ChartSize, colors } from "./chart-canvas.tsx";
+import { colors } from "./chart-canvas.tsx";
 import { dateTime } from "./format.ts";
 
 // The history chart's option for the width it is drawn at. Full date-times ("Aug 13, 2026, 09:33
