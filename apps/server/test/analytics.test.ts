@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -33,6 +34,21 @@ async function addUser(db: Kysely<DB>, name: string, role: Role): Promise<string
     .returning("id")
     .executeTakeFirstOrThrow();
   return row.id;
+}
+
+/** A live session (refresh-token family) of a user, as a sign-in makes: embed tokens name one. */
+async function sessionOf(db: Kysely<DB>, userId: string): Promise<string> {
+  const familyId = randomUUID();
+  await db
+    .insertInto("sessions")
+    .values({
+      family_id: familyId,
+      user_id: userId,
+      token_hash: randomUUID(),
+      expires_at: new Date(Date.now() + 86_400_000),
+    })
+    .execute();
+  return familyId;
 }
 
 async function addReport(
@@ -134,7 +150,8 @@ function withApp(dialect: (typeof dialects)[number]) {
     const signer = await createEmbedSigner(t.config);
     ctx.t = t;
     ctx.sign = async (userId, scope, now = new Date()) =>
-      (await signer.sign({ userId, scope }, now)).token;
+      (await signer.sign({ userId, sessionId: await sessionOf(t.database.db, userId), scope }, now))
+        .token;
     ctx.report = (token: string) =>
       t.app.inject({
         method: "GET",
@@ -561,8 +578,10 @@ describe.each(dialects)("analytics report on %s", (dialect) => {
       const flipped = `${signature.slice(0, -2)}${signature.endsWith("AA") ? "BB" : "AA"}`;
       const otherDir = await mkdtemp(path.join(os.tmpdir(), "gradecast-other-key-"));
       const foreign = await createEmbedSigner({ dataDir: otherDir, jwtPrivateKey: undefined });
-      const foreignToken = (await foreign.sign({ userId: studentId, scope: "student" }, new Date()))
-        .token;
+      const sessionId = await sessionOf(ctx.t.database.db, studentId);
+      const foreignToken = (
+        await foreign.sign({ userId: studentId, sessionId, scope: "student" }, new Date())
+      ).token;
       await rm(otherDir, { recursive: true, force: true });
       for (const bad of [
         `${header}.${forged}.${signature}`,
@@ -681,8 +700,16 @@ describe.each(dialects)("GET /api/analytics/embed on %s", (dialect) => {
       expect(ttl).toBeLessThanOrEqual(10 * 60_000 + 1000);
       const token = new URL(body.url, "http://x").searchParams.get("token")!;
       const claims = JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString());
-      // Only the viewer and the scope: no name, email or role.
-      expect(Object.keys(claims).sort()).toEqual(["aud", "exp", "iat", "iss", "scope", "sub"]);
+      // Only the viewer, the session and the scope: no name, email or role.
+      expect(Object.keys(claims).sort()).toEqual([
+        "aud",
+        "exp",
+        "iat",
+        "iss",
+        "scope",
+        "sid",
+        "sub",
+      ]);
       expect(claims).toMatchObject({ sub: who.user.uid, scope });
       const report = await t.app.inject({
         method: "GET",
@@ -691,6 +718,26 @@ describe.each(dialects)("GET /api/analytics/embed on %s", (dialect) => {
       expect(report.statusCode, role).toBe(200);
       expect((report.json() as { scope: string }).scope).toBe(scope);
     }
+  });
+
+  it("ends the report's address when its session ends (sign-out)", async () => {
+    const who = await signIn(t, "teacher");
+    const body = (await embed(t, who.auth)).json() as { url: string };
+    const data = () =>
+      t.app.inject({
+        method: "GET",
+        url: `/api${body.url.replace("/report", "/analytics/report")}`,
+      });
+    expect((await data()).statusCode).toBe(200);
+    const out = await t.app.inject({
+      method: "POST",
+      url: "/api/auth/logout",
+      cookies: { gradecast_refresh: who.refreshToken },
+    });
+    expect(out.statusCode).toBe(204);
+    const refused = await data();
+    expect(refused.statusCode).toBe(401);
+    expect(errorOf(refused.body).code).toBe("invalid_token");
   });
 
   it("refuses anonymous callers, and an ID token is no embed token", async () => {

@@ -17,6 +17,8 @@ const SECRET_FILE = "embed-secret";
 
 export interface EmbedClaims {
   userId: string;
+  /** The session it was made for: signing out ends the report's address too. */
+  sessionId: string;
   scope: ReportScope;
 }
 
@@ -64,10 +66,10 @@ export async function createEmbedSigner(
 ): Promise<EmbedSigner> {
   const key = await loadEmbedKey(config);
   return {
-    async sign({ userId, scope }, now) {
+    async sign({ userId, sessionId, scope }, now) {
       const iat = Math.floor(now.getTime() / 1000);
       const exp = iat + embedTokenMinutes * 60;
-      const token = await new SignJWT({ scope })
+      const token = await new SignJWT({ scope, sid: sessionId })
         .setProtectedHeader({ alg: ALG, typ: TYP })
         .setSubject(userId)
         .setIssuer(ISSUER)
@@ -87,11 +89,10 @@ export async function createEmbedSigner(
           currentDate: now,
           requiredClaims: ["sub", "exp", "iat"],
         });
-        const scope = payload.scope;
-        if ((scope !== "staff" && scope !== "student") || typeof payload.sub !== "string") {
-          return null;
-        }
-        return { userId: payload.sub, scope };
+        const { scope, sid } = payload;
+        if (scope !== "staff" && scope !== "student") return null;
+        if (typeof payload.sub !== "string" || typeof sid !== "string") return null;
+        return { userId: payload.sub, sessionId: sid, scope };
       } catch (error) {
         if (error instanceof joseErrors.JOSEError) return null;
         throw error;

@@ -7,21 +7,6 @@ import type { DB } from "../db/schema.ts";
 // rest group small tables or use indexes. Counts are cast to int and averages to float8 so both
 // drivers hand back plain numbers.
 
-export interface Viewer {
-  id: string;
-  name: string;
-  role: "student" | "teacher" | "admin";
-  disabled: boolean;
-}
-
-export async function findViewer(db: Kysely<DB>, userId: string): Promise<Viewer | undefined> {
-  return db
-    .selectFrom("users")
-    .select(["id", "name", "role", "disabled"])
-    .where("id", "=", userId)
-    .executeTakeFirst();
-}
-
 // The report aggregates read analytics_report_rollup (migration 0002): per (dim, key) the count
 // and the exact sums of x = attendance and y = marks, kept by triggers on student_reports.
 const rollup = (dim: string) => sql`

@@ -2,10 +2,10 @@ import type { EmbedAnswer } from "@gradecast/contract/analytics";
 import { analyticsMessages } from "@gradecast/contract/analytics";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { z } from "zod";
+import { findAuthUser } from "../auth/queries.ts";
 import { AppError } from "../http/errors.ts";
 import type { Services } from "../services.ts";
 import { createEmbedSigner } from "./embed-token.ts";
-import { findViewer } from "./queries.ts";
 import { scopeForRole, staffReport, studentReport } from "./service.ts";
 
 // The analytics report (issue 7): the frame's address, the report's data (the embed token is its
@@ -27,7 +27,7 @@ export async function analyticsRoutes(app: FastifyInstance, services: Services) 
       if (external) return { url: external, expiresAt: null, external: true };
       const user = request.user!;
       const { token, expiresAt } = await signer.sign(
-        { userId: user.id, scope: scopeForRole(user.role) },
+        { userId: user.id, sessionId: user.sessionId, scope: scopeForRole(user.role) },
         services.now(),
       );
       return {
@@ -47,9 +47,10 @@ export async function analyticsRoutes(app: FastifyInstance, services: Services) 
       if (!query.success) throw badToken();
       const claims = await signer.verify(query.data.token, services.now());
       if (!claims || !uuid.test(claims.userId)) throw badToken();
-      // The token is short-lived, but a disabled account or a changed role ends it at once.
-      const viewer = await findViewer(services.db, claims.userId);
-      if (!viewer || viewer.disabled || scopeForRole(viewer.role) !== claims.scope) {
+      // The token is short-lived, but a disabled account, a changed role or the end of the
+      // session it was made for (sign-out, a password change or reset) ends it at once.
+      const viewer = await findAuthUser(services.db, claims.userId, claims.sessionId);
+      if (!viewer?.session_live || viewer.disabled || scopeForRole(viewer.role) !== claims.scope) {
         throw badToken();
       }
       return claims.scope === "staff"

@@ -12,6 +12,8 @@ export interface AuthUser {
   email: string;
   role: Role;
   emailVerified: boolean;
+  /** The session (refresh-token family) of the caller's ID token. */
+  sessionId: string;
 }
 
 declare module "fastify" {

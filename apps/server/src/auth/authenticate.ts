@@ -82,6 +82,7 @@ export function createAuthenticate(ctx: AuthContext): Authenticate {
       email: row.email,
       role: row.role,
       emailVerified: row.email_verified,
+      sessionId: claims.sid,
     };
     return user;
   };
