@@ -150,6 +150,17 @@ describe.each(dialects)("GET /api/admin/audit (%s)", (dialect) => {
     const cursor = await read("?cursor=abc");
     expect(cursor.statusCode).toBe(400);
     expect(errorOf(cursor.body).fields).toHaveProperty("cursor");
+    // Shaped like a real position, but out of the columns' range.
+    for (const position of [
+      ["2026-01-01 00:00:00+00", "9999999999999999999"],
+      ["2026-13-01 00:00:00+00", "1"],
+    ]) {
+      const crafted = await read(
+        `?cursor=${Buffer.from(JSON.stringify(position)).toString("base64url")}`,
+      );
+      expect(crafted.statusCode, position.join(" ")).toBe(400);
+      expect(errorOf(crafted.body).fields).toHaveProperty("cursor");
+    }
   });
 
   it("pages newest first without gaps or repeats", async () => {

@@ -400,6 +400,16 @@ describe.each(dialects)("reports on %s", (dialect) => {
         "/api/reports?sort=age",
         "/api/reports?cursor=not-a-cursor",
         `/api/reports?cursor=${Buffer.from('["date","x","y"]').toString("base64url")}`,
+        // Shaped like real keys, but no value PostgreSQL would take: refused here, not by it.
+        ...[
+          ["date", "9999-99-99 99:99:99+99"],
+          ["date", "2026-02-30 10:00:00+00"],
+          ["date", "0000-01-01 00:00:00+00"],
+          ["name", "a\u0000b"],
+        ].map(
+          ([sort, key]) =>
+            `/api/reports?sort=${sort}&cursor=${Buffer.from(JSON.stringify([sort, key, "00000000-0000-0000-0000-000000000000"])).toString("base64url")}`,
+        ),
       ]) {
         const bad = await get(teacher, url);
         expect(bad.statusCode, url).toBe(400);

@@ -12,6 +12,7 @@ import { audit } from "../audit/audit.ts";
 import type { AuthUser } from "../auth/access-hook.ts";
 import { type AuthContext, forgotPassword } from "../auth/service.ts";
 import type { UserRow } from "../db/schema.ts";
+import { isBigintText, isTimestampText } from "../http/cursor-keys.ts";
 import { badRequest, conflict, notFound, parse } from "../http/errors.ts";
 import type { Services } from "../services.ts";
 import {
@@ -59,9 +60,7 @@ function encodeCursor(position: Position): string {
   return Buffer.from(JSON.stringify([position.key, position.id])).toString("base64url");
 }
 
-const timeKey = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2}){0,2}$/;
-
-function decodeCursor(cursor: string, id: RegExp): Position {
+function decodeCursor(cursor: string, isId: (text: string) => boolean): Position {
   const bad = () => badRequest("The cursor is not valid.", { cursor: "The cursor is not valid." });
   let value: unknown;
   try {
@@ -72,13 +71,13 @@ function decodeCursor(cursor: string, id: RegExp): Position {
   if (!Array.isArray(value) || value.length !== 2) throw bad();
   const [key, rowId] = value as unknown[];
   if (typeof key !== "string" || typeof rowId !== "string") throw bad();
-  if (!timeKey.test(key) || !id.test(rowId)) throw bad();
+  if (!isTimestampText(key) || !isId(rowId)) throw bad();
   return { key, id: rowId };
 }
 
 export async function listUserPage(services: Services, query: unknown): Promise<UserPage> {
   const q = parse(adminUserQuerySchema, query);
-  const after = q.cursor ? decodeCursor(q.cursor, uuid) : undefined;
+  const after = q.cursor ? decodeCursor(q.cursor, (text) => uuid.test(text)) : undefined;
   const rows = await listUsers(services.db, {
     search: q.search,
     pendingOnly: q.pending === "true",
@@ -215,7 +214,7 @@ export async function listAuditPage(services: Services, query: unknown): Promise
     const message = "The end of the period must come after its start.";
     throw badRequest(message, { to: message });
   }
-  const after = q.cursor ? decodeCursor(q.cursor, /^[0-9]{1,19}$/) : undefined;
+  const after = q.cursor ? decodeCursor(q.cursor, isBigintText) : undefined;
   const byId = q.actor !== undefined && uuid.test(q.actor);
   const rows = await listAudit(services.db, {
     action: q.action,

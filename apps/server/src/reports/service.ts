@@ -9,6 +9,7 @@ import {
 import { audit } from "../audit/audit.ts";
 import type { AuthUser } from "../auth/access-hook.ts";
 import { scopeOf } from "../auth/access-hook.ts";
+import { isTextKey, isTimestampText } from "../http/cursor-keys.ts";
 import { badRequest, forbidden, notFound, parse } from "../http/errors.ts";
 import type { Services } from "../services.ts";
 import { csvRow } from "./csv.ts";
@@ -55,10 +56,10 @@ export function encodeCursor(sort: ReportSort, position: ListPosition): string {
   return Buffer.from(JSON.stringify([sort, position.key, position.id])).toString("base64url");
 }
 
-const keyShape: Record<ReportSort, RegExp> = {
-  date: /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2}){0,2}$/,
-  name: /^[\s\S]{0,400}$/,
-  marks: /^\d{1,3}$/,
+const validKey: Record<ReportSort, (key: string) => boolean> = {
+  date: isTimestampText,
+  name: (key) => isTextKey(key, 400),
+  marks: (key) => /^\d{1,3}$/.test(key),
 };
 
 export function decodeCursor(sort: ReportSort, cursor: string): ListPosition {
@@ -72,7 +73,7 @@ export function decodeCursor(sort: ReportSort, cursor: string): ListPosition {
   if (!Array.isArray(value) || value.length !== 3) throw bad();
   const [s, key, id] = value as unknown[];
   if (s !== sort || typeof key !== "string" || typeof id !== "string") throw bad();
-  if (!uuid.test(id) || !keyShape[sort].test(key)) throw bad();
+  if (!uuid.test(id) || !validKey[sort](key)) throw bad();
   return { key, id };
 }
 
