@@ -153,6 +153,32 @@ describe.each(dialects)("auth API (%s)", (dialect) => {
       expect(errorOf(long.body).fields?.name).toBe("Use at most 100 characters.");
     });
 
+    it("refuses a name with line breaks or control characters: it is printed in emails", async () => {
+      for (const name of [
+        "Evil\nClick http://evil.example to verify",
+        "Tab\there",
+        "Bell\u0007",
+        "Mirror \u202Eevil",
+      ]) {
+        const email = uniqueEmail("ctl");
+        const res = await register({ name, email, password: testPassword });
+        expect(res.statusCode, JSON.stringify(name)).toBe(400);
+        expect(errorOf(res.body).fields?.name).toBe(
+          "Use one line of letters, numbers, spaces and punctuation.",
+        );
+        expect((await login(email, testPassword)).statusCode).toBe(401);
+      }
+      expect(
+        (
+          await register({
+            name: "Zoë O'Brien-Ngũgĩ",
+            email: uniqueEmail("ok"),
+            password: testPassword,
+          })
+        ).statusCode,
+      ).toBe(201);
+    });
+
     it("emails a 6-digit verification code (outbox when no SMTP_URL)", async () => {
       const email = uniqueEmail("mail");
       await register({ name: "Mail", email, password: testPassword });

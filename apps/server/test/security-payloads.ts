@@ -16,6 +16,7 @@ export const hostileTexts = [
   `javascript:window.__pwned=1`,
   `{{constructor.constructor('window.__pwned=1')()}}`,
   `<iframe srcdoc="<script>parent.__pwned=1</script>">`,
-  `${"\u202e"}evil${"\u200b"} 漢字 🙂 O'Brien`,
+  // A right-to-left mark and a zero-width space (allowed; the overrides U+202A-U+202E are not).
+  `${"\u200f"}evil${"\u200b"} 漢字 🙂 O'Brien`,
   `=HYPERLINK("http://evil.example","x")`,
 ];

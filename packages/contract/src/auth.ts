@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { roles } from "./roles.ts";
+import { isSingleLine, singleLineMessage } from "./text.ts";
 
 // Account rules: NIST SP 800-63B passwords (8-128 characters, no composition rules, common
 // passwords refused by the server), trimmed lower-case emails, names of 1-100 characters.
@@ -16,7 +17,9 @@ export const nameSchema = z
   .string({ error: "Enter your name." })
   .trim()
   .min(1, { error: "Enter your name." })
-  .max(100, { error: "Use at most 100 characters." });
+  .max(100, { error: "Use at most 100 characters." })
+  .refine(isSingleLine, { error: singleLineMessage })
+  .transform((name) => name.normalize("NFC"));
 
 export const passwordSchema = z
   .string({ error: "Enter a password." })

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { messages } from "./messages.ts";
+import { isPlainText, isSingleLine, plainTextMessage, singleLineMessage } from "./text.ts";
 
 // Student reports of SPEC.md sections 3 and 5: one schema validates the teacher form and the
 // server, with the messages of SPEC.md section 8.
@@ -51,7 +52,7 @@ function boundedInt(field: Bounded) {
   });
 }
 
-function requiredText(max: number) {
+function requiredText(max: number, lines: "one" | "many") {
   return z.unknown().transform((v, ctx) => {
     if (isBlank(v) || typeof v !== "string") {
       ctx.addIssue({ code: "custom", message: messages.reportRequired });
@@ -63,13 +64,20 @@ function requiredText(max: number) {
       ctx.addIssue({ code: "custom", message: `Use at most ${max} characters.` });
       return z.NEVER;
     }
+    if (lines === "one" ? !isSingleLine(text) : !isPlainText(text)) {
+      ctx.addIssue({
+        code: "custom",
+        message: lines === "one" ? singleLineMessage : plainTextMessage,
+      });
+      return z.NEVER;
+    }
     return text;
   });
 }
 
 export const reportInputSchema = z.object({
-  studentName: requiredText(reportLimits.studentName.max),
-  course: requiredText(reportLimits.course.max),
+  studentName: requiredText(reportLimits.studentName.max, "one"),
+  course: requiredText(reportLimits.course.max, "one"),
   marks: boundedInt("marks"),
   attendance: boundedInt("attendance"),
   assignments: boundedInt("assignments"),
@@ -84,7 +92,7 @@ export const reportInputSchema = z.object({
     }
     return v as Behavior;
   }),
-  feedback: requiredText(reportLimits.feedback.max),
+  feedback: requiredText(reportLimits.feedback.max, "many"),
 });
 export type ReportInput = z.infer<typeof reportInputSchema>;
 
