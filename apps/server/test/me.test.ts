@@ -109,6 +109,20 @@ describe.each(dialects)("/api/me (%s)", (dialect) => {
     expect(JSON.stringify(audit)).not.toContain(newPassword);
   });
 
+  it("password change: 10 tries in 15 minutes per account, then 429, so a stolen token cannot guess", async () => {
+    const s = await signIn(t, "teacher");
+    const attempt = () =>
+      call("POST", "/api/me/password", s.auth, {
+        currentPassword: "a wrong guess",
+        newPassword: "something else entirely",
+      });
+    for (let i = 0; i < 10; i++) expect((await attempt()).statusCode).toBe(401);
+    const res = await attempt();
+    expect(res.statusCode).toBe(429);
+    expect(Number(res.headers["retry-after"])).toBeGreaterThan(0);
+    expect(errorOf(res.body).code).toBe("rate_limited");
+  });
+
   it("password change: 401 with a clear message on a wrong current password, nothing changes", async () => {
     const s = await signIn(t, "student");
     const res = await call("POST", "/api/me/password", s.auth, {

@@ -1,6 +1,7 @@
 import { messages } from "@gradecast/contract/messages";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { AppError, tooManyRequests } from "../http/errors.ts";
+import { hour, perAccount, routeLimit } from "../http/rate-limits.ts";
 import type { Services } from "../services.ts";
 import {
   type AuthContext,
@@ -43,27 +44,6 @@ function sendSession(services: Services, reply: FastifyReply, session: SignedIn)
     })
     .header("cache-control", "no-store");
   return { token: session.token, expiresIn: session.expiresIn, user: session.user };
-}
-
-const hour = 60 * 60 * 1000;
-
-/** Per-route rate limits (429 with Retry-After); RATE_LIMITS=off turns them off for benchmarks. */
-function limit(
-  services: Services,
-  name: string,
-  max: number,
-  timeWindow: number,
-  key: (request: FastifyRequest) => string,
-) {
-  if (!services.config.rateLimits) return {};
-  return {
-    rateLimit: {
-      max,
-      timeWindow,
-      hook: "preHandler" as const,
-      keyGenerator: (request: FastifyRequest) => `${name}:${key(request)}`,
-    },
-  };
 }
 
 /**
@@ -115,7 +95,7 @@ export async function authRoutes(app: FastifyInstance, ctx: AuthContext) {
     {
       config: {
         access: "POST /api/auth/register",
-        ...limit(services, "register", 20, hour, (r) => r.ip),
+        ...routeLimit(services, "register", 20, hour, (r) => r.ip),
       },
     },
     async (request, reply) => {
@@ -140,7 +120,7 @@ export async function authRoutes(app: FastifyInstance, ctx: AuthContext) {
     {
       config: {
         access: "POST /api/auth/login",
-        ...limit(services, "login", 10, 60_000, (r) => `${r.ip}|${emailOf(r)}`),
+        ...routeLimit(services, "login", 10, 60_000, (r) => `${r.ip}|${emailOf(r)}`),
       },
     },
     async (request, reply) => {
@@ -184,7 +164,7 @@ export async function authRoutes(app: FastifyInstance, ctx: AuthContext) {
     {
       config: {
         access: "POST /api/auth/forgot-password",
-        ...limit(services, "forgot", 5, hour, emailOf),
+        ...routeLimit(services, "forgot", 5, hour, emailOf),
       },
     },
     async (request, reply) => {
@@ -216,7 +196,7 @@ export async function authRoutes(app: FastifyInstance, ctx: AuthContext) {
     {
       config: {
         access: "POST /api/verify/resend",
-        ...limit(services, "resend", 5, hour, (r) => r.user?.id ?? r.ip),
+        ...perAccount(services, "resend", 5, hour),
       },
     },
     async (request, reply) => {

@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
+import { perAccount } from "../http/rate-limits.ts";
 import type { Services } from "../services.ts";
 import { allPredictions, myPredictions, parseStore, predict } from "./service.ts";
 
@@ -7,16 +8,7 @@ import { allPredictions, myPredictions, parseStore, predict } from "./service.ts
 // everyone's through GET /api/predictions.
 
 export async function predictionRoutes(app: FastifyInstance, services: Services) {
-  const perUser = services.config.rateLimits
-    ? {
-        rateLimit: {
-          max: 120,
-          timeWindow: 60_000,
-          hook: "preHandler" as const,
-          keyGenerator: (request: FastifyRequest) => `predict:${request.user?.id ?? request.ip}`,
-        },
-      }
-    : {};
+  const perUser = perAccount(services, "predict", 120, 60_000);
 
   app.post(
     "/api/predict",

@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
+import { perAccount } from "../http/rate-limits.ts";
 import type { Services } from "../services.ts";
 import { allQuestionnaires, myQuestionnaires, saveQuestionnaire } from "./service.ts";
 
@@ -7,16 +8,7 @@ import { allQuestionnaires, myQuestionnaires, saveQuestionnaire } from "./servic
 // everyone's through GET /api/students.
 
 export async function studentRoutes(app: FastifyInstance, services: Services) {
-  const perUser = services.config.rateLimits
-    ? {
-        rateLimit: {
-          max: 30,
-          timeWindow: 60_000,
-          hook: "preHandler" as const,
-          keyGenerator: (request: FastifyRequest) => `students:${request.user?.id ?? request.ip}`,
-        },
-      }
-    : {};
+  const perUser = perAccount(services, "students", 30, 60_000);
 
   app.post(
     "/api/students",

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { bearerOf } from "../auth/authenticate.ts";
 import { type AuthContext, changePassword, getMe, updateMe } from "../auth/service.ts";
+import { perAccount } from "../http/rate-limits.ts";
 
 // The signed-in user's own account: GET/PATCH /api/me {uid,name,email,role,emailVerified,
 // createdAt}, and POST /api/me/password (204; revokes the other sessions).
@@ -17,7 +18,13 @@ export async function meRoutes(app: FastifyInstance, ctx: AuthContext) {
 
   app.post(
     "/api/me/password",
-    { config: { access: "POST /api/me/password" } },
+    // Guessing the current password with a stolen ID token: as slow as guessing a sign-in.
+    {
+      config: {
+        access: "POST /api/me/password",
+        ...perAccount(ctx.services, "password", 10, 15 * 60_000),
+      },
+    },
     async (request, reply) => {
       await changePassword(
         ctx,
