@@ -207,6 +207,9 @@ export async function* exportCsv(
       chunk += csvRow(csvHeader.map((k) => r[k]));
     }
     yield chunk;
+    // A turn of the event loop between batches, so other calls are served meanwhile (on PGlite
+    // each batch's query runs in this process).
+    await new Promise((resolve) => setImmediate(resolve));
     if (rows.length < batch) return;
     const last = rows.at(-1);
     after = last ? positionOf(last) : undefined;

@@ -1,0 +1,39 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { exportBusyMessage } from "../src/reports/routes.ts";
+import { seedSyntheticReports } from "../src/reports/synthetic.ts";
+import { signIn } from "./accounts.ts";
+import { createTestApp, dialects, errorOf, type TestApp } from "./helpers.ts";
+
+// Exports read every matching report: at most two run at once on an instance, so that a few
+// users exporting a large school cannot hold every other call (issue 4's export, and the
+// security review that froze the server with twenty at once).
+describe.each(dialects)("CSV export slots on %s", (dialect) => {
+  let t: TestApp;
+  let auth: Record<string, string>;
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    await seedSyntheticReports(t.database.db, 6_000);
+    auth = (await signIn(t, "teacher")).auth;
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const exportAll = () =>
+    t.app.inject({ method: "GET", url: "/api/reports/export.csv", headers: auth });
+
+  it("runs two exports at once, asks a third to come back, and frees the slots when done", async () => {
+    const answers = await Promise.all([exportAll(), exportAll(), exportAll()]);
+    const done = answers.filter((r) => r.statusCode === 200);
+    const busy = answers.filter((r) => r.statusCode === 429);
+    expect(done).toHaveLength(2);
+    expect(busy).toHaveLength(1);
+    expect(busy[0]!.headers["retry-after"]).toBe("5");
+    expect(errorOf(busy[0]!.body)).toEqual({ code: "rate_limited", message: exportBusyMessage });
+    for (const res of done) expect(res.body.trimEnd().split("\r\n")).toHaveLength(6_001);
+
+    const again = await exportAll();
+    expect(again.statusCode).toBe(200);
+  });
+});
