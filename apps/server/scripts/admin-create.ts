@@ -7,12 +7,14 @@ import { migrate, openDatabase } from "../src/db/database.ts";
 import { AdminInputError, createOrPromoteAdmin } from "../src/users/admin.ts";
 import { DataDirBusyError, lockDataDir } from "../src/users/data-dir-lock.ts";
 
-// npm run admin:create -- --email E --name N
-// Creates an admin account, or promotes an existing account to admin (its password kept). The
-// password comes from ADMIN_PASSWORD or a hidden prompt. Uses the same configuration as the
+// npm run admin:create -- --email E --name N [--reset-password]
+// Creates an admin account, or promotes an existing account to admin (its password kept, or
+// replaced with --reset-password, which also signs the account out everywhere). The password
+// comes from ADMIN_PASSWORD or a hidden prompt. Uses the same configuration as the
 // server (DATA_DIR or DATABASE_URL) and migrates first. On embedded PGlite it refuses to run
 // while a server has the same DATA_DIR open.
-const usage = "Usage: npm run admin:create -- --email you@school.org --name 'Your Name'";
+const usage =
+  "Usage: npm run admin:create -- --email you@school.org --name 'Your Name' [--reset-password]";
 
 function fail(message: string): never {
   process.stderr.write(`admin:create: ${message}\n`);
@@ -54,10 +56,18 @@ async function promptHidden(question: string): Promise<string> {
 }
 
 async function main() {
-  let args: { email?: string | undefined; name?: string | undefined };
+  let args: {
+    email?: string | undefined;
+    name?: string | undefined;
+    "reset-password"?: boolean | undefined;
+  };
   try {
     args = parseArgs({
-      options: { email: { type: "string" }, name: { type: "string" } },
+      options: {
+        email: { type: "string" },
+        name: { type: "string" },
+        "reset-password": { type: "boolean" },
+      },
       strict: true,
     }).values;
   } catch (error) {
@@ -100,13 +110,18 @@ async function main() {
   try {
     await migrate(database.db);
     const existing = await findUserByEmail(database.db, email.data);
+    const resetPassword = args["reset-password"] === true;
     let password: string | undefined;
-    if (!existing) {
-      if (!args.name)
+    if (!existing || resetPassword) {
+      if (!existing && !args.name)
         throw new AdminInputError(`--name is required to create a new admin.\n${usage}`);
       password = process.env.ADMIN_PASSWORD;
       if (!password) {
-        password = await promptHidden("Password for the new admin (8-128 characters): ");
+        password = await promptHidden(
+          existing
+            ? "New password (8-128 characters): "
+            : "Password for the new admin (8-128 characters): ",
+        );
         const again = await promptHidden("Repeat the password: ");
         if (again !== password) {
           throw new AdminInputError("the two passwords differ; nothing was changed.");
@@ -117,13 +132,21 @@ async function main() {
       email: email.data,
       name: args.name ?? existing?.name ?? "",
       password,
+      resetPassword,
     });
     const what = result.created
       ? "Created admin"
       : result.promoted
         ? "Promoted to admin"
         : "Already an admin:";
-    stdout.write(`${what} ${result.user.email} (${result.user.uid}) in ${database.location}\n`);
+    const kept = result.created
+      ? ""
+      : result.passwordReset
+        ? "; new password set, signed out everywhere"
+        : "; password kept (--reset-password sets a new one)";
+    stdout.write(
+      `${what} ${result.user.email} (${result.user.uid}) in ${database.location}${kept}\n`,
+    );
   } catch (error) {
     if (!(error instanceof AdminInputError)) throw error;
     process.stderr.write(`admin:create: ${error.message}\n`);

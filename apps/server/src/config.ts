@@ -1,3 +1,4 @@
+import { createPrivateKey } from "node:crypto";
 import path from "node:path";
 import { defaultContactEmail } from "@gradecast/contract/site";
 import { z } from "zod";
@@ -29,6 +30,14 @@ const emptyToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === 
 const optional = <T extends z.ZodType>(schema: T) =>
   z.preprocess(emptyToUndefined, schema.optional());
 
+function isEd25519PrivateKey(pem: string): boolean {
+  try {
+    return createPrivateKey(pem).asymmetricKeyType === "ed25519";
+  } catch {
+    return false;
+  }
+}
+
 export const envSchema = z.object({
   PORT: z.preprocess(emptyToUndefined, port.default(3000)),
   HOST: z.preprocess(emptyToUndefined, z.string().default("0.0.0.0")),
@@ -58,9 +67,11 @@ export const envSchema = z.object({
       .default(defaultContactEmail),
   ),
   JWT_PRIVATE_KEY: optional(
-    z.string().refine((v) => v.includes("PRIVATE KEY"), {
-      error: "must be a PEM-encoded Ed25519 private key",
-    }),
+    z
+      .string()
+      // On one line, as .env files and .env.example write it: "\n" stands for a line break.
+      .transform((v) => (v.includes("\n") ? v : v.replaceAll("\\n", "\n")).trim())
+      .refine(isEd25519PrivateKey, { error: "must be a PEM-encoded Ed25519 private key" }),
   ),
   REDIS_URL: optional(url(["redis", "rediss"])),
   REDIS_KEY_PREFIX: z.preprocess(
@@ -123,13 +134,19 @@ export class ConfigError extends Error {
   }
 }
 
+/** A bad value as the error line shows it: never a key, nor a password inside an address. */
+function shown(name: string, value: string): string {
+  if (name === "JWT_PRIVATE_KEY") return "(hidden)";
+  return JSON.stringify(value.replace(/(\/\/[^:/@]*:)[^@/]*@/, "$1***@"));
+}
+
 /** Parses the environment; throws a ConfigError naming every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => {
       const name = String(issue.path[0]);
-      return `${name}=${JSON.stringify(env[name] ?? "")}: ${issue.message}`;
+      return `${name}=${shown(name, env[name] ?? "")}: ${issue.message}`;
     });
     throw new ConfigError(problems);
   }

@@ -62,7 +62,19 @@ async function main() {
   process.on("SIGTERM", () => void stop("SIGTERM"));
   process.on("SIGINT", () => void stop("SIGINT"));
 
-  await app.listen({ port: config.port, host: config.host });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    // A port in use or a HOST this machine does not have: say which variable to change.
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    process.stderr.write(
+      `Gradecast cannot start: cannot listen on HOST=${config.host} PORT=${config.port} (${code}). Free the port or change HOST or PORT.\n`,
+    );
+    await app.close();
+    await database.close();
+    releaseDataDir();
+    process.exit(1);
+  }
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
   const url = config.publicUrl ?? `http://localhost:${port}`;

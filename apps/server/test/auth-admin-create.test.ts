@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { verifyPassword } from "../src/auth/passwords.ts";
 import { openDatabase } from "../src/db/database.ts";
 import { createTestDatabase, dialects } from "./helpers.ts";
 
@@ -84,7 +85,36 @@ describe.each(dialects)("admin:create (%s)", (dialect) => {
 
     const again = await run(["--email", "head@school.org"], env);
     expect(again.code).toBe(0);
-    expect(again.stdout).toMatch(/^Already an admin: head@school\.org/);
+    expect(again.stdout).toMatch(
+      /^Already an admin: head@school\.org .*; password kept \(--reset-password sets a new one\)$/m,
+    );
+    expect((await userRow("head@school.org"))?.password_hash).toBe(row?.password_hash);
+  }, 120_000);
+
+  it("sets a new password for a locked-out admin with --reset-password, and refuses a weak one", async () => {
+    await run(["--email", "locked@school.org", "--name", "Locked Out"], {
+      ...env,
+      ADMIN_PASSWORD: "the forgotten passphrase",
+    });
+    const before = await userRow("locked@school.org");
+    const weak = await run(["--email", "locked@school.org", "--reset-password"], {
+      ...env,
+      ADMIN_PASSWORD: "password1",
+    });
+    expect(weak.code).toBe(1);
+    expect(weak.stderr).toMatch(/password: .*too common/);
+    expect((await userRow("locked@school.org"))?.password_hash).toBe(before?.password_hash);
+
+    const reset = await run(["--email", "locked@school.org", "--reset-password"], {
+      ...env,
+      ADMIN_PASSWORD: "a remembered passphrase",
+    });
+    expect(reset.stderr).toBe("");
+    expect(reset.code).toBe(0);
+    expect(reset.stdout).toMatch(/; new password set, signed out everywhere$/m);
+    const after = await userRow("locked@school.org");
+    expect(after?.password_hash).not.toBe(before?.password_hash);
+    expect(await verifyPassword(after?.password_hash ?? "", "a remembered passphrase")).toBe(true);
   }, 120_000);
 
   it("promotes an existing account, keeping its password", async () => {

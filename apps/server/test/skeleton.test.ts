@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { defaultContactEmail } from "@gradecast/contract/site";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -113,6 +114,35 @@ describe("configuration", () => {
   it("refuses a CONTACT_EMAIL that is not an email address", () => {
     expect(() => loadConfig({ CONTACT_EMAIL: "help desk" })).toThrow(
       /CONTACT_EMAIL="help desk": must be an email address/,
+    );
+  });
+
+  it("refuses a JWT_PRIVATE_KEY that is no Ed25519 key, and reads one written on one line", () => {
+    for (const bad of [
+      "-----BEGIN PRIVATE KEY-----garbage-----END PRIVATE KEY-----",
+      generateKeyPairSync("rsa", { modulusLength: 1024 })
+        .privateKey.export({ type: "pkcs8", format: "pem" })
+        .toString(),
+    ]) {
+      expect(() => loadConfig({ JWT_PRIVATE_KEY: bad })).toThrow(
+        /^ {2}JWT_PRIVATE_KEY=\(hidden\): must be a PEM-encoded Ed25519 private key$/m,
+      );
+    }
+    const pem = generateKeyPairSync("ed25519")
+      .privateKey.export({ type: "pkcs8", format: "pem" })
+      .toString();
+    // As .env.example shows it: one line, "\n" for each line break.
+    const oneLine = pem.trimEnd().replaceAll("\n", "\\n");
+    expect(loadConfig({ JWT_PRIVATE_KEY: oneLine }).jwtPrivateKey).toBe(pem.trim());
+    expect(loadConfig({ JWT_PRIVATE_KEY: pem }).jwtPrivateKey).toBe(pem.trim());
+  });
+
+  it("never prints a password found in a bad address", () => {
+    expect(() => loadConfig({ SMTP_URL: "http://mailer:s3cret@mail.example" })).toThrow(
+      /SMTP_URL="http:\/\/mailer:\*\*\*@mail\.example"/,
+    );
+    expect(() => loadConfig({ SMTP_URL: "http://mailer:s3cret@mail.example" })).not.toThrow(
+      /s3cret/,
     );
   });
 

@@ -8,19 +8,47 @@ import { commonPasswordMessage, toUser } from "../auth/service.ts";
 import type { DB } from "../db/schema.ts";
 
 // The one way an admin comes to exist: `npm run admin:create` (scripts/admin-create.ts) and
-// the tests' signIn helper both call this. An existing account is promoted, its password kept.
+// the tests' signIn helper both call this. An existing account is promoted, its password kept
+// unless a reset is asked for (an admin locked out, with no working mailbox to reset from).
 const adminSchema = z.object({ email: emailSchema, name: nameSchema, password: passwordSchema });
 
 export class AdminInputError extends Error {}
 
+function checkedPassword(password: string | undefined): string {
+  const parsed = passwordSchema.safeParse(password);
+  if (!parsed.success) throw new AdminInputError(`password: ${parsed.error.issues[0]?.message}`);
+  if (isCommonPassword(parsed.data))
+    throw new AdminInputError(`password: ${commonPasswordMessage}`);
+  return parsed.data;
+}
+
 export async function createOrPromoteAdmin(
   db: Kysely<DB>,
-  input: { email: string; name: string; password?: string | undefined },
+  input: {
+    email: string;
+    name: string;
+    password?: string | undefined;
+    /** For an existing account: set this password, and end its sessions and reset links. */
+    resetPassword?: boolean;
+  },
   now: Date = new Date(),
 ) {
   const email = emailSchema.safeParse(input.email);
   if (!email.success) throw new AdminInputError(`--email: ${email.error.issues[0]?.message}`);
   const existing = await q.findUserByEmail(db, email.data);
+  if (existing && input.resetPassword) {
+    const password = checkedPassword(input.password);
+    await q.updateUser(db, existing.id, { password_hash: await hashPassword(password) }, now);
+    await q.revokeUserSessions(db, existing.id, now);
+    await q.endPasswordResets(db, existing.id, now);
+    await audit(db, {
+      actorId: null,
+      actorEmail: null,
+      action: "admin.password_reset_by_cli",
+      target: existing.id,
+      ip: null,
+    });
+  }
   if (existing) {
     const row =
       existing.role === "admin"
@@ -37,7 +65,12 @@ export async function createOrPromoteAdmin(
         ip: null,
       });
     }
-    return { user: toUser(row), created: false, promoted: existing.role !== "admin" };
+    return {
+      user: toUser(row),
+      created: false,
+      promoted: existing.role !== "admin",
+      passwordReset: input.resetPassword === true,
+    };
   }
   const parsed = adminSchema.safeParse(input);
   if (!parsed.success) {
@@ -66,5 +99,5 @@ export async function createOrPromoteAdmin(
     target: row.id,
     ip: null,
   });
-  return { user: toUser(row), created: true, promoted: false };
+  return { user: toUser(row), created: true, promoted: false, passwordReset: false };
 }
