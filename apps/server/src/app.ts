@@ -142,10 +142,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       root: webDist,
       index: false,
       wildcard: false,
-      maxAge: "1h",
+      // Every file's cache-control is set here (the plugin's own would override it).
+      cacheControl: false,
       setHeaders: (res, filePath) => {
         if (filePath.includes(`${path.sep}assets${path.sep}`)) {
           res.setHeader("cache-control", "public, max-age=31536000, immutable");
+        } else if (filePath.endsWith(".html")) {
+          // The page names the current build's scripts: an hour-old copy would ask for chunks
+          // a new version has replaced, and /report's address carries a token.
+          res.setHeader("cache-control", "no-cache");
+        } else {
+          res.setHeader("cache-control", "public, max-age=3600");
         }
       },
     });

@@ -776,6 +776,8 @@ describe.each(dialects)("the report page's framing headers on %s", (dialect) => 
     const webDist = path.join(dataDir, "web");
     await mkdir(webDist, { recursive: true });
     await writeFile(path.join(webDist, "index.html"), "<!doctype html><title>Gradecast</title>");
+    await mkdir(path.join(webDist, "assets"));
+    await writeFile(path.join(webDist, "assets", "app-0123abcd.js"), "export {};");
     const created = await createTestDatabase(dialect);
     drop = created.drop;
     closeDb = () => created.database.close();
@@ -816,8 +818,17 @@ describe.each(dialects)("the report page's framing headers on %s", (dialect) => 
       String(reportPage.headers["content-security-policy"]).match(/frame-ancestors/g),
     ).toHaveLength(1);
 
-    for (const url of ["/login", "/student-dashboard", "/"]) {
+    expect(reportPage.headers["cache-control"]).toBe("no-cache");
+
+    for (const url of ["/login", "/student-dashboard", "/", "/index.html"]) {
       const page = await app.inject({ method: "GET", url });
+      // Never an hour-old page naming the scripts of a replaced build.
+      expect(page.headers["cache-control"], url).toBe("no-cache");
+      if (url === "/") {
+        // Built files carry their content's hash in their name: cached for good.
+        const asset = await app.inject({ method: "GET", url: "/assets/app-0123abcd.js" });
+        expect(asset.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+      }
       expect(directive(page.headers["content-security-policy"], "frame-ancestors"), url).toBe(
         "frame-ancestors 'none'",
       );
