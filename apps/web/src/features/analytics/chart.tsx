@@ -54,7 +54,8 @@ export const baseOption = {
   animation: false,
   textStyle: { fontFamily, color: palette.text },
   grid: { left: 56, right: 24, top: 24, bottom: 56, containLabel: true },
-  tooltip: { trigger: "axis", confine: true },
+  // Drawn on the canvas: an HTML tooltip is styled inline, which the CSP (style-src 'self') refuses.
+  tooltip: { trigger: "axis", confine: true, renderMode: "richText" },
 };
 
 export function axisName(name: string, gap = 32) {

@@ -289,7 +289,7 @@ export function buildCharts(report: StaffReport) {
     option: hasReports
       ? {
           ...baseOption,
-          tooltip: { trigger: "item", confine: true },
+          tooltip: { trigger: "item", confine: true, renderMode: "richText" },
           legend: { bottom: 0, textStyle: { color: palette.muted } },
           grid: { ...baseOption.grid, bottom: 72 },
           xAxis: { type: "value", min: 0, max: 100, ...axisName("Attendance (%)") },

@@ -25,7 +25,8 @@ export function trendOption(ordered: PredictionHistoryItem[], size: ChartSize) {
     animation: false,
     textStyle: { fontFamily: "system-ui, sans-serif", color: colors.text },
     grid: { ...grid, containLabel: true },
-    tooltip: { trigger: "axis", confine: true },
+    // On the canvas: the CSP refuses the inline styles of an HTML tooltip.
+    tooltip: { trigger: "axis", confine: true, renderMode: "richText" },
     xAxis: {
       type: "category",
       // The categories are the full date-times, which the tooltip shows.
