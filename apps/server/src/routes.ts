@@ -4,6 +4,7 @@ import { analyticsRoutes } from "./analytics/routes.ts";
 import { installAccessHook } from "./auth/access-hook.ts";
 import { createAuthContext, createAuthenticate } from "./auth/authenticate.ts";
 import { authRoutes } from "./auth/routes.ts";
+import { apiDocsRoutes } from "./http/api-docs.ts";
 import { healthRoutes } from "./http/health.ts";
 import { siteRoutes } from "./http/site.ts";
 import { predictionRoutes } from "./prediction/routes.ts";
@@ -19,6 +20,7 @@ export async function registerRoutes(app: FastifyInstance, services: Services) {
   installAccessHook(app, createAuthenticate(auth));
   await healthRoutes(app, services);
   await siteRoutes(app, services);
+  await apiDocsRoutes(app);
   await authRoutes(app, auth);
   await meRoutes(app, auth);
   await analyticsRoutes(app, services);

@@ -1,5 +1,6 @@
 import { generateKeyPairSync } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { apiAccess } from "@gradecast/contract/api-access";
 import { defaultContactEmail } from "@gradecast/contract/site";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../src/config.ts";
@@ -27,6 +28,42 @@ describe.each(dialects)("skeleton on %s", (dialect) => {
       model: "ok",
       modelVersion: artifact.modelVersion,
     });
+  });
+
+  it("describes its API at /api/docs: an OpenAPI document from the contract's table and schemas, and a page", async () => {
+    const res = await t.app.inject({ method: "GET", url: "/api/docs/openapi.json" });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json() as {
+      openapi: string;
+      paths: Record<string, Record<string, Record<string, unknown>>>;
+    };
+    expect(doc.openapi).toBe("3.1.0");
+    // Every route of the access table, and nothing else.
+    const described = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.keys(ops).map((m) => `${m.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ":$1")}`),
+    );
+    expect(described.sort()).toEqual(Object.keys(apiAccess).sort());
+    const register = doc.paths["/api/auth/register"]?.post as {
+      security: unknown[];
+      requestBody: { content: { "application/json": { schema: { properties: object } } } };
+    };
+    expect(register.security).toEqual([]);
+    expect(Object.keys(register.requestBody.content["application/json"].schema.properties)).toEqual(
+      ["name", "email", "password", "role"],
+    );
+    const patch = doc.paths["/api/reports/{id}"]?.patch as {
+      description: string;
+      parameters: { name: string; in: string }[];
+    };
+    expect(patch.description).toBe("Who may call: teacher, admin.");
+    expect(patch.parameters).toContainEqual(expect.objectContaining({ name: "id", in: "path" }));
+
+    const page = await t.app.inject({ method: "GET", url: "/api/docs" });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers["content-type"]).toBe("text/html; charset=utf-8");
+    expect(page.body).toContain("<h2>POST /api/reports</h2>");
+    expect(page.body).toContain('href="/api/docs/openapi.json"');
+    expect(page.body).not.toMatch(/<script|style=/);
   });
 
   it("gives anyone the installation's contact address, CONTACT_EMAIL or the default", async () => {

@@ -21,6 +21,8 @@ const admins: AccessRule = { allow: ["admin"] };
 export const apiAccess = {
   "GET /api/health": anyone,
   "GET /api/site": anyone,
+  "GET /api/docs": anyone,
+  "GET /api/docs/openapi.json": anyone,
   "POST /api/auth/register": anyone,
   "POST /api/auth/login": anyone,
   "POST /api/auth/refresh": anyone,

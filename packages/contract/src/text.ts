@@ -2,8 +2,8 @@
 // CSV files: a line break there lets a registrant write their own lines into a genuine email,
 // and bidirectional overrides make a name read differently from what it is.
 
-/** Control characters other than tab and line breaks, and the bidirectional embeddings. */
-const controls = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/;
+/** Control characters (C0 and C1), and the bidirectional embeddings, overrides and isolates. */
+const controls = /[\p{Cc}\u202A-\u202E\u2066-\u2069]/u;
 const lineBreaks = /[\n\r\u2028\u2029]/;
 
 export const singleLineMessage = "Use one line of letters, numbers, spaces and punctuation.";
@@ -11,10 +11,10 @@ export const plainTextMessage = "Remove the control characters from this text.";
 
 /** True for text fit for a one-line field. */
 export function isSingleLine(text: string): boolean {
-  return !controls.test(text) && !lineBreaks.test(text) && !text.includes("\t");
+  return !controls.test(text) && !lineBreaks.test(text);
 }
 
 /** True for text fit for a multi-line field: line breaks and tabs allowed, other controls not. */
 export function isPlainText(text: string): boolean {
-  return !controls.test(text);
+  return !controls.test(text.replace(/[\t\n\r]/g, ""));
 }
