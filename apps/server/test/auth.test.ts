@@ -70,6 +70,7 @@ describe.each(dialects)("auth API (%s)", (dialect) => {
         name: "Ada Lovelace",
         email,
         role: "student",
+        pendingRole: null,
         emailVerified: false,
         createdAt: expect.any(String),
       });
@@ -585,7 +586,8 @@ describe("teacher sign-up with TEACHER_SIGNUP=approval", () => {
         payload: { name: "Pending", email, password: testPassword, role: "teacher" },
       });
       expect(res.statusCode).toBe(201);
-      expect(res.json().user.role).toBe("student");
+      // The answer says the request waits, so the screens can tell the teacher.
+      expect(res.json().user).toMatchObject({ role: "student", pendingRole: "teacher" });
       const row = await t.database.db
         .selectFrom("users")
         .select(["role", "pending_role"])

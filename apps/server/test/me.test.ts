@@ -24,16 +24,22 @@ describe.each(dialects)("/api/me (%s)", (dialect) => {
       cookies: { gradecast_refresh: token },
     });
 
-  it("GET answers {uid,name,email,role,emailVerified,createdAt} and nothing else", async () => {
+  it("GET answers {uid,name,email,role,pendingRole,emailVerified,createdAt} and nothing else", async () => {
     for (const role of ["student", "teacher", "admin"] as const) {
       const s = await signIn(t, role, { name: `Me ${role}` });
       const res = await call("GET", "/api/me", s.auth);
       expect(res.statusCode).toBe(200);
       const body = res.json();
       expect(Object.keys(body).sort()).toEqual(
-        ["createdAt", "email", "emailVerified", "name", "role", "uid"].sort(),
+        ["createdAt", "email", "emailVerified", "name", "pendingRole", "role", "uid"].sort(),
       );
-      expect(body).toMatchObject({ uid: s.user.uid, name: `Me ${role}`, email: s.email, role });
+      expect(body).toMatchObject({
+        uid: s.user.uid,
+        name: `Me ${role}`,
+        email: s.email,
+        role,
+        pendingRole: null,
+      });
       expect(Number.isNaN(Date.parse(body.createdAt))).toBe(false);
       expect(res.headers["cache-control"]).toBe("no-store");
     }

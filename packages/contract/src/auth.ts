@@ -62,6 +62,8 @@ export const userSchema = z.object({
   name: z.string(),
   email: z.string(),
   role: z.enum(roles),
+  /** "teacher" while a teacher sign-up waits for an admin (TEACHER_SIGNUP=approval). */
+  pendingRole: z.enum(["teacher"]).nullable(),
   emailVerified: z.boolean(),
   createdAt: z.string(),
 });

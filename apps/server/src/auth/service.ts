@@ -57,6 +57,7 @@ export function toUser(row: UserRow): User {
     name: row.name,
     email: row.email,
     role: row.role,
+    pendingRole: row.pending_role,
     emailVerified: row.email_verified,
     createdAt: new Date(row.created_at as unknown as string | Date).toISOString(),
   };
