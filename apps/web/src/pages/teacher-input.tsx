@@ -1,31 +1,45 @@
 import { messages } from "@gradecast/contract/messages";
 import { reportFormMessage } from "@gradecast/contract/reports";
 import { useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useId, useState } from "react";
+import { type FormEvent, useEffect, useId, useState } from "react";
 import { ApiError } from "../api/client.ts";
+import { useSession } from "../auth/session.tsx";
 import { Alert } from "../components/alert.tsx";
 import { Button, ButtonLink } from "../components/button.tsx";
 import { Card } from "../components/card.tsx";
 import { PageHeader } from "../components/page-header.tsx";
 import { createReport, reportsKey } from "../features/reports/api.ts";
+import { clearReportDraft, loadReportDraft, saveReportDraft } from "../features/reports/draft.ts";
 import { checkReport, emptyReport } from "../features/reports/form.ts";
 import { ReportFields } from "../features/reports/report-fields.tsx";
 import "../features/reports/reports.css";
 
 // /teacher-input: the report form of SPEC.md sections 2, 4, 5 and 8. The contract's schema checks
-// it before sending; the server checks it again with the same schema.
+// it before sending; the server checks it again with the same schema. What is typed is kept as a
+// draft on this device (features/reports/draft.ts) until it is submitted or the teacher logs out.
 interface Outcome {
   ok: boolean;
   text: string;
 }
 
 export default function TeacherInput() {
+  const { user } = useSession();
+  // Keyed by user: if another tab signs someone else in, this page starts over with their draft.
+  const userId = user?.uid ?? "anonymous";
+  return <TeacherReport key={userId} userId={userId} />;
+}
+
+function TeacherReport({ userId }: { userId: string }) {
   const queryClient = useQueryClient();
   const messageId = `report-message${useId()}`;
-  const [values, setValues] = useState(emptyReport);
+  const [values, setValues] = useState(() => loadReportDraft(userId));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [saving, setSaving] = useState(false);
+
+  useEffect(() => {
+    saveReportDraft(userId, values);
+  }, [userId, values]);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -39,6 +53,8 @@ export default function TeacherInput() {
     setSaving(true);
     try {
       await createReport(values);
+      // Cleared here too: the page may have been left while the report was being sent.
+      clearReportDraft(userId);
       setValues(emptyReport);
       setErrors({});
       setOutcome({ ok: true, text: messages.reportSubmitted });
@@ -59,7 +75,7 @@ export default function TeacherInput() {
     <div className="stack narrow">
       <PageHeader
         title="Teacher Input"
-        description="Record a student's course, marks, attendance, assignments, behavior and feedback."
+        description="Record a student's course, marks, attendance, assignments, behavior and feedback. What you type is kept on this device until you submit it or log out."
         actions={
           <ButtonLink to="/dashboard" variant="secondary">
             Back to Dashboard
