@@ -163,7 +163,9 @@ function AuditTable({
       <p className="admin-status" aria-live="polite">
         {refreshing
           ? "Loading..."
-          : `${entries.length}${state.hasNextPage ? "+" : ""} entries, newest first`}
+          : `${entries.length}${state.hasNextPage ? "+" : ""} ${
+              entries.length === 1 && !state.hasNextPage ? "entry" : "entries"
+            }, newest first`}
       </p>
       <div className="admin-table-wrap">
         <table className="admin-table" aria-busy={refreshing || undefined}>

@@ -20,6 +20,12 @@ import "../features/admin/admin.css";
 // password-reset email. Every change asks first; its error shows in the dialog that asked.
 
 const roleLabels: Record<Role, string> = { student: "Student", teacher: "Teacher", admin: "Admin" };
+// In a sentence, as the approval says it: "is now a teacher".
+const roleInSentence: Record<Role, string> = {
+  student: "a student",
+  teacher: "a teacher",
+  admin: "an admin",
+};
 
 function formatDate(iso: string): string {
   return new Date(iso).toLocaleDateString(undefined, { dateStyle: "medium" });
@@ -156,7 +162,11 @@ function UserTable({
   return (
     <>
       <p className="admin-status" aria-live="polite">
-        {searching ? "Searching..." : `${users.length}${state.hasNextPage ? "+" : ""} accounts`}
+        {searching
+          ? "Searching..."
+          : `${users.length}${state.hasNextPage ? "+" : ""} ${
+              users.length === 1 && !state.hasNextPage ? "account" : "accounts"
+            }`}
       </p>
       <div className="admin-table-wrap">
         <table className="admin-table" aria-busy={searching || undefined}>
@@ -296,12 +306,12 @@ function ActionDialog({
         onClose={onClose}
         onConfirm={async () => {
           const changed = await updateUser(user.uid, { role });
-          await onDone(`${user.name} is now ${roleLabels[changed.role].toLowerCase()}.`, changed);
+          await onDone(`${user.name} is now ${roleInSentence[changed.role]}.`, changed);
         }}
       >
         <p>
-          {who} is {roleLabels[user.role].toLowerCase()}. The new role applies to their next
-          request; pages they can no longer use show a "not allowed" screen.
+          {who} is {roleInSentence[user.role]}. The new role applies to their next request; pages
+          they can no longer use show a "not allowed" screen.
         </p>
         <Select
           label="New role"
