@@ -149,7 +149,7 @@ describe("admin screens in the browser", () => {
     const dialog = page.getByRole("dialog");
     await dialog.getByLabel("New role").selectOption("teacher");
     await dialog.getByRole("button", { name: "Change role" }).click();
-    await page.getByText(`${sam.name} is now teacher.`).waitFor();
+    await page.getByText(`${sam.name} is now a teacher.`).waitFor();
     await expect.poll(() => row.getByRole("cell").nth(1).textContent()).toContain("Teacher");
 
     await logOut(samPage);
