@@ -128,6 +128,8 @@ describe("accounts in the browser", () => {
     await page.getByRole("button", { name: "Login" }).click();
     expect(await cleared).toBe(true);
     await expect.poll(() => error.textContent()).toBe("Invalid email or password.");
+    // Keyboard focus stayed on the button through the request, not dropped to <body>.
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Login");
     expect(await page.evaluate(() => localStorage.getItem("token"))).toBeNull();
   });
 
@@ -138,6 +140,8 @@ describe("accounts in the browser", () => {
     await logIn(page, ada.email, ada.password);
     await page.waitForURL(/\/profile$/);
     await expect.poll(() => page.locator("main dl").textContent()).toContain(ada.name);
+    // Into the app from the sign-in screens: focus on the new page, as for other navigation.
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("main");
     const details = await page.locator("main dl").textContent();
     expect(details).toContain(ada.email);
     expect(details).toMatch(/UID[0-9a-f-]{36}/);
@@ -178,6 +182,12 @@ describe("accounts in the browser", () => {
     await page.getByLabel("Code").fill(wrong);
     await page.getByRole("button", { name: "Verify" }).click();
     await expect.poll(() => page.getByRole("alert").allTextContents()).toContain("Invalid code");
+    // Tied to the field as other field errors are; focus stayed on the button.
+    const codeField = page.getByLabel("Code");
+    expect(await codeField.getAttribute("aria-invalid")).toBe("true");
+    const described = (await codeField.getAttribute("aria-describedby")) ?? "";
+    expect(await page.locator(`[id="${described}"]`).textContent()).toBe("Invalid code");
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Verify");
 
     // Resending is another action: the earlier "Invalid code" goes.
     await page.getByRole("button", { name: "Resend code" }).click();
@@ -185,6 +195,7 @@ describe("accounts in the browser", () => {
       .poll(() => page.getByRole("status").allTextContents())
       .toContain(`A new code is on its way to ${ada.email}.`);
     expect(await page.getByText("Invalid code").count()).toBe(0);
+    expect(await codeField.getAttribute("aria-invalid")).toBeNull();
     const mail = await waitForMail(
       server,
       (m) => m.to.includes(ada.email) && m.file !== first.file,

@@ -59,6 +59,8 @@ const pageOrder = sections.flatMap((s) => questions.filter((q) => q.section === 
 
 const progressText = (page: Page) => page.locator(".questionnaire-progress-label").textContent();
 
+const focusedText = (page: Page) => page.evaluate(() => document.activeElement?.textContent);
+
 const focusedName = (page: Page) =>
   page.evaluate(() => (document.activeElement as HTMLSelectElement | null)?.name ?? "");
 
@@ -126,6 +128,10 @@ describe("student questionnaire and prediction in the browser", () => {
       expect(await page.locator(`select[name="${q.key}"]`).inputValue(), q.key).toBe(typed[q.key]);
     }
     expect(await progressText(page)).toBe("29 of 30 questions answered (97%)");
+    // The message followed the answers: one question is left now.
+    expect(
+      await page.getByRole("alert").filter({ hasText: "before you predict" }).textContent(),
+    ).toBe("Answer “Going out with friends” before you predict. It is the last question left.");
 
     // Save too early: the one question left is focused and named.
     await page.getByRole("button", { name: "Save" }).focus();
@@ -141,6 +147,8 @@ describe("student questionnaire and prediction in the browser", () => {
     expect(await page.locator('select[name="goout"]').inputValue()).toBe("3");
     expect(await progressText(page)).toBe("30 of 30 questions answered (100%)");
     expect(await page.locator("progress").getAttribute("value")).toBe("30");
+    // Nothing is left to answer, so nothing is left of the message.
+    expect(await page.getByRole("alert").filter({ hasText: "before you" }).count()).toBe(0);
     expect(await seriousViolations(page)).toEqual([]);
   });
 
@@ -155,10 +163,14 @@ describe("student questionnaire and prediction in the browser", () => {
   it("predicts: the score out of 20 with one decimal, its message, the interval and the factor chart", async () => {
     const { page } = browser;
     await page.getByRole("button", { name: "Predict" }).focus();
+    // The button is at the bottom of the questionnaire, so the page is scrolled to reach it.
+    expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
     await page.keyboard.press("Enter");
     await page.waitForURL(/\/prediction$/);
     const scoreLocator = page.getByTestId("prediction-score");
     await scoreLocator.waitFor();
+    // The new page opens at the top, where the score is.
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
     predicted = (await scoreLocator.textContent()) ?? "";
     expect(predicted).toMatch(/^\d{1,2}\.\d$/);
     const value = Number(predicted);
@@ -209,6 +221,78 @@ describe("student questionnaire and prediction in the browser", () => {
     expect(await page.locator(".prediction-history").textContent()).toContain(
       "1 prediction so far",
     );
+  });
+
+  it("a page that fails to render says so inside the app frame, with Reload and a way home", async () => {
+    const { page, consoleErrors } = browser;
+    const logged = consoleErrors.length;
+    await page.goto("/dashboard");
+    await page.getByRole("navigation", { name: "Main" }).waitFor();
+    // A history entry whose carried result is damaged: /prediction throws while rendering.
+    await page.evaluate(() => {
+      const state = { usr: { result: { prediction: 5 } }, key: "damaged", idx: 1 };
+      window.history.pushState(state, "", "/prediction");
+      window.dispatchEvent(new PopStateEvent("popstate", { state }));
+    });
+    const alert = page.getByRole("alert").filter({ hasText: "Something went wrong." });
+    await alert.waitFor();
+    expect(await alert.getByRole("button", { name: "Reload" }).count()).toBe(1);
+    expect(await alert.getByRole("link", { name: "Go to Home" }).getAttribute("href")).toBe(
+      "/Home",
+    );
+    // The frame is still there and its links still work.
+    await page
+      .getByRole("navigation", { name: "Main" })
+      .getByRole("link", { name: "Student Input" })
+      .click();
+    await page.getByLabel("School", { exact: true }).waitFor();
+    expect(await alert.count()).toBe(0);
+    consoleErrors.splice(logged);
+  });
+
+  it("a failed Save keeps focus on Save; a session that ended says so and keeps the answers", async () => {
+    const { page, dialogs, consoleErrors } = browser;
+    const logged = consoleErrors.length;
+    await page.goto("/student-input");
+    await page.getByLabel("School", { exact: true }).waitFor();
+    const dialogsBefore = dialogs.length;
+    await page.route("**/api/students", async (route) => {
+      await new Promise((r) => setTimeout(r, 300));
+      await route.fulfill({ status: 500, body: "" });
+    });
+    const save = page.getByRole("button", { name: "Save" });
+    await save.focus();
+    await page.keyboard.press("Enter");
+    await expect.poll(() => dialogs.length).toBe(dialogsBefore + 1);
+    expect(dialogs.at(-1)).toBe(messages.studentSaveFailed);
+    expect(await focusedText(page)).toBe("Save");
+    await page.unroute("**/api/students");
+
+    // The ID token is no longer accepted and the refresh is refused: the session has ended.
+    await page.evaluate(() => localStorage.setItem("token", "expired.id.token"));
+    await page.route("**/api/auth/refresh", (route) =>
+      route.fulfill({
+        status: 401,
+        contentType: "application/json",
+        body: JSON.stringify({ error: { code: "unauthorized", message: "Please sign in." } }),
+      }),
+    );
+    await save.focus();
+    await page.keyboard.press("Enter");
+    await page.waitForURL(/\/login\?next=%2Fstudent-input$/);
+    expect(dialogs.at(-1)).toBe(
+      "Your session has ended. Your answers are kept on this device: log in again, then save or predict.",
+    );
+    await page.unroute("**/api/auth/refresh");
+    await page.getByLabel("Email").fill(student.email);
+    await page.getByLabel("Password").fill(student.password);
+    await page.getByRole("button", { name: "Login" }).click();
+    await page.waitForURL(/\/student-input$/);
+    await page.getByLabel("School", { exact: true }).waitFor();
+    expect(await progressText(page)).toBe("30 of 30 questions answered (100%)");
+    // Only the refused requests' own console lines.
+    const added = consoleErrors.splice(logged);
+    expect(added.filter((m) => !/Failed to load resource/.test(m))).toEqual([]);
   });
 
   it("saves the questionnaire: alert, cleared form, /dashboard", async () => {

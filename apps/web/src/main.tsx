@@ -3,6 +3,7 @@ import { StrictMode, Suspense } from "react";
 import { createRoot } from "react-dom/client";
 import { BrowserRouter } from "react-router";
 import { SessionProvider } from "./auth/session.tsx";
+import { RouteErrorBoundary } from "./components/route-error-boundary.tsx";
 import { Spinner } from "./components/spinner.tsx";
 import { AppRoutes } from "./router.tsx";
 import "./styles.css";
@@ -16,9 +17,13 @@ createRoot(root).render(
   <StrictMode>
     <BrowserRouter>
       <SessionProvider>
-        <Suspense fallback={<Spinner label="Loading..." className="spinner-page" />}>
-          <AppRoutes />
-        </Suspense>
+        {/* The last resort, for a page outside the frames (/Home, /report) or a frame itself:
+            never a blank page. Each frame has its own, which keeps its navigation usable. */}
+        <RouteErrorBoundary standalone>
+          <Suspense fallback={<Spinner label="Loading..." className="spinner-page" />}>
+            <AppRoutes />
+          </Suspense>
+        </RouteErrorBoundary>
       </SessionProvider>
     </BrowserRouter>
   </StrictMode>,

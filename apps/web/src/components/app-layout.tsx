@@ -3,6 +3,7 @@ import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { Link, NavLink, Outlet, useLocation } from "react-router";
 import { useSession } from "../auth/session.tsx";
 import { useLogout } from "../auth/use-logout.ts";
+import { RouteErrorBoundary } from "./route-error-boundary.tsx";
 import { SkipLink } from "./skip-link.tsx";
 import { Spinner } from "./spinner.tsx";
 import { useFocusMainOnNavigate } from "./use-focus-main.ts";
@@ -91,9 +92,11 @@ export function AppLayout() {
       </nav>
       <main id="main" className="app-main" tabIndex={-1}>
         <VerifyBanner />
-        <Suspense fallback={<Spinner label="Loading..." className="spinner-page" />}>
-          {allowed ? <Outlet /> : <NotAllowed />}
-        </Suspense>
+        <RouteErrorBoundary>
+          <Suspense fallback={<Spinner label="Loading..." className="spinner-page" />}>
+            {allowed ? <Outlet /> : <NotAllowed />}
+          </Suspense>
+        </RouteErrorBoundary>
       </main>
     </div>
   );

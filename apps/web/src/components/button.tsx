@@ -1,13 +1,14 @@
-import type { ButtonHTMLAttributes, ReactNode } from "react";
+import type { ButtonHTMLAttributes, ReactNode, Ref } from "react";
 import { Link, type LinkProps } from "react-router";
 
 export type ButtonVariant = "primary" | "secondary" | "ghost" | "danger";
 
 export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   variant?: ButtonVariant;
-  /** Disables the button and says why while a request runs. */
+  /** Ignores presses and says why while a request runs (focus stays on the button). */
   loading?: boolean;
   children: ReactNode;
+  ref?: Ref<HTMLButtonElement>;
 }
 
 export function buttonClass(variant: ButtonVariant = "primary", extra?: string): string {
@@ -20,15 +21,24 @@ export function Button({
   type = "button",
   className,
   disabled,
+  onClick,
   children,
   ...rest
 }: ButtonProps) {
+  const inert = Boolean(disabled || loading);
   return (
     <button
       type={type}
       className={buttonClass(variant, className)}
-      disabled={disabled || loading}
+      // Not the disabled attribute: it blurs the focused button, and keyboard focus would drop
+      // to <body> whenever a request starts. Presses are ignored instead (preventDefault also
+      // stops a submit button's form, and Enter in a field, which clicks it).
+      aria-disabled={inert || undefined}
       aria-busy={loading || undefined}
+      onClick={(event) => {
+        if (inert) event.preventDefault();
+        else onClick?.(event);
+      }}
       {...rest}
     >
       {loading ? <span className="spinner spinner-inline" aria-hidden="true" /> : null}

@@ -1,6 +1,7 @@
 import { Suspense } from "react";
 import { Link, NavLink, Outlet } from "react-router";
 import { useSession } from "../auth/session.tsx";
+import { RouteErrorBoundary } from "./route-error-boundary.tsx";
 import { SkipLink } from "./skip-link.tsx";
 import { Spinner } from "./spinner.tsx";
 import { useFocusMainOnNavigate } from "./use-focus-main.ts";
@@ -26,9 +27,11 @@ export function PublicLayout() {
         </nav>
       </header>
       <main id="main" className="public-main" tabIndex={-1}>
-        <Suspense fallback={<Spinner label="Loading..." className="spinner-page" />}>
-          <Outlet />
-        </Suspense>
+        <RouteErrorBoundary>
+          <Suspense fallback={<Spinner label="Loading..." className="spinner-page" />}>
+            <Outlet />
+          </Suspense>
+        </RouteErrorBoundary>
       </main>
       <footer className="public-footer">
         <p>

@@ -8,7 +8,7 @@ import {
 import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useMemo, useRef, useState } from "react";
 import { useNavigate } from "react-router";
-import { ApiError } from "../api/client.ts";
+import { ApiError, isTokenProblem } from "../api/client.ts";
 import { useSession } from "../auth/session.tsx";
 import { Alert } from "../components/alert.tsx";
 import { Button } from "../components/button.tsx";
@@ -31,6 +31,22 @@ import "../features/questionnaire/questionnaire.css";
 
 const notAnswered = "Choose an answer.";
 
+// Not the SPEC's 'Error submitting data': nothing failed but the session, and the draft stays.
+const sessionEndedMessage =
+  "Your session has ended. Your answers are kept on this device: log in again, then save or predict.";
+
+const sessionEnded = (err: unknown) => err instanceof ApiError && isTokenProblem(err);
+
+/** What stops Save or Predict, named after the first question left; null once all are answered. */
+function missingMessage(answers: Draft, action: string): string | null {
+  const left = questions.filter((q) => answers[q.key] === "");
+  const first = left[0];
+  if (!first) return null;
+  return `Answer “${first.label}” before you ${action}. ${
+    left.length === 1 ? "It is the last question left." : `${left.length} questions are left.`
+  }`;
+}
+
 type Busy = "save" | "predict" | null;
 
 export default function StudentInput() {
@@ -40,7 +56,9 @@ export default function StudentInput() {
   const queryClient = useQueryClient();
   const [answers, setAnswers] = useState<Draft>(() => loadDraft(userId));
   const [fieldErrors, setFieldErrors] = useState<Partial<Record<QuestionKey, string>>>({});
-  const [missing, setMissing] = useState<string | null>(null);
+  // The action stopped for unanswered questions; the message follows the answers from then on.
+  const [stopped, setStopped] = useState<string | null>(null);
+  const missing = stopped ? missingMessage(answers, stopped) : null;
   const [busy, setBusy] = useState<Busy>(null);
   const saved = useRef(false);
 
@@ -64,17 +82,13 @@ export default function StudentInput() {
   /** True when every question is answered; otherwise focuses and names the first one left. */
   function complete(action: string): boolean {
     const left = questions.filter((q) => answers[q.key] === "");
-    if (left.length === 0) {
-      setMissing(null);
+    const first = left[0];
+    if (!first) {
+      setStopped(null);
       return true;
     }
     setFieldErrors(Object.fromEntries(left.map((q) => [q.key, notAnswered])));
-    const first = left[0]!;
-    setMissing(
-      `Answer “${first.label}” before you ${action}. ${
-        left.length === 1 ? "It is the last question left." : `${left.length} questions are left.`
-      }`,
-    );
+    setStopped(action);
     document.getElementById(questionInputId(first))?.focus();
     return false;
   }
@@ -95,7 +109,7 @@ export default function StudentInput() {
       await saveQuestionnaire(answers);
     } catch (err) {
       setBusy(null);
-      window.alert(messages.studentSaveFailed);
+      window.alert(sessionEnded(err) ? sessionEndedMessage : messages.studentSaveFailed);
       showServerFields(err);
       return;
     }
@@ -118,7 +132,9 @@ export default function StudentInput() {
     } catch (err) {
       setBusy(null);
       const message = err instanceof Error ? err.message : String(err);
-      window.alert(messages.predictionFailedPrefix + message);
+      window.alert(
+        sessionEnded(err) ? sessionEndedMessage : messages.predictionFailedPrefix + message,
+      );
       showServerFields(err);
     }
   }

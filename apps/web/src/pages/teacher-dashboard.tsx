@@ -114,6 +114,30 @@ export default function TeacherDashboard() {
 
   const list = useReportList(q, sort);
   const items = list.data?.pages.flatMap((p) => p.items) ?? [];
+  // Load more: the next Tab goes on from the first new row, not from the top of the page (the
+  // button goes away with the last page); if the page fails, focus goes to its Retry.
+  const moreFrom = useRef<number | null>(null);
+  const retryMore = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    const from = moreFrom.current;
+    if (from === null || list.isFetchingNextPage) return;
+    if (list.isFetchNextPageError) {
+      moreFrom.current = null;
+      retryMore.current?.focus();
+      return;
+    }
+    moreFrom.current = null;
+    const first = items[from];
+    if (first) {
+      document
+        .querySelector<HTMLElement>(`tr[data-report-id="${CSS.escape(first.id)}"] .report-open`)
+        ?.focus();
+    }
+  });
+  function loadMore() {
+    moreFrom.current = items.length;
+    void list.fetchNextPage();
+  }
   const canChange = (r: Report) =>
     user?.role === "admin" || (user !== null && r.authorId === user.uid);
 
@@ -265,10 +289,9 @@ export default function TeacherDashboard() {
             </p>
             <div>
               <Button
+                ref={retryMore}
                 variant="secondary"
-                onClick={() =>
-                  void (list.isFetchNextPageError ? list.fetchNextPage() : list.refetch())
-                }
+                onClick={() => (list.isFetchNextPageError ? loadMore() : void list.refetch())}
               >
                 Retry
               </Button>
@@ -282,7 +305,7 @@ export default function TeacherDashboard() {
               loading={list.isFetchingNextPage}
               // Pages fetched while the list is refreshed would follow stale cursors.
               disabled={list.isRefetching}
-              onClick={() => void list.fetchNextPage()}
+              onClick={loadMore}
             >
               Load more
             </Button>

@@ -1,6 +1,6 @@
 import { messages } from "@gradecast/contract/messages";
 import { useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useEffect, useRef, useState } from "react";
+import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import { ApiError, api } from "../api/client.ts";
 import { meKey } from "../api/me.ts";
@@ -16,7 +16,11 @@ export default function Verify() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [code, setCode] = useState("");
-  const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
+  // `invalid`: the code itself was refused, so the message is the Code field's error.
+  const [result, setResult] = useState<{ ok: boolean; text: string; invalid?: boolean } | null>(
+    null,
+  );
+  const resultId = `verify-result${useId()}`;
   const [resend, setResend] = useState<{ ok: boolean; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const [resending, setResending] = useState(false);
@@ -37,13 +41,14 @@ export default function Verify() {
       await refresh().catch(() => null);
       leave.current = setTimeout(() => navigate("/dashboard"), 1200);
     } catch (err) {
-      const text =
-        err instanceof ApiError && (err.code === "invalid_code" || err.status === 400)
-          ? messages.verifyInvalid
-          : err instanceof Error
-            ? err.message
-            : String(err);
-      setResult({ ok: false, text });
+      const invalid =
+        err instanceof ApiError && (err.code === "invalid_code" || err.status === 400);
+      const text = invalid
+        ? messages.verifyInvalid
+        : err instanceof Error
+          ? err.message
+          : String(err);
+      setResult({ ok: false, text, invalid });
       setBusy(false);
     }
   }
@@ -96,9 +101,13 @@ export default function Verify() {
             required
             value={code}
             onChange={(e) => setCode(e.target.value.replace(/\D/g, ""))}
+            // The message stays in the alert below (announced at once), tied to the field as
+            // the other forms' field errors are.
+            aria-invalid={result?.invalid || undefined}
+            aria-describedby={result?.invalid ? resultId : undefined}
           />
           {result ? (
-            <Alert tone={result.ok ? "success" : "error"}>
+            <Alert tone={result.ok ? "success" : "error"} id={resultId}>
               <p>{result.text}</p>
             </Alert>
           ) : null}

@@ -16,6 +16,7 @@ export interface ReportFieldsProps {
   /** The form-level message; a field whose error equals it is only marked invalid. */
   formMessage: string | null;
   formMessageId: string;
+  /** While saving: read-only, not disabled, which would blur the field being typed in. */
   disabled?: boolean;
 }
 
@@ -42,7 +43,9 @@ export function ReportFields({
   disabled,
 }: ReportFieldsProps) {
   const feedbackId = `feedback${useId()}`;
-  const set = (key: keyof ReportFormValues, value: string) => onChange({ ...values, [key]: value });
+  const set = (key: keyof ReportFormValues, value: string) => {
+    if (!disabled) onChange({ ...values, [key]: value });
+  };
   const errorOf = (key: string) =>
     errors[key] && errors[key] !== formMessage ? errors[key] : undefined;
   const invalid = (key: string) =>
@@ -65,7 +68,7 @@ export function ReportFields({
         value={values.studentName}
         onChange={(e) => set("studentName", e.target.value)}
         error={errorOf("studentName")}
-        disabled={disabled}
+        readOnly={disabled}
         {...invalid("studentName")}
       />
       <Field
@@ -76,7 +79,7 @@ export function ReportFields({
         value={values.course}
         onChange={(e) => set("course", e.target.value)}
         error={errorOf("course")}
-        disabled={disabled}
+        readOnly={disabled}
         {...invalid("course")}
       />
       <div className="report-numbers">
@@ -92,7 +95,7 @@ export function ReportFields({
             value={values[key]}
             onChange={(e) => set(key, masked(key, values[key], e.target.value))}
             error={errorOf(key)}
-            disabled={disabled}
+            readOnly={disabled}
             {...invalid(key)}
           />
         ))}
@@ -105,7 +108,7 @@ export function ReportFields({
         value={values.behavior}
         onChange={(e) => set("behavior", e.target.value)}
         error={errorOf("behavior")}
-        disabled={disabled}
+        aria-disabled={disabled || undefined}
         {...invalid("behavior")}
       />
       <div className={["field", errors.feedback ? "field-invalid" : ""].filter(Boolean).join(" ")}>
@@ -120,7 +123,7 @@ export function ReportFields({
           maxLength={reportLimits.feedback.max}
           value={values.feedback}
           onChange={(e) => set("feedback", e.target.value)}
-          disabled={disabled}
+          readOnly={disabled}
           aria-invalid={errors.feedback ? true : undefined}
           aria-describedby={
             feedbackError ? `${feedbackId}-error` : errors.feedback ? formMessageId : undefined
