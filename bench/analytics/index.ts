@@ -9,7 +9,7 @@
  * PostgreSQL: BENCH_DATABASE_URL, else TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test;
  * the bench creates a database of its own there and drops it at the end.
  */
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -100,8 +100,25 @@ async function benchDialect(
       const signer = await createEmbedSigner(config);
       const teacher = school.users.find((u) => u.role === "teacher")!;
       const student = school.users.find((u) => u.role === "student")!;
-      const url = async (userId: string, scope: "staff" | "student") =>
-        `http://127.0.0.1:${port}/api/analytics/report?token=${(await signer.sign({ userId, scope }, new Date())).token}`;
+      // An embed token names a live session of its viewer, as a sign-in makes one.
+      const sessionOf = async (userId: string) => {
+        const sessionId = randomUUID();
+        await database.db
+          .insertInto("sessions")
+          .values({
+            family_id: sessionId,
+            user_id: userId,
+            token_hash: randomUUID(),
+            expires_at: new Date(Date.now() + 86_400_000),
+          })
+          .execute();
+        return sessionId;
+      };
+      const url = async (userId: string, scope: "staff" | "student") => {
+        const sessionId = await sessionOf(userId);
+        const { token } = await signer.sign({ userId, sessionId, scope }, new Date());
+        return `http://127.0.0.1:${port}/api/analytics/report?token=${token}`;
+      };
       const staffUrl = await url(teacher.id, "staff");
       const res = await fetch(staffUrl);
       const bytes = (await res.arrayBuffer()).byteLength;

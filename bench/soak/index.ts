@@ -10,7 +10,8 @@
  *
  * The limits are kept by the clients, as real users would be spread out: each account signs in
  * at most once per 7 s (limit: 10 a minute per address and email) and each student predicts at
- * most once per 0.55 s (limit: 120 a minute); when the next account is not due yet, that
+ * most once per 0.55 s (limit: 120 a minute), each teacher files a report at most once per
+ * 0.21 s (limit: 300 a minute); when the next account is not due yet, that
  * connection searches instead, and the realised mix is printed.
  *
  * Run: SOAK_SECONDS=60 npx tsx bench/soak/index.ts [--postgres]

@@ -16,6 +16,8 @@ const weights: Record<Kind, number> = {
 const signInGapMs = 7_000;
 /** POST /api/predict: 120 a minute per user; one every 0.55 s stays at 110. */
 const predictGapMs = 550;
+/** Report creations: 300 a minute per account; each teacher files at most one per 0.21 s. */
+const createGapMs = 210;
 
 export interface Account {
   email: string;
@@ -122,11 +124,13 @@ export class Mix {
   private teachers: Account[];
   private signIns: DueQueue;
   private predictors: DueQueue;
+  private creators: DueQueue;
 
   constructor(accounts: Account[]) {
     this.teachers = accounts.filter((a) => a.role === "teacher");
     this.signIns = new DueQueue(accounts);
     this.predictors = new DueQueue(accounts.filter((a) => a.role === "student"));
+    this.creators = new DueQueue(this.teachers);
   }
 
   next(): Planned {
@@ -146,7 +150,8 @@ export class Mix {
       const account = this.predictors.take(predictGapMs);
       if (account) return this.predict(account);
     } else if (kind === "report creation") {
-      return this.create();
+      const account = this.creators.take(createGapMs);
+      if (account) return this.create(account);
     }
     return { ...this.search(), fallback: kind !== "report search" };
   }
@@ -184,12 +189,12 @@ export class Mix {
     };
   }
 
-  private create(): Planned {
+  private create(account: Account): Planned {
     return {
       kind: "report creation",
       method: "POST",
       path: "/api/reports",
-      headers: this.auth(pick(this.teachers), true),
+      headers: this.auth(account, true),
       body: newReport(),
       expect: 201,
     };
