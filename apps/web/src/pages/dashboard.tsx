@@ -1,5 +1,6 @@
 import { messages } from "@gradecast/contract/messages";
 import { useMe } from "../api/me.ts";
+import { Alert } from "../components/alert.tsx";
 import { ButtonLink } from "../components/button.tsx";
 import { ErrorState } from "../components/error-state.tsx";
 import { PageHeader } from "../components/page-header.tsx";
@@ -31,6 +32,14 @@ export default function Dashboard() {
             Welcome, {me.data.name}!
           </h2>
           <p>You are signed in as {roleWithArticle(me.data.role)}.</p>
+          {me.data.pendingRole === "teacher" ? (
+            <Alert tone="info">
+              <p>
+                Your request to be a teacher is waiting for an admin to approve it. Until then your
+                account is a student's; the teacher pages open once it is approved.
+              </p>
+            </Alert>
+          ) : null}
           <p>
             <ButtonLink to="/Home" variant="secondary">
               Back to Home
