@@ -190,6 +190,9 @@ describe("admin screens in the browser", () => {
     await logIn(tessPage, tess);
     expect(await sidebar(tessPage)).toContain("Teacher Dashboard");
 
+    // Signed in and on a page of the app until the admin acts.
+    expect(new URL(tessPage.url()).pathname).toBe("/profile");
+
     const { page } = browser;
     await page.getByLabel("Search by name or email").fill(tess.email);
     await page.getByRole("button", { name: "Search", exact: true }).click();
@@ -202,7 +205,6 @@ describe("admin screens in the browser", () => {
     // Tess's ID token is still within its 15 minutes: the server refuses it at once anyway.
     // Her click loads reports; if a background refetch (window focus) reached the server
     // first, she is already on the login screen and the click has nothing left to click.
-    expect(new URL(tessPage.url()).pathname).toBe("/profile");
     await tessPage
       .getByRole("navigation", { name: "Main" })
       .getByRole("link", { name: "Teacher Dashboard" })
