@@ -1,7 +1,7 @@
 import { messages } from "@gradecast/contract/messages";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { AppError, tooManyRequests } from "../http/errors.ts";
-import { hour, perAccount, routeLimit } from "../http/rate-limits.ts";
+import { AppError } from "../http/errors.ts";
+import { addressLimit, hour, perAccount, routeLimit } from "../http/rate-limits.ts";
 import type { Services } from "../services.ts";
 import {
   type AuthContext,
@@ -44,41 +44,6 @@ function sendSession(services: Services, reply: FastifyReply, session: SignedIn)
     })
     .header("cache-control", "no-store");
   return { token: session.token, expiresIn: session.expiresIn, user: session.user };
-}
-
-/**
- * A second limit per client address, beside a route's own (the plugin runs one route limit per
- * request, so this one is called by hand): guesses or reset emails spread over many accounts
- * from one address. `counts` says which answers use up the allowance, so that pupils signing in
- * from behind one school address use none of it when their passwords are right.
- */
-function addressLimit(
-  app: FastifyInstance,
-  services: Services,
-  name: string,
-  max: number,
-  timeWindow: number,
-  counts: (error: unknown) => boolean = () => true,
-) {
-  const check = services.config.rateLimits
-    ? app.createRateLimit({ max, timeWindow, keyGenerator: (r) => `${name}:${r.ip}` })
-    : undefined;
-  return async <T>(request: FastifyRequest, reply: FastifyReply, work: () => Promise<T>) => {
-    if (!check) return work();
-    const status = await check(request, { increment: false });
-    if (!status.isAllowed && status.remaining === 0) {
-      reply.header("retry-after", String(Math.max(1, status.ttlInSeconds)));
-      throw tooManyRequests();
-    }
-    try {
-      const result = await work();
-      if (counts(undefined)) await check(request);
-      return result;
-    } catch (error) {
-      if (counts(error)) await check(request);
-      throw error;
-    }
-  };
 }
 
 function emailOf(request: FastifyRequest): string {
