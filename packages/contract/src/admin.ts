@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { userSchema } from "./auth.ts";
+import { messages } from "./messages.ts";
 import { roles } from "./roles.ts";
 
 // User management and the audit log (issue 8): the shapes of GET/PATCH /api/admin/users and
@@ -11,19 +13,11 @@ export const adminMessages = {
   resetSent: "A password-reset email has been sent.",
   resetDisabled: "This account is disabled. Re-enable it before sending a password reset.",
   userNotFound: "This user does not exist.",
+  noTeacherRequest: "This account has no teacher request waiting.",
 } as const;
 
-export const adminUserSchema = z.object({
-  uid: z.string(),
-  name: z.string(),
-  email: z.string(),
-  role: z.enum(roles),
-  /** "teacher" while a teacher sign-up waits for approval (TEACHER_SIGNUP=approval). */
-  pendingRole: z.enum(["teacher"]).nullable(),
-  emailVerified: z.boolean(),
-  disabled: z.boolean(),
-  createdAt: z.string(),
-});
+/** An account as an admin sees it: what its owner sees, and whether it is disabled. */
+export const adminUserSchema = userSchema.extend({ disabled: z.boolean() });
 export type AdminUser = z.infer<typeof adminUserSchema>;
 
 export const pageLimits = { default: 50, max: 100 } as const;
@@ -35,7 +29,7 @@ const limitSchema = z.coerce
   .max(pageLimits.max, { error: `limit must be a whole number from 1 to ${pageLimits.max}.` })
   .default(pageLimits.default);
 
-const cursorSchema = z.string().max(500, { error: "The cursor is not valid." }).optional();
+const cursorSchema = z.string().max(500, { error: messages.cursorInvalid }).optional();
 
 /** GET /api/admin/users?search=&pending=&limit=&cursor= (newest accounts first). */
 export const adminUserQuerySchema = z.object({
@@ -46,6 +40,11 @@ export const adminUserQuerySchema = z.object({
     .transform((s) => s.trim()),
   /** "true": only accounts waiting for teacher approval. */
   pending: z.enum(["true", "false"], { error: "pending must be true or false." }).optional(),
+  /**
+   * "true": teachers who registered themselves and no admin has decided on since (for review
+   * after the upgrade to classes: open sign-up made them teachers without a check).
+   */
+  review: z.enum(["true", "false"], { error: "review must be true or false." }).optional(),
   limit: limitSchema,
   cursor: cursorSchema,
 });
@@ -68,6 +67,10 @@ export type AdminUserPatch = z.infer<typeof adminUserPatchSchema>;
 export const userPage = z.object({
   items: z.array(adminUserSchema),
   nextCursor: z.string().nullable(),
+  /** Teacher sign-ups waiting for an admin, whatever the filter (the sidebar shows it). */
+  pendingCount: z.number().int().min(0),
+  /** Active admins: the last one cannot be demoted or disabled (the screen says so). */
+  activeAdminCount: z.number().int().min(0),
 });
 export type UserPage = z.infer<typeof userPage>;
 
@@ -81,15 +84,31 @@ export const auditActions = {
   "auth.password_changed": "Password changed",
   "auth.password_change_failed": "Password change failed",
   "auth.password_reset": "Password reset",
+  "auth.email_changed": "Email address changed",
   "admin.created_by_cli": "Admin created (command line)",
   "admin.promoted_by_cli": "Admin promoted (command line)",
   "admin.role_changed": "Role changed",
   "admin.teacher_approved": "Teacher approved",
+  "admin.teacher_rejected": "Teacher request rejected",
   "admin.user_disabled": "Account disabled",
   "admin.user_enabled": "Account re-enabled",
   "admin.password_reset_sent": "Password-reset email sent by an admin",
   "report.update": "Report edited",
   "report.delete": "Report deleted",
+  "class.create": "Class created",
+  "class.update": "Class edited",
+  "class.delete": "Class deleted",
+  "class.teacher_added": "Co-teacher added to a class",
+  "class.teacher_removed": "Teacher removed from a class",
+  "class.code_rotated": "Join code changed",
+  "class.code_disabled": "Join code switched off",
+  "class.student_joined": "Student joined a class",
+  "class.student_removed": "Student removed from a class",
+  "class.roster_imported": "Roster imported",
+  "class.note_added": "Intervention note written (its text stays with the class's teachers)",
+  "class.invitation_accepted": "Invited student enrolled",
+  "admin.teacher_invited": "Teacher invited by email",
+  "auth.teacher_invitation_accepted": "Invited teacher verified (now a teacher)",
 } as const satisfies Record<string, string>;
 
 export function auditActionLabel(action: string): string {
@@ -108,24 +127,23 @@ const instant = z
     { error: "Use a date (YYYY-MM-DD) or an ISO 8601 time with its offset." },
   );
 
+/** A filter that may be left out or empty (undefined then), of at most `max` characters. */
+const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, { error: `Use at most ${max} characters.` })
+    .optional()
+    .transform((v) => (v ? v : undefined));
+
 /**
  * GET /api/admin/audit?action=&actor=&from=&to=&limit=&cursor= (newest first). `action` is an
  * exact action name; `actor` an actor's uid or part of their email; `from` is inclusive, `to`
  * exclusive for a time and inclusive of the whole day (UTC) for a date.
  */
 export const auditQuerySchema = z.object({
-  action: z
-    .string()
-    .trim()
-    .max(100, { error: "Use at most 100 characters." })
-    .optional()
-    .transform((v) => (v ? v : undefined)),
-  actor: z
-    .string()
-    .trim()
-    .max(254, { error: "Use at most 254 characters." })
-    .optional()
-    .transform((v) => (v ? v : undefined)),
+  action: optionalText(100),
+  actor: optionalText(254),
   from: z.preprocess((v) => (v === "" ? undefined : v), instant.optional()),
   to: z.preprocess((v) => (v === "" ? undefined : v), instant.optional()),
   limit: limitSchema,

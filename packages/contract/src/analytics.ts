@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { Band } from "./score.ts";
 
 // The analytics report (issue 7): its rules and the shape of GET /api/analytics/report, read by
@@ -89,6 +90,9 @@ export interface StaffReport {
 
 export interface PredictionPoint {
   at: string;
+  /** The grades this prediction was made from (null when it was made without them). */
+  g1: number | null;
+  g2: number | null;
   score: number;
   low: number;
   high: number;
@@ -99,7 +103,10 @@ export interface StudentReport {
   generatedAt: string;
   name: string;
   predictions: PredictionPoint[];
+  /** The latest prediction with the answers it was made from, or the latest saved answers. */
   latest: {
+    /** When that prediction was made (or those answers saved); null with neither. */
+    at: string | null;
     g1: number | null;
     g2: number | null;
     prediction: number | null;
@@ -111,6 +118,15 @@ export interface StudentReport {
 }
 
 export type AnalyticsReport = StaffReport | StudentReport;
+
+/**
+ * GET /api/analytics/embed: a staff member's report of one class (a teacher's own, any for an
+ * admin) instead of all of theirs (the school for an admin). The token carries the class.
+ */
+export const analyticsEmbedQuerySchema = z.strictObject(
+  { classId: z.string().max(100).optional() },
+  { error: "Only classId can be sent." },
+);
 
 export interface EmbedAnswer {
   url: string;

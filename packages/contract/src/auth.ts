@@ -1,10 +1,11 @@
 import { z } from "zod";
+import { passwordLimits } from "./password-limits.ts";
 import { roles } from "./roles.ts";
 import { isSingleLine, singleLineMessage } from "./text.ts";
 
 // Account rules: NIST SP 800-63B passwords (8-128 characters, no composition rules, common
 // passwords refused by the server), trimmed lower-case emails, names of 1-100 characters.
-export const passwordLimits = { min: 8, max: 128 } as const;
+export { passwordLimits };
 
 export const emailSchema = z
   .string({ error: "Enter your email address." })

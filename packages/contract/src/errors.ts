@@ -6,7 +6,9 @@ export const errorCodes = [
   "invalid_credentials",
   "unauthorized",
   "forbidden",
+  "email_not_verified",
   "not_found",
+  "method_not_allowed",
   "conflict",
   "payload_too_large",
   "unsupported_media_type",
@@ -16,6 +18,8 @@ export const errorCodes = [
   "account_disabled",
   "service_unavailable",
   "internal_error",
+  "reauth_required",
+  "mfa_enrolment_required",
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];
 

@@ -30,5 +30,44 @@ export const messages = {
   tooManyRequests: "Too many attempts. Please wait and try again.",
   serverError: "Something went wrong on our side. Please try again.",
   notFound: "Not found.",
+  cursorInvalid: "The cursor is not valid.",
+  busy: "The server is busy. Please try again in a moment.",
+  emailNotVerified:
+    "Verify your email address first: until then you can see only your own account and answers.",
+  teacherSignupClosed:
+    "Teacher accounts are created by your school's administrator. Sign up as a student, or ask them.",
   accountDisabled: "This account has been disabled. Contact your school's administrator.",
+  // Newcomer screens (issue 21).
+  contactNotSet:
+    "Your school has not set a contact address yet. Ask a teacher or your school's administrator.",
+  maskWholeNumber: (min: number, max: number) => `Whole number from ${min} to ${max}.`,
+  maskPasteRefused: (rule: string) => `The pasted value was not entered. ${rule}`,
+  // Answers of the server that were written beside its code.
+  sessionEnded: "Your session has ended. Please log in again.",
+  passwordTooCommon: "This password is too common. Choose one that is harder to guess.",
+  resetLinkInvalid: "This reset link is invalid or has expired. Request a new one.",
+  currentPasswordWrong: "Your current password is incorrect.",
+  bodyNotJson: "Send the request body as JSON in UTF-8.",
+  bodyNotUtf8: "The request body is not valid UTF-8.",
+  bodyNotObject: "The request body must be a JSON object.",
+  storeFlag: "store must be true or false.",
+  passwordResetDone: "Your password has been reset. You can now log in.",
+  codeResent: "A new code has been sent to your email.",
+  exportBusy: "Other exports are being prepared. Try again in a few seconds.",
+  // Answers given below the routes (apps/server/src/http, app.ts): the request itself is refused.
+  requestInvalid: "The request is not valid.",
+  requestNotHttp: "The request is not valid HTTP.",
+  requestTooSlow: "The request took too long to arrive.",
+  headersTooLarge: (kb: number) => `The request headers are too large (${kb} KB at most).`,
+  bodyInvalidJson: "The request body is not valid JSON.",
+  bodyNotJsonMedia: "Send the request body as JSON.",
+  bodyTooLarge: (kb: number) => `The request body is too large (${kb} KB at most).`,
+  addressInvalid: "The address is not valid.",
+  addressTooLong: "The address is too long.",
+  unknownFields: (keys: readonly string[]) => `Not a field of this request: ${keys.join(", ")}.`,
+  methodNotAllowed: (method: string, allow: readonly string[]) =>
+    `${method} is not served here: use ${allow.join(", ")}.`,
+  noApiRoute: (method: string, path: string) => `No API route ${method} ${path}.`,
+  serviceUnavailable: "The service is unavailable. Please try again soon.",
+  webNotBuilt: "The web app is not built: run npm run build.",
 } as const;

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { whatIfKeys } from "./prediction.ts";
 import {
   optionLabel,
+  optionText,
   questionByKey,
   questionKeys,
   questionnaireSchema,
@@ -19,9 +20,12 @@ const numbersOf = (key: string) =>
   questionByKey[key as keyof typeof questionByKey].options.map((o) => o.value);
 
 describe("questionnaire catalogue", () => {
-  it("asks the 30 fields of SPEC.md section 3, once each, each in a known section", () => {
+  it("asks the 30 fields of SPEC.md section 3 and the subject, once each, each in a known section", () => {
     expect(questions.map((q) => q.key).sort()).toEqual([...questionKeys].sort());
-    expect(new Set(questions.map((q) => q.key)).size).toBe(30);
+    expect(new Set(questions.map((q) => q.key)).size).toBe(31);
+    expect(numbersOf("subject")).toEqual(["mat", "por"]);
+    // only the term grades may be "not known yet"
+    expect(questions.filter((q) => q.unknownLabel).map((q) => q.key)).toEqual(["G1", "G2"]);
     const known = new Set<string>(sections.map((s) => s.key));
     for (const q of questions) {
       expect(known.has(q.section), q.key).toBe(true);
@@ -45,16 +49,8 @@ describe("questionnaire catalogue", () => {
     expect(numbersOf("famsize").sort()).toEqual(["GT3", "LE3"]);
     expect(numbersOf("Mjob").sort()).toEqual(["at_home", "health", "other", "services", "teacher"]);
     expect(numbersOf("reason").sort()).toEqual(["course", "home", "other", "reputation"]);
-    for (const k of [
-      "schoolsup",
-      "famsup",
-      "paid",
-      "activities",
-      "nursery",
-      "higher",
-      "internet",
-      "romantic",
-    ]) {
+    const yesNo = "schoolsup famsup paid activities nursery higher internet romantic";
+    for (const k of yesNo.split(" ")) {
       expect(numbersOf(k).sort()).toEqual(["no", "yes"]);
     }
   });
@@ -102,5 +98,15 @@ describe("questionnaire schema", () => {
     const result = questionnaireSchema.safeParse({ ...valid, [key]: value });
     expect(result.success).toBe(false);
     expect(result.error?.issues.map((i) => i.path.join("."))).toEqual([key]);
+  });
+});
+
+describe("how an answer reads", () => {
+  it("shows the label alone when it only repeats the code, and both otherwise", () => {
+    expect(optionText({ value: "yes", label: "Yes" })).toBe("Yes");
+    expect(optionText({ value: "no", label: "No" })).toBe("No");
+    expect(optionText({ value: 3, label: "3" })).toBe("3");
+    expect(optionText({ value: "LE3", label: "three or fewer" })).toBe("LE3 — three or fewer");
+    expect(optionText({ value: 4, label: "higher education" })).toBe("4 — higher education");
   });
 });

@@ -1,12 +1,25 @@
 import { z } from "zod";
+import { type Subject, subjectLabels, subjects } from "./subjects.ts";
 
-// The student record of SPEC.md section 3: 30 questions, each a required select. This
+// The student record of SPEC.md section 3: 30 questions and the subject, each a select. This
 // catalogue is the one source for the form, the server's validation, the database ranges and
-// the labels of the model's explanations.
+// the labels of the model's explanations. G1 and G2 may be "not known yet" (null) early in the
+// term; the model then answers from what is known (setups B and C).
 
 export interface Option {
   value: string | number;
   label: string;
+}
+
+/**
+ * How an answer reads on every screen: "4 — higher education", "LE3 — three or fewer", and just
+ * the label when it only repeats the code ("Yes", not "yes — Yes"; "3", not "3 — 3").
+ */
+export function optionText(option: Option): string {
+  const code = String(option.value);
+  return option.label.toLowerCase() === code.toLowerCase()
+    ? option.label
+    : `${code} — ${option.label}`;
 }
 
 export interface Question {
@@ -18,7 +31,12 @@ export interface Question {
   options: readonly Option[];
   /** Whether a student can change it (the what-if panel offers these). */
   actionable: boolean;
+  /** When set, the question may be left unknown (null), offered under this label. */
+  unknownLabel?: string;
 }
+
+/** How a grade not known yet reads in the form and in the explanations. */
+export const notKnownYetLabel = "Not known yet";
 
 export const sections = [
   { key: "school", title: "School and family" },
@@ -59,8 +77,12 @@ export const questionKeys = [
   "absences",
   "G1",
   "G2",
+  "subject",
 ] as const;
 export type QuestionKey = (typeof questionKeys)[number];
+
+/** A named list of some of the questions, each checked to be one: `keysOf("G1", "G2")`. */
+export const keysOf = <const K extends readonly QuestionKey[]>(...keys: K): K => keys;
 
 const range = (from: number, to: number, label?: (n: number) => string): Option[] =>
   Array.from({ length: to - from + 1 }, (_, i) => ({
@@ -69,10 +91,10 @@ const range = (from: number, to: number, label?: (n: number) => string): Option[
   }));
 const labelled = (labels: Record<number, string>): Option[] =>
   Object.entries(labels).map(([v, label]) => ({ value: Number(v), label }));
-const yesNo: Option[] = [
-  { value: "yes", label: "Yes" },
-  { value: "no", label: "No" },
-];
+/** Options whose codes are text, in the order given: `{ GP: "Gabriel Pereira", … }`. */
+const choices = (labels: Record<string, string>): Option[] =>
+  Object.entries(labels).map(([value, label]) => ({ value, label }));
+const yesNo = choices({ yes: "Yes", no: "No" });
 const education = labelled({
   0: "none",
   1: "primary (4th grade)",
@@ -80,295 +102,80 @@ const education = labelled({
   3: "secondary",
   4: "higher education",
 });
-const job: Option[] = [
-  { value: "teacher", label: "Teacher" },
-  { value: "health", label: "Health care" },
-  { value: "services", label: "Civil services" },
-  { value: "at_home", label: "At home" },
-  { value: "other", label: "Other" },
-];
+const job = choices({
+  teacher: "Teacher",
+  health: "Health care",
+  services: "Civil services",
+  at_home: "At home",
+  other: "Other",
+});
 const scale = (low: string, high: string) =>
   labelled({ 1: `${low}`, 2: "low", 3: "medium", 4: "high", 5: `${high}` });
+const grade = range(0, 20);
+const subject = subjects.map((value) => ({ value, label: subjectLabels[value] }));
 
-type Q = Omit<Question, "kind"> & { kind?: Question["kind"] };
-const q = (x: Q): Question => ({
-  ...x,
-  kind: x.kind ?? (typeof x.options[0]?.value === "number" ? "number" : "choice"),
-});
+/** One question a row: key, section, label, help, options, whether a student can change it. */
+type Row = [QuestionKey, SectionKey, string, string, readonly Option[], boolean];
 
-export const questions: readonly Question[] = [
-  q({
-    key: "school",
-    section: "school",
-    label: "School",
-    help: "The school you attend.",
-    options: [
-      { value: "GP", label: "Gabriel Pereira" },
-      { value: "MS", label: "Mousinho da Silveira" },
-    ],
-    actionable: false,
-  }),
-  q({
-    key: "sex",
-    section: "school",
-    label: "Sex",
-    help: "As recorded by the school.",
-    options: [
-      { value: "F", label: "Female" },
-      { value: "M", label: "Male" },
-    ],
-    actionable: false,
-  }),
-  q({
-    key: "age",
-    section: "school",
-    label: "Age",
-    help: "Your age in years.",
-    options: range(10, 25),
-    actionable: false,
-  }),
-  q({
-    key: "address",
-    section: "school",
-    label: "Home address",
-    help: "Whether you live in a town or in the countryside.",
-    options: [
-      { value: "U", label: "Urban" },
-      { value: "R", label: "Rural" },
-    ],
-    actionable: false,
-  }),
-  q({
-    key: "famsize",
-    section: "school",
-    label: "Family size",
-    help: "How many people live in your family.",
-    options: [
-      { value: "LE3", label: "three or fewer" },
-      { value: "GT3", label: "more than three" },
-    ],
-    actionable: false,
-  }),
-  q({
-    key: "Pstatus",
-    section: "school",
-    label: "Parents living together",
-    help: "Whether your parents live together or apart.",
-    options: [
-      { value: "T", label: "Together" },
-      { value: "A", label: "Apart" },
-    ],
-    actionable: false,
-  }),
-  q({
-    key: "Medu",
-    section: "school",
-    label: "Mother's education",
-    help: "The highest level of education your mother completed.",
-    options: education,
-    actionable: false,
-  }),
-  q({
-    key: "Fedu",
-    section: "school",
-    label: "Father's education",
-    help: "The highest level of education your father completed.",
-    options: education,
-    actionable: false,
-  }),
-  q({
-    key: "Mjob",
-    section: "school",
-    label: "Mother's job",
-    help: "The kind of work your mother does.",
-    options: job,
-    actionable: false,
-  }),
-  q({
-    key: "Fjob",
-    section: "school",
-    label: "Father's job",
-    help: "The kind of work your father does.",
-    options: job,
-    actionable: false,
-  }),
-  q({
-    key: "reason",
-    section: "school",
-    label: "Reason for choosing this school",
-    help: "The main reason you chose your school.",
-    options: [
-      { value: "home", label: "Close to home" },
-      { value: "reputation", label: "School reputation" },
-      { value: "course", label: "Course preference" },
-      { value: "other", label: "Other" },
-    ],
-    actionable: false,
-  }),
-  q({
-    key: "guardian",
-    section: "school",
-    label: "Guardian",
-    help: "Who is legally responsible for you.",
-    options: [
-      { value: "mother", label: "Mother" },
-      { value: "father", label: "Father" },
-      { value: "other", label: "Other" },
-    ],
-    actionable: false,
-  }),
-  q({
-    key: "famsup",
-    section: "school",
-    label: "Family educational support",
-    help: "Whether your family helps you with school work.",
-    options: yesNo,
-    actionable: true,
-  }),
-  q({
-    key: "famrel",
-    section: "school",
-    label: "Family relationships",
-    help: "How good the relationships in your family are.",
-    options: scale("very bad", "excellent"),
-    actionable: false,
-  }),
-  q({
-    key: "traveltime",
-    section: "study",
-    label: "Travel time to school",
-    help: "How long it takes you to get from home to school.",
-    options: labelled({ 1: "<15 min", 2: "15 to 30 min", 3: "30 min to 1 hour", 4: ">1 hour" }),
-    actionable: false,
-  }),
-  q({
-    key: "studytime",
-    section: "study",
-    label: "Weekly study time",
-    help: "How many hours a week you study outside class.",
-    options: labelled({ 1: "<2 hours", 2: "2 to 5 hours", 3: "5 to 10 hours", 4: ">10 hours" }),
-    actionable: true,
-  }),
-  q({
-    key: "failures",
-    section: "study",
-    label: "Past class failures",
-    help: "How many classes you failed before (4 means four or more).",
-    options: labelled({ 0: "none", 1: "1", 2: "2", 3: "3", 4: "4 or more" }),
-    actionable: false,
-  }),
-  q({
-    key: "schoolsup",
-    section: "study",
-    label: "Extra educational support",
-    help: "Whether you get extra support from the school.",
-    options: yesNo,
-    actionable: true,
-  }),
-  q({
-    key: "paid",
-    section: "study",
-    label: "Extra paid classes",
-    help: "Whether you take paid classes in this subject.",
-    options: yesNo,
-    actionable: true,
-  }),
-  q({
-    key: "nursery",
-    section: "study",
-    label: "Attended nursery school",
-    help: "Whether you went to nursery school.",
-    options: yesNo,
-    actionable: false,
-  }),
-  q({
-    key: "higher",
-    section: "study",
-    label: "Wants higher education",
-    help: "Whether you want to go on to higher education.",
-    options: yesNo,
-    actionable: true,
-  }),
-  q({
-    key: "internet",
-    section: "study",
-    label: "Internet at home",
-    help: "Whether you have Internet access at home.",
-    options: yesNo,
-    actionable: true,
-  }),
-  q({
-    key: "absences",
-    section: "study",
-    label: "School absences",
-    help: "How many school days you missed this year.",
-    options: range(0, 100),
-    actionable: true,
-  }),
-  q({
-    key: "activities",
-    section: "lifestyle",
-    label: "Extra-curricular activities",
-    help: "Whether you take part in activities outside class.",
-    options: yesNo,
-    actionable: true,
-  }),
-  q({
-    key: "romantic",
-    section: "lifestyle",
-    label: "In a romantic relationship",
-    help: "Whether you are in a relationship.",
-    options: yesNo,
-    actionable: false,
-  }),
-  q({
-    key: "freetime",
-    section: "lifestyle",
-    label: "Free time after school",
-    help: "How much free time you have after school.",
-    options: scale("very low", "very high"),
-    actionable: true,
-  }),
-  q({
-    key: "goout",
-    section: "lifestyle",
-    label: "Going out with friends",
-    help: "How often you go out with friends.",
-    options: scale("very low", "very high"),
-    actionable: true,
-  }),
-  q({
-    key: "health",
-    section: "lifestyle",
-    label: "Current health",
-    help: "How you rate your health at the moment.",
-    options: scale("very bad", "very good"),
-    actionable: false,
-  }),
-  q({
-    key: "G1",
-    section: "grades",
-    label: "First period grade (G1)",
-    help: "Your grade for the first period, out of 20.",
-    options: range(0, 20),
-    actionable: false,
-  }),
-  q({
-    key: "G2",
-    section: "grades",
-    label: "Second period grade (G2)",
-    help: "Your grade for the second period, out of 20.",
-    options: range(0, 20),
-    actionable: false,
-  }),
+// The catalogue is data: one row a question, in the order the form shows them.
+// biome-ignore format: a table reads best one row a line
+const rows: readonly Row[] = [
+  ["school", "school", "School", "The school you attend.", choices({ GP: "Gabriel Pereira", MS: "Mousinho da Silveira" }), false],
+  ["sex", "school", "Sex", "As recorded by the school.", choices({ F: "Female", M: "Male" }), false],
+  ["age", "school", "Age", "Your age in years.", range(10, 25), false],
+  ["address", "school", "Home address", "Whether you live in a town or in the countryside.", choices({ U: "Urban", R: "Rural" }), false],
+  ["famsize", "school", "Family size", "How many people live in your family.", choices({ LE3: "three or fewer", GT3: "more than three" }), false],
+  ["Pstatus", "school", "Parents living together", "Whether your parents live together or apart.", choices({ T: "Together", A: "Apart" }), false],
+  ["Medu", "school", "Mother's education", "The highest level of education your mother completed.", education, false],
+  ["Fedu", "school", "Father's education", "The highest level of education your father completed.", education, false],
+  ["Mjob", "school", "Mother's job", "The kind of work your mother does.", job, false],
+  ["Fjob", "school", "Father's job", "The kind of work your father does.", job, false],
+  ["reason", "school", "Reason for choosing this school", "The main reason you chose your school.", choices({ home: "Close to home", reputation: "School reputation", course: "Course preference", other: "Other" }), false],
+  ["guardian", "school", "Guardian", "Who is legally responsible for you.", choices({ mother: "Mother", father: "Father", other: "Other" }), false],
+  ["famsup", "school", "Family educational support", "Whether your family helps you with school work.", yesNo, false],
+  ["famrel", "school", "Family relationships", "How good the relationships in your family are.", scale("very bad", "excellent"), false],
+  ["traveltime", "study", "Travel time to school", "How long it takes you to get from home to school.", labelled({ 1: "<15 min", 2: "15 to 30 min", 3: "30 min to 1 hour", 4: ">1 hour" }), false],
+  ["studytime", "study", "Weekly study time", "How many hours a week you study outside class.", labelled({ 1: "<2 hours", 2: "2 to 5 hours", 3: "5 to 10 hours", 4: ">10 hours" }), true],
+  ["failures", "study", "Past class failures", "How many classes you failed before (4 means four or more).", labelled({ 0: "none", 1: "1", 2: "2", 3: "3", 4: "4 or more" }), false],
+  ["schoolsup", "study", "Extra educational support", "Whether you get extra support from the school.", yesNo, true],
+  ["paid", "study", "Extra paid classes", "Whether you take paid classes in this subject.", yesNo, false],
+  ["nursery", "study", "Attended nursery school", "Whether you went to nursery school.", yesNo, false],
+  ["higher", "study", "Wants higher education", "Whether you want to go on to higher education.", yesNo, true],
+  ["internet", "study", "Internet at home", "Whether you have Internet access at home.", yesNo, false],
+  ["absences", "study", "School absences", "How many school days you missed this year.", range(0, 100), true],
+  ["activities", "lifestyle", "Extra-curricular activities", "Whether you take part in activities outside class.", yesNo, false],
+  ["romantic", "lifestyle", "In a romantic relationship", "Whether you are in a relationship.", yesNo, false],
+  ["freetime", "lifestyle", "Free time after school", "How much free time you have after school.", scale("very low", "very high"), false],
+  ["goout", "lifestyle", "Going out with friends", "How often you go out with friends.", scale("very low", "very high"), true],
+  ["health", "lifestyle", "Current health", "How you rate your health at the moment.", scale("very bad", "very good"), false],
+  ["subject", "grades", "Subject", "The subject whose final score you want predicted.", subject, false],
+  ["G1", "grades", "First period grade (G1)", "Your grade for the first period, out of 20. Choose “Not known yet” early in the term.", grade, false],
+  ["G2", "grades", "Second period grade (G2)", "Your grade for the second period, out of 20. Choose “Not known yet” until you have it.", grade, false],
 ];
+
+/** The grades a student may not have yet early in the term. */
+const mayBeUnknown: ReadonlySet<QuestionKey> = new Set(["G1", "G2"]);
+
+export const questions: readonly Question[] = rows.map(
+  ([key, section, label, help, options, actionable]) => ({
+    key,
+    section,
+    label,
+    help,
+    options,
+    actionable,
+    ...(mayBeUnknown.has(key) ? { unknownLabel: notKnownYetLabel } : {}),
+    kind: typeof options[0]?.value === "number" ? "number" : "choice",
+  }),
+);
 
 export const questionByKey: Record<QuestionKey, Question> = Object.fromEntries(
   questions.map((x) => [x.key, x]),
 ) as Record<QuestionKey, Question>;
 
-/** The human label of an answer, e.g. Medu 4 → "higher education". */
-export function optionLabel(key: QuestionKey, value: string | number): string {
+/** The human label of an answer, e.g. Medu 4 → "higher education"; null → "Not known yet". */
+export function optionLabel(key: QuestionKey, value: string | number | null): string {
+  if (value === null) return questionByKey[key].unknownLabel ?? "Not given";
   const found = questionByKey[key].options.find((o) => String(o.value) === String(value));
   return found ? found.label : String(value);
 }
@@ -381,8 +188,11 @@ function answerSchema(question: Question) {
   if (question.kind === "number") {
     const min = allowed[0] as number;
     const max = allowed[allowed.length - 1] as number;
-    const message = `Choose a whole number from ${min} to ${max}.`;
-    return z.union([z.number(), z.string()], { error: message }).transform((v, ctx) => {
+    const unknown = question.unknownLabel !== undefined;
+    const message = unknown
+      ? `Choose a whole number from ${min} to ${max}, or null for not known yet.`
+      : `Choose a whole number from ${min} to ${max}.`;
+    const number = z.union([z.number(), z.string()], { error: message }).transform((v, ctx) => {
       const text = typeof v === "number" ? String(v) : v.trim();
       const n = integerText.test(text) ? Number(text) : Number.NaN;
       if (!Number.isInteger(n) || n < min || n > max) {
@@ -391,17 +201,51 @@ function answerSchema(question: Question) {
       }
       return n;
     });
+    return unknown ? z.union([z.null(), number], { error: message }) : number;
   }
   const message = `Choose one of: ${allowed.join(", ")}.`;
-  return z.string({ error: message }).refine((v) => allowed.includes(v), { message });
+  const choice = z.string({ error: message }).refine((v) => allowed.includes(v), { message });
+  // The subject may be left out (older clients, or filled in from the student's class).
+  return question.key === "subject"
+    ? z
+        .union([z.null(), choice], { error: message })
+        .optional()
+        .transform((v) => v ?? null)
+    : choice;
 }
 
-export const questionnaireSchema = z.object(
-  Object.fromEntries(questions.map((x) => [x.key, answerSchema(x)])) as unknown as {
-    [K in QuestionKey]: z.ZodType<K extends NumericKey ? number : string, unknown>;
-  },
-);
+/** G2 comes after G1: a second-period grade without the first is refused (no model for it). */
+export const g2WithoutG1Message = "Give the first period grade (G1) before the second (G2).";
+
+export const questionnaireSchema = z
+  .object(
+    Object.fromEntries(questions.map((x) => [x.key, answerSchema(x)])) as unknown as {
+      [K in QuestionKey]: z.ZodType<
+        K extends "G1" | "G2"
+          ? number | null
+          : K extends NumericKey
+            ? number
+            : K extends "subject"
+              ? Subject | null
+              : string,
+        unknown
+      >;
+    },
+  )
+  .superRefine((v, ctx) => {
+    if (v.G2 !== null && v.G1 === null) {
+      ctx.addIssue({ code: "custom", path: ["G2"], message: g2WithoutG1Message });
+    }
+  });
 export type Questionnaire = z.infer<typeof questionnaireSchema>;
+
+export { type Subject, subjects };
+
+/** The lowest and highest answer of a numeric question (age: [10, 25]). */
+export function numericRange(key: QuestionKey): [number, number] {
+  const values = questionByKey[key].options.map((o) => Number(o.value));
+  return [Math.min(...values), Math.max(...values)];
+}
 
 export type NumericKey =
   | "age"

@@ -98,6 +98,9 @@ export type ReportInput = z.infer<typeof reportInputSchema>;
 
 export const reportPatchSchema = reportInputSchema.partial();
 
+/** A report's own fields as stored and read back (the behaviour as its stored text). */
+export type ReportFields = Omit<ReportInput, "behavior"> & { behavior: string };
+
 export interface Report extends ReportInput {
   id: string;
   authorId: string;

@@ -3,6 +3,12 @@
 // same terms.
 export const roles = ["student", "teacher", "admin"] as const;
 export type Role = (typeof roles)[number];
+/** A role's name as the screens show it. */
+export const roleLabels: Readonly<Record<Role, string>> = {
+  student: "Student",
+  teacher: "Teacher",
+  admin: "Admin",
+};
 export type Audience = "anonymous" | Role;
 
 export interface PageRule {
@@ -51,6 +57,7 @@ export const appPages: readonly PageRule[] = [
     roles: ["teacher", "admin"],
     sidebar: "Teacher Dashboard",
   },
+  { path: "/classes", title: "Classes", roles: ["teacher", "admin"], sidebar: "Classes" },
   { path: "/settings", title: "Settings", roles: everyone, sidebar: "Settings" },
   { path: "/prediction", title: "Prediction", roles: ["student", "admin"] },
   { path: "/admin/users", title: "Users", roles: ["admin"], sidebar: "Users" },

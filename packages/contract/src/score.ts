@@ -14,6 +14,11 @@ export function shownScore(score: number): number {
   return Math.round(score * 10) / 10;
 }
 
+/** A score as text, the one way every screen writes it: "12.0", "7.3". */
+export function formatScore(score: number): string {
+  return shownScore(score).toFixed(1);
+}
+
 /** The band of a score as shown, so that a score shown as 14.0 never reads "Good effort!". */
 export function bandOf(score: number): Band {
   const shown = shownScore(score);

@@ -1,9 +1,13 @@
 import { z } from "zod";
 
-// What the public pages show about this installation: GET /api/site, anyone may read it. A
-// school sets its own contact address with CONTACT_EMAIL; the default is the project's.
-export const defaultContactEmail = "support@gradecast.local";
+// What the public pages show about this installation: GET /api/site, anyone may read it. The
+// school sets its own name (SCHOOL_NAME) and contact address (CONTACT_EMAIL); either may be unset,
+// and then the pages say so rather than show a placeholder.
+export const schoolNameLimit = 100;
 
-export const siteInfoSchema = z.object({ contactEmail: z.email() });
+export const siteInfoSchema = z.object({
+  contactEmail: z.email().nullable(),
+  schoolName: z.string().max(schoolNameLimit).nullable(),
+});
 
 export type SiteInfo = z.infer<typeof siteInfoSchema>;

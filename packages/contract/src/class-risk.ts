@@ -1,0 +1,297 @@
+import { z } from "zod";
+import { subjects } from "./classes.ts";
+import { highNoFinalScoreRisk } from "./prediction.ts";
+import { keysOf, type QuestionKey, questionByKey, questionKeys } from "./questionnaire.ts";
+import { formatScore } from "./score.ts";
+import { isPlainText, plainTextMessage } from "./text.ts";
+
+// The class risk list (issue 20): which enrolled students need help now, and why, for the
+// class's teachers and admins. The privacy rule lives here, once: a teacher sees reasons drawn
+// only from the school record; the student's other answers (family, going out, relationships,
+// health, ...) are summed into one "Other answers" reason unless the student shares their full
+// explanation. Intervention notes are the class's teachers' alone: an admin reads the list
+// without them. The screen and the CSV export show the same columns, built by `riskCells`.
+
+/** Inputs a school already holds about a student: the only ones named to a teacher. */
+export const schoolRecordKeys = keysOf(
+  "G1",
+  "G2",
+  "failures",
+  "absences",
+  "studytime",
+  "schoolsup",
+);
+export type SchoolRecordKey = (typeof schoolRecordKeys)[number];
+
+export function isSchoolRecordKey(key: string): key is SchoolRecordKey {
+  return (schoolRecordKeys as readonly string[]).includes(key);
+}
+
+/** The feature name of the reason that sums every answer outside the school record. */
+export const otherAnswersFeature = "other";
+export const otherAnswersLabel = "Other answers";
+/** Reasons shown per student. */
+export const riskReasonCount = 3;
+
+/**
+ * The pass mark of the Portuguese 0-20 scale the model predicts on (the data set's own
+ * pass/fail split): a predicted final under it puts a student on the at-risk filter.
+ */
+export const passMark = 10;
+
+/** At risk: a predicted final under the pass mark, or a high risk of not sitting the final. */
+export function isAtRisk(prediction: number, noFinalScoreRisk: number | null): boolean {
+  return (
+    Number(formatScore(prediction)) < passMark ||
+    (noFinalScoreRisk !== null && noFinalScoreRisk >= highNoFinalScoreRisk)
+  );
+}
+
+export const riskReasonSchema = z.object({
+  /** A school-record input, or any input when the student shares, or "other". */
+  feature: z.union([z.enum(questionKeys), z.literal(otherAnswersFeature)]),
+  label: z.string(),
+  /** The answer (null for "other", or a grade not known yet). */
+  value: z.union([z.string(), z.number(), z.null()]),
+  /** Points this reason moved the prediction (+ up, - down). */
+  effect: z.number(),
+});
+export type RiskReason = z.infer<typeof riskReasonSchema>;
+
+export interface Contribution {
+  feature: QuestionKey;
+  label: string;
+  value: string | number | null;
+  effect: number;
+}
+
+/**
+ * The reasons a teacher may see, largest effect first: school-record inputs by name, and every
+ * other answer summed into "Other answers" (none of them named, not even by a zero effect).
+ * With the student's consent (`shared`), every input by name.
+ */
+export function teacherReasons(
+  contributions: readonly Contribution[],
+  shared: boolean,
+): RiskReason[] {
+  const strip = ({ feature, label, value, effect }: Contribution): RiskReason => ({
+    feature,
+    label,
+    value,
+    effect,
+  });
+  const byEffect = (a: RiskReason, b: RiskReason) => Math.abs(b.effect) - Math.abs(a.effect);
+  if (shared) return contributions.map(strip).sort(byEffect);
+  const named = contributions.filter((c) => isSchoolRecordKey(c.feature)).map(strip);
+  const other = contributions
+    .filter((c) => !isSchoolRecordKey(c.feature))
+    .reduce((sum, c) => sum + c.effect, 0);
+  const summed: RiskReason = {
+    feature: otherAnswersFeature,
+    label: otherAnswersLabel,
+    value: null,
+    effect: other,
+  };
+  return [...named, summed].sort(byEffect);
+}
+
+/** One reason as the list and the CSV write it: "Second period grade (G2) 8: -2.1". */
+export function reasonText(reason: RiskReason): string {
+  const effect = `${reason.effect >= 0 ? "+" : "-"}${Math.abs(reason.effect).toFixed(1)}`;
+  if (reason.feature === otherAnswersFeature || reason.value === null) {
+    return `${reason.label}: ${effect}`;
+  }
+  const question = questionByKey[reason.feature as QuestionKey];
+  const option = question?.options.find((o) => o.value === reason.value);
+  const shown = option && option.label !== String(reason.value) ? option.label : reason.value;
+  return `${reason.label} ${shown}: ${effect}`;
+}
+
+export const modelSetupSchema = z.enum(["A", "B", "C"]);
+
+export const interventionNoteSchema = z.object({
+  id: z.string(),
+  studentId: z.string(),
+  /** What was done. */
+  action: z.string(),
+  /** When it was done (YYYY-MM-DD). */
+  doneOn: z.string(),
+  /** When to look again (YYYY-MM-DD), or null. */
+  followUpOn: z.string().nullable(),
+  author: z.object({ id: z.string().nullable(), name: z.string() }),
+  createdAt: z.string(),
+});
+export type InterventionNote = z.infer<typeof interventionNoteSchema>;
+
+export const riskItemSchema = z.object({
+  studentId: z.string(),
+  name: z.string(),
+  email: z.string(),
+  /** False: the student has not answered the questionnaire (no prediction). */
+  answered: z.boolean(),
+  answeredAt: z.string().nullable(),
+  prediction: z.number().nullable(),
+  interval: z.object({ low: z.number(), high: z.number() }).nullable(),
+  band: z.enum(["improve", "good", "congratulations"]).nullable(),
+  /** Null for predictions made before the model answered in two parts. */
+  noFinalScoreRisk: z.number().nullable(),
+  scoreIfSits: z.number().nullable(),
+  modelSetup: modelSetupSchema.nullable(),
+  atRisk: z.boolean(),
+  /** The student shares their full explanation with their teachers. */
+  shared: z.boolean(),
+  /**
+   * The top reasons under the privacy rule (all inputs when shared). Null when the prediction
+   * was made by an earlier model (its reasons are given again once the student answers again).
+   */
+  reasons: z.array(riskReasonSchema).nullable(),
+  /** Every reason, only when the student shares their full explanation. */
+  explanation: z.array(riskReasonSchema).nullable(),
+  /** Intervention notes, newest first; null for anyone but the class's teachers. */
+  notes: z.array(interventionNoteSchema).nullable(),
+});
+export type RiskItem = z.infer<typeof riskItemSchema>;
+
+/** GET /api/classes/:id/risk: at-risk students first, then by predicted final, lowest first;
+ * students who have not answered last. */
+export const classRiskSchema = z.object({
+  class: z.object({
+    id: z.string(),
+    name: z.string(),
+    subject: z.enum(subjects),
+    year: z.string(),
+  }),
+  counts: z.object({
+    students: z.number().int(),
+    answered: z.number().int(),
+    atRisk: z.number().int(),
+  }),
+  /** The caller is one of the class's teachers: the items carry notes, the table their columns. */
+  withNotes: z.boolean(),
+  items: z.array(riskItemSchema),
+});
+export type ClassRisk = z.infer<typeof classRiskSchema>;
+
+/** Orders the list: at risk first, then lowest predicted final, then not answered, by name. */
+export function compareRisk(a: RiskItem, b: RiskItem): number {
+  if (a.answered !== b.answered) return a.answered ? -1 : 1;
+  if (a.atRisk !== b.atRisk) return a.atRisk ? -1 : 1;
+  const byScore = (a.prediction ?? 0) - (b.prediction ?? 0);
+  if (byScore !== 0) return byScore;
+  const byRisk = (b.noFinalScoreRisk ?? 0) - (a.noFinalScoreRisk ?? 0);
+  if (byRisk !== 0) return byRisk;
+  return a.name.localeCompare(b.name) || a.studentId.localeCompare(b.studentId);
+}
+
+export const riskMessages = {
+  notAnswered: "Not answered yet",
+  reasonsEarlierModel: "Made by an earlier model: reasons come when the student answers again.",
+  noteActionRequired: "Say what was done.",
+  noteActionLong: "Use at most 1000 characters.",
+  dateInvalid: "Enter a date as YYYY-MM-DD.",
+  followUpBeforeDone: "The follow-up date cannot be before the date it was done.",
+  noteOnly: "Only action, doneOn and followUpOn can be sent.",
+  noteAdded: "The note was added.",
+  sharingOnly: "Send shareExplanation: true or false.",
+  sharingOn: "Your teachers now see your full explanation.",
+  sharingOff: "Your teachers now see only the reasons from your school record.",
+  notEnrolled: "This student is not in the class.",
+} as const;
+
+export const noteLimits = { action: 1000 } as const;
+
+const isoDate = /^\d{4}-\d{2}-\d{2}$/;
+const isRealDate = (text: string) => {
+  if (!isoDate.test(text)) return false;
+  const d = new Date(`${text}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === text;
+};
+const dateSchema = z
+  .string({ error: riskMessages.dateInvalid })
+  .refine(isRealDate, { error: riskMessages.dateInvalid });
+
+/** POST /api/classes/:id/students/:uid/notes */
+export const noteCreateSchema = z
+  .strictObject(
+    {
+      action: z
+        .string({ error: riskMessages.noteActionRequired })
+        .trim()
+        .min(1, { error: riskMessages.noteActionRequired })
+        .max(noteLimits.action, { error: riskMessages.noteActionLong })
+        .refine(isPlainText, { error: plainTextMessage })
+        .transform((text) => text.normalize("NFC")),
+      doneOn: dateSchema,
+      followUpOn: dateSchema.nullable().optional(),
+    },
+    { error: riskMessages.noteOnly },
+  )
+  .refine((v) => !v.followUpOn || v.followUpOn >= v.doneOn, {
+    error: riskMessages.followUpBeforeDone,
+    path: ["followUpOn"],
+  });
+export type NoteCreate = z.input<typeof noteCreateSchema>;
+
+export const noteAnswerSchema = z.object({ note: interventionNoteSchema });
+
+/** GET and PATCH /api/me/sharing: whether the student shares their full explanation. */
+export const sharingSchema = z.object({
+  shareExplanation: z.boolean(),
+  /** When it was last turned on or off; null if never. */
+  changedAt: z.string().nullable(),
+});
+export type Sharing = z.infer<typeof sharingSchema>;
+
+export const sharingPatchSchema = z.strictObject(
+  { shareExplanation: z.boolean({ error: riskMessages.sharingOnly }) },
+  { error: riskMessages.sharingOnly },
+);
+
+/** Path parameters of the class routes. */
+export const classIdParamsSchema = z.object({ id: z.string() });
+export const classStudentParamsSchema = z.object({ id: z.string(), uid: z.string() });
+
+/** The columns of the notes, shown to the class's teachers only. */
+export const noteColumns = ["Latest note", "Follow-up"] as const;
+
+/** The columns of the list, on the screen and in the CSV export, in this order. */
+export const riskColumns = [
+  "Student",
+  "At risk",
+  "Predicted final",
+  "80% interval",
+  "Risk of not sitting the final",
+  "Model",
+  "Answered on",
+  "Reasons",
+  ...noteColumns,
+] as const;
+export type RiskColumn = (typeof riskColumns)[number];
+
+/** The columns a caller sees: the notes' only when they are one of the class's teachers. */
+export function riskColumnsFor(withNotes: boolean): readonly RiskColumn[] {
+  return withNotes ? riskColumns : riskColumns.slice(0, riskColumns.length - noteColumns.length);
+}
+
+const percent = (p: number) => `${Math.round(p * 100)}%`;
+
+/** One row's cells as text, in the order of `riskColumnsFor` (the notes' when it has them). */
+export function riskCells(item: RiskItem): string[] {
+  const cells = [
+    item.name,
+    item.answered ? (item.atRisk ? "Yes" : "No") : "",
+    item.prediction === null ? riskMessages.notAnswered : formatScore(item.prediction),
+    item.interval ? `${formatScore(item.interval.low)}-${formatScore(item.interval.high)}` : "",
+    item.noFinalScoreRisk === null ? "" : percent(item.noFinalScoreRisk),
+    item.modelSetup ?? "",
+    item.answeredAt ? item.answeredAt.slice(0, 10) : "",
+    item.reasons === null
+      ? item.answered
+        ? riskMessages.reasonsEarlierModel
+        : ""
+      : item.reasons.map(reasonText).join("; "),
+  ];
+  if (item.notes === null) return cells;
+  const note = item.notes[0];
+  return [...cells, note ? `${note.doneOn}: ${note.action}` : "", note?.followUpOn ?? ""];
+}

@@ -1,0 +1,93 @@
+import { type Subject, subjectLabels } from "./subjects.ts";
+
+// Every email the server sends, word for word: the server fills in the blanks, the texts live
+// here with the rest of what a user reads.
+export interface Email {
+  subject: string;
+  text: string;
+}
+
+/** An email to `name`: the greeting, a blank line, then the body, a line each. */
+const email = (subject: string, name: string, ...body: string[]): Email => ({
+  subject,
+  text: [`Hello ${name},`, "", ...body].join("\n"),
+});
+
+export function verificationEmail(p: {
+  name: string;
+  code: string;
+  appUrl: string;
+  minutes: number;
+}): Email {
+  return email(
+    `Your Gradecast verification code: ${p.code}`,
+    p.name,
+    `Your Gradecast verification code is ${p.code}.`,
+    "",
+    `Enter it on the Verify page (${p.appUrl}/Verify). It expires in ${p.minutes} minutes.`,
+    "If you did not create a Gradecast account, ignore this email.",
+  );
+}
+
+export function passwordResetEmail(p: { name: string; link: string; minutes: number }): Email {
+  return email(
+    "Reset your Gradecast password",
+    p.name,
+    "Someone (hopefully you) asked to reset the password of your Gradecast account.",
+    "Open this link to choose a new password:",
+    "",
+    p.link,
+    "",
+    `The link works once and expires in ${p.minutes} minutes.`,
+    "If you did not ask for it, ignore this email: your password stays the same.",
+  );
+}
+
+export function teacherInvitationEmail(p: {
+  name: string;
+  invitedBy: string;
+  appUrl: string;
+}): Email {
+  return email(
+    "You are invited to Gradecast as a teacher",
+    p.name,
+    `${p.invitedBy} has invited you to Gradecast as a teacher.`,
+    "",
+    `Create your account with this email address at ${p.appUrl}/register (choose Teacher), then verify`,
+    "the address with the code we email you: your account then becomes a teacher's.",
+    "",
+    "If you did not expect this, ignore this email.",
+  );
+}
+
+export function classInvitationEmail(p: {
+  name: string;
+  invitedBy: string;
+  className: string;
+  subject: Subject;
+  year: string;
+  appUrl: string;
+}): Email {
+  return email(
+    `You are invited to the class ${p.className} on Gradecast`,
+    p.name,
+    `${p.invitedBy} has added you to the class ${p.className} (${subjectLabels[p.subject]}, ${p.year}) on Gradecast.`,
+    "",
+    `Create your student account with this email address at ${p.appUrl}/register and verify the email address:`,
+    "you will then be in the class. If you already have an account with this address, sign in and verify it.",
+    "",
+    "If you do not know this teacher or school, ignore this email.",
+  );
+}
+
+/** To the old address when an account's email address changes (issue 18). */
+export function emailChangedEmail(p: { name: string; newEmail: string; appUrl: string }): Email {
+  return email(
+    "Your Gradecast email address was changed",
+    p.name,
+    `The email address of your Gradecast account was changed to ${p.newEmail}.`,
+    "",
+    "If you did not do this, someone else may be using your account: reset your password",
+    `(${p.appUrl}/forgot-password) or contact your school's Gradecast administrator.`,
+  );
+}
