@@ -1,17 +1,19 @@
 /**
  * gradecast model CLI.
- *   train   --data A.csv [--data B.csv] --out model.json [--seed N] [--eval-repeats N] [--eval-folds N]
- *   predict --model model.json --data C.csv
- *   eval    --data A.csv [--extra B.csv] --setup A|B|C [--folds 10] [--repeats 20] [--seed N]
- *           [--coverage-repeats N] [--json]
+ *   train   --data A.csv [--data B.csv] --out model.json [--setup A|B|C|all] [--seed N]
+ *           [--eval-repeats N] [--eval-folds N] [--evaluation eval.json ...]
+ *   predict --model model.json --data C.csv [--subject mat|por] [--json]
+ *   eval    --data A.csv [--extra B.csv] [--setup A|B|C] [--folds 10] [--repeats 2] [--seed N]
+ *           [--without sex] [--unconstrained] [--json] [--held-out file.json]
  * Only results go to stdout; progress goes to stderr. Paths are relative to the current directory.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { basename, resolve } from "node:path";
-import { evaluate, type Setup } from "./cv.ts";
-import { concatDatasets, type Dataset, parseCsv, toDataset } from "./data.ts";
-import { loadModel, type SubjectEvaluation } from "./model.ts";
-import { MODEL_PARAMS } from "./params.ts";
+import { type EvalResult, evaluate } from "./cv.ts";
+import { concatDatasets, parseCsv, SUBJECTS, type Subject, toDataset } from "./data.ts";
+import { SETUPS, type Setup } from "./hurdle.ts";
+import { loadModel, validateArtifact } from "./model.ts";
+import { DEFAULT_SEED, RISK_PARAMS, SCORE_CANDIDATES } from "./params.ts";
 import { buildArtifact, sha256, type TrainingFile } from "./train.ts";
 
 type Args = Map<string, string[]>;
@@ -23,7 +25,7 @@ function parseArgs(argv: readonly string[]): Args {
     if (!a.startsWith("--")) throw new Error(`unexpected argument ${a}`);
     const key = a.slice(2);
     const next = argv[i + 1];
-    if (key === "json") {
+    if (key === "json" || key === "unconstrained") {
       args.set(key, ["true"]);
       continue;
     }
@@ -46,113 +48,166 @@ const int = (args: Args, key: string, def: number): number => {
 };
 const log = (msg: string) => process.stderr.write(`${msg}\n`);
 
-function readData(path: string, requireTarget = true): { file: TrainingFile; text: Buffer } {
-  const text = readFileSync(resolve(process.cwd(), path));
-  const data = toDataset(parseCsv(text.toString("utf8")), requireTarget);
-  return { file: { file: basename(path), sha256: sha256(text), data }, text };
+function setupArg(args: Args, allowAll = false): Setup | "all" {
+  const setup = one(args, "setup", "A").toUpperCase();
+  if (allowAll && setup === "ALL") return "all";
+  if (!SETUPS.includes(setup as Setup)) throw new Error("--setup must be A, B or C");
+  return setup as Setup;
 }
 
-function subjectName(file: string): string {
+/** The subject of a UCI file, from its name (student-mat.csv, student-por.csv). */
+function subjectOf(file: string): Subject | undefined {
   const m = /student-([a-z]+)\.csv$/i.exec(file);
-  return m ? m[1]! : file;
+  const s = m?.[1]?.toLowerCase();
+  return SUBJECTS.includes(s as Subject) ? (s as Subject) : undefined;
 }
+
+function readData(path: string): TrainingFile {
+  const text = readFileSync(resolve(process.cwd(), path));
+  const data = toDataset(parseCsv(text.toString("utf8")), true, subjectOf(path));
+  return { file: basename(path), sha256: sha256(text), data };
+}
+
+const round4 = (v: number) => Math.round(v * 1e4) / 1e4;
 
 function train(args: Args): void {
   const paths = args.get("data") ?? [];
   if (paths.length === 0) throw new Error("--data is required");
   const out = one(args, "out");
-  const seed = int(args, "seed", MODEL_PARAMS.seed);
-  const evalRepeats = int(args, "eval-repeats", 20);
+  const which = setupArg(args, true);
+  const setups = which === "all" ? SETUPS : [which];
+  const seed = int(args, "seed", DEFAULT_SEED);
+  const evalRepeats = int(args, "eval-repeats", 0);
   const evalFolds = int(args, "eval-folds", 10);
-  const coverageRepeats = int(args, "coverage-repeats", 2);
-  const files = paths.map((p) => readData(p).file);
-  const params = { ...MODEL_PARAMS, seed };
-  const evaluation: SubjectEvaluation[] = [];
+  const files = paths.map(readData);
+  const evaluation: Record<string, unknown>[] = [];
   if (evalRepeats > 0) {
-    files.forEach((f, k) => {
-      const others = files.filter((_, j) => j !== k).map((o) => o.data);
-      const extras: (Dataset | undefined)[] =
-        others.length > 0 ? [concatDatasets(others), undefined] : [undefined];
-      for (const extra of extras) {
-        const how = extra ? "training folds include the other subject" : "this subject only";
-        log(`evaluating ${f.file}: setup A, ${evalRepeats}x${evalFolds}-fold, ${how}`);
+    for (const setup of setups)
+      files.forEach((f, k) => {
+        const others = files.filter((_, j) => j !== k).map((o) => o.data);
+        log(`evaluating ${f.file}: setup ${setup}, ${evalRepeats}x${evalFolds}-fold, nested`);
         const r = evaluate({
           data: f.data,
-          extra,
-          setup: "A",
+          extra: others.length > 0 ? concatDatasets(others) : undefined,
+          setup,
           folds: evalFolds,
           repeats: evalRepeats,
           seed,
-          params,
-          coverageRepeats,
+          scoreCandidates: SCORE_CANDIDATES,
+          riskParams: RISK_PARAMS,
           onProgress: log,
         });
         evaluation.push({
-          subject: subjectName(f.file),
-          setup: "A",
-          folds: evalFolds,
-          repeats: evalRepeats,
-          rmse: { mean: round4(r.rmse.mean), std: round4(r.rmse.std) },
-          mae: round4(r.mae),
-          passAccuracy: round4(r.passAccuracy),
-          intervalCoverage: r.intervalCoverage === null ? null : round4(r.intervalCoverage),
-          trainedWithOtherSubject: extra !== undefined,
+          subject: subjectOf(f.file) ?? f.file,
+          protocol: others.length > 0 ? "+other (shipped)" : "alone",
+          ...summary(r),
         });
-      }
-    });
+      });
   }
-  const artifact = buildArtifact(files, { params, evaluation, onProgress: log });
+  // figures of record measured apart (`model:eval --json` outputs), kept with the artifact
+  for (const path of args.get("evaluation") ?? []) {
+    evaluation.push(JSON.parse(readFileSync(resolve(process.cwd(), path), "utf8")));
+  }
+  const opts = {
+    setups,
+    scoreCandidates: SCORE_CANDIDATES,
+    riskParams: { ...RISK_PARAMS, seed },
+    seed,
+    evaluation,
+    onProgress: log,
+  };
+  const artifact = buildArtifact(files, opts);
   writeFileSync(resolve(process.cwd(), out), `${JSON.stringify(artifact)}\n`);
-  log(`wrote ${out} (${artifact.modelVersion}, ${artifact.trees.length} trees)`);
+  log(`wrote ${out} (${artifact.modelVersion}, setups ${setups.join(", ")})`);
 }
-
-const round4 = (v: number) => Math.round(v * 1e4) / 1e4;
 
 function predict(args: Args): void {
   const model = loadModel(
-    JSON.parse(readFileSync(resolve(process.cwd(), one(args, "model")), "utf8")),
+    validateArtifact(JSON.parse(readFileSync(resolve(process.cwd(), one(args, "model")), "utf8"))),
   );
-  const text = readFileSync(resolve(process.cwd(), one(args, "data")), "utf8");
-  const lines = parseCsv(text).map((rec) => String(model.predict(rec).prediction));
+  const path = one(args, "data");
+  const subject = args.has("subject") ? one(args, "subject") : subjectOf(path);
+  const text = readFileSync(resolve(process.cwd(), path), "utf8");
+  const json = args.has("json");
+  const lines = parseCsv(text).map((rec) => {
+    // the richest setup the model has and the row can feed; columns it does not know (G3,
+    // Dalc, Walc, or G1/G2 for a setup that does not use them) are ignored
+    const setup = model.setups.find((s) =>
+      s === "A" ? "G2" in rec && "G1" in rec : s === "B" ? "G1" in rec : true,
+    );
+    if (!setup) throw new Error("the file lacks the grades this model needs");
+    const input: Record<string, string | undefined> = { subject, ...rec };
+    if (setup !== "A") input.G2 = undefined;
+    if (setup === "C") input.G1 = undefined;
+    const p = model.predict(input);
+    return json
+      ? JSON.stringify({
+          prediction: p.prediction,
+          scoreIfSits: p.scoreIfSits,
+          noFinalScoreRisk: p.noFinalScoreRisk,
+        })
+      : String(p.prediction);
+  });
   process.stdout.write(lines.length > 0 ? `${lines.join("\n")}\n` : "");
 }
 
+/** The figures of an evaluation, rounded, without the held-out rows. */
+function summary(r: EvalResult) {
+  const { heldOut: _, ...rest } = r;
+  return JSON.parse(
+    JSON.stringify(rest, (_k, v) => (typeof v === "number" ? round4(v) : v)),
+  ) as Record<string, unknown>;
+}
+
 function evalCmd(args: Args): void {
-  const setup = one(args, "setup", "A").toUpperCase();
-  if (setup !== "A" && setup !== "B" && setup !== "C") throw new Error("--setup must be A, B or C");
-  const data = readData(one(args, "data")).file.data;
+  const setup = setupArg(args) as Setup;
+  const dataPath = one(args, "data");
+  const data = readData(dataPath).data;
   const extraPaths = args.get("extra") ?? [];
   const extra =
-    extraPaths.length > 0
-      ? concatDatasets(extraPaths.map((p) => readData(p).file.data))
-      : undefined;
+    extraPaths.length > 0 ? concatDatasets(extraPaths.map((p) => readData(p).data)) : undefined;
   const r = evaluate({
     data,
     extra,
-    setup: setup as Setup,
+    setup,
     folds: int(args, "folds", 10),
-    repeats: int(args, "repeats", 20),
-    seed: int(args, "seed", MODEL_PARAMS.seed),
-    params: { ...MODEL_PARAMS },
-    coverageRepeats: int(args, "coverage-repeats", 2),
+    repeats: int(args, "repeats", 2),
+    seed: int(args, "seed", DEFAULT_SEED),
+    scoreCandidates: SCORE_CANDIDATES,
+    riskParams: RISK_PARAMS,
+    without: args.get("without") ?? [],
+    constrained: !args.has("unconstrained"),
     onProgress: log,
   });
-  const result = {
-    rmse: r.rmse,
-    mae: r.mae,
-    passAccuracy: r.passAccuracy,
-    intervalCoverage: r.intervalCoverage,
-  };
-  if (args.has("json")) {
-    process.stdout.write(`${JSON.stringify(result)}\n`);
-  } else {
-    process.stdout.write(
-      `rmse ${r.rmse.mean.toFixed(3)} ± ${r.rmse.std.toFixed(3)}  mae ${r.mae.toFixed(3)}  ` +
-        `pass accuracy ${(100 * r.passAccuracy).toFixed(1)}%  interval coverage ${
-          r.intervalCoverage === null ? "n/a" : `${(100 * r.intervalCoverage).toFixed(1)}%`
-        }\n`,
-    );
+  if (args.has("held-out")) {
+    writeFileSync(resolve(process.cwd(), one(args, "held-out")), JSON.stringify(r.heldOut));
   }
+  if (args.has("json")) {
+    const without = args.get("without") ?? [];
+    const described = {
+      subject: subjectOf(dataPath) ?? basename(dataPath),
+      protocol: extra ? "+other (shipped)" : "alone",
+      ...(without.length > 0 ? { without } : {}),
+      ...(args.has("unconstrained") ? { constrained: false } : {}),
+      ...summary(r),
+    };
+    process.stdout.write(`${JSON.stringify(described)}\n`);
+    return;
+  }
+  const pct = (v: number) => `${(100 * v).toFixed(1)}%`;
+  const out = [
+    `setup ${setup}, ${r.repeats}x${r.folds}-fold nested`,
+    `all rows: rmse ${r.rmse.mean.toFixed(3)} ± ${r.rmse.std.toFixed(3)}  mae ${r.mae.toFixed(3)}  pass accuracy ${pct(r.passAccuracy)}`,
+    `students who sat: rmse ${r.rmseSat.mean.toFixed(3)} ± ${r.rmseSat.std.toFixed(3)}`,
+    `noFinalScoreRisk: brier ${r.noFinalScoreRisk.brier.toFixed(4)} (baseline ${r.noFinalScoreRisk.baselineBrier.toFixed(4)})  auc ${r.noFinalScoreRisk.auc.toFixed(3)} (baseline ${r.noFinalScoreRisk.baselineAuc.toFixed(3)})`,
+    `interval: coverage ${pct(r.intervalCoverage)}  mean width ${r.intervalWidth.toFixed(2)}  reaching 0 ${pct(r.intervalReachesZero)}`,
+    "group coverage:",
+    ...r.groups.map(
+      (g) =>
+        `  ${g.group.padEnd(20)} ${String(g.rows).padStart(5)} rows  coverage ${pct(g.coverage).padStart(6)}  rmse ${g.rmse.toFixed(3)}`,
+    ),
+  ];
+  process.stdout.write(`${out.join("\n")}\n`);
 }
 
 function main(argv: readonly string[]): void {

@@ -1,96 +1,84 @@
+import {
+  type QuestionKey,
+  questionByKey,
+  questionKeys,
+  type Subject,
+  subjects,
+} from "@gradecast/contract/questionnaire";
+
 /**
- * The 30 inputs, their encoding, and a reader for the UCI Student Performance CSV files
- * (`;`-separated, unquoted header, double-quoted strings, quoted G1/G2).
+ * The 31 inputs (the 30 questionnaire answers of the UCI files and the subject), their
+ * encoding, and a reader for the UCI Student Performance CSV files
+ * (`;`-separated, unquoted header, double-quoted strings, quoted G1/G2). The inputs, their
+ * codes and ranges are the contract's questionnaire; this file only says how they encode.
  */
 
-export const FEATURES = [
-  "school",
-  "sex",
-  "age",
-  "address",
-  "famsize",
-  "Pstatus",
-  "Medu",
-  "Fedu",
-  "Mjob",
-  "Fjob",
-  "reason",
-  "guardian",
-  "traveltime",
-  "studytime",
-  "failures",
-  "schoolsup",
-  "famsup",
-  "paid",
-  "activities",
-  "nursery",
-  "higher",
-  "internet",
-  "romantic",
-  "famrel",
-  "freetime",
-  "goout",
-  "health",
-  "absences",
-  "G1",
-  "G2",
-] as const;
+/** In the UCI files' column order, then the subject (the file a row comes from). */
+export const FEATURES = questionKeys;
 
-export type FeatureName = (typeof FEATURES)[number];
+export type FeatureName = QuestionKey;
 export const NUM_FEATURES = FEATURES.length;
 
-const YES_NO = ["no", "yes"];
-const JOBS = ["teacher", "health", "services", "at_home", "other"];
+/**
+ * A choice's codes in encoding order (index = encoded value): the catalogue's order, except
+ * that a yes/no answer encodes no < yes, the order the monotone constraints below read.
+ */
+function encodingOrder(key: FeatureName): readonly string[] | null {
+  const question = questionByKey[key];
+  if (question.kind !== "choice") return null;
+  const codes = question.options.map((o) => String(o.value));
+  const yesNo = codes.length === 2 && codes.includes("yes") && codes.includes("no");
+  return yesNo ? ["no", "yes"] : codes;
+}
 
 /** Categorical features and their codes (index = encoded value). Others are numeric. */
-export const CATEGORIES: Readonly<Partial<Record<FeatureName, readonly string[]>>> = {
-  school: ["GP", "MS"],
-  sex: ["F", "M"],
-  address: ["U", "R"],
-  famsize: ["LE3", "GT3"],
-  Pstatus: ["T", "A"],
-  Mjob: JOBS,
-  Fjob: JOBS,
-  reason: ["home", "reputation", "course", "other"],
-  guardian: ["mother", "father", "other"],
-  schoolsup: YES_NO,
-  famsup: YES_NO,
-  paid: YES_NO,
-  activities: YES_NO,
-  nursery: YES_NO,
-  higher: YES_NO,
-  internet: YES_NO,
-  romantic: YES_NO,
-};
+export const CATEGORIES: Readonly<Partial<Record<FeatureName, readonly string[]>>> =
+  Object.fromEntries(
+    FEATURES.flatMap((f) => {
+      const codes = encodingOrder(f);
+      return codes ? [[f, codes]] : [];
+    }),
+  );
+
+/** The subjects, by the name the UCI files use (student-mat.csv, student-por.csv). */
+export const SUBJECTS = subjects;
+export type { Subject };
 
 /** Per feature index: the category list, or null when numeric. */
 export const FEATURE_CATEGORIES: readonly (readonly string[] | null)[] = FEATURES.map(
   (f) => CATEGORIES[f] ?? null,
 );
 
-/** Monotone constraints: +1 the prediction never decreases in the feature, -1 never increases. */
+/**
+ * Monotone constraints of the score if the student sits the final: +1 it never decreases in
+ * the feature, -1 it never increases. These are the directions a teacher would defend; the
+ * what-if panel offers only constrained inputs (the rest may follow the data either way, so a
+ * suggestion built on them could be harmful). For yes/no inputs the order is no < yes.
+ * Not constrained, hence not offered: free time, paid classes, activities, internet, romantic
+ * relationship (the data's associations there have no direction a teacher would stand by).
+ * The risk of not sitting is constrained the opposite way (riskMonotone), so the headline
+ * (1 - risk) * score moves the same way as the score.
+ */
 export const MONOTONE: Readonly<Partial<Record<FeatureName, 1 | -1>>> = {
   G1: 1,
   G2: 1,
   failures: -1,
+  absences: -1,
+  studytime: 1,
+  higher: 1,
+  goout: -1,
+  schoolsup: 1,
 };
 
-/** The 13 attributes UCI's student-merge.R uses to match a student across the two files. */
-export const MERGE_KEYS = [
-  "school",
-  "sex",
-  "age",
-  "address",
-  "famsize",
-  "Pstatus",
-  "Medu",
-  "Fedu",
-  "Mjob",
-  "Fjob",
-  "reason",
+/**
+ * The 13 attributes UCI's student-merge.R uses to match a student across the two files: the
+ * first eleven inputs (school to reason), nursery and internet.
+ */
+export const MERGE_KEYS: readonly FeatureName[] = [
+  ...questionKeys.slice(0, questionKeys.indexOf("reason") + 1),
   "nursery",
   "internet",
-] as const;
+];
 
 export interface RawRecord {
   [column: string]: string;
@@ -160,29 +148,39 @@ export function parseCsv(text: string): RawRecord[] {
  * Encode one input value. Categorical: the category's index, -1 when unknown.
  * Numeric: the number (NaN when not a finite number).
  */
-export function encodeValue(featureIndex: number, value: string | number | undefined): number {
+export function encodeValue(
+  featureIndex: number,
+  value: string | number | null | undefined,
+): number {
   const cats = FEATURE_CATEGORIES[featureIndex];
-  if (cats) return value === undefined ? -1 : cats.indexOf(String(value));
-  if (value === undefined || value === "") return Number.NaN;
+  if (cats) return value === undefined || value === null ? -1 : cats.indexOf(String(value));
+  if (value === undefined || value === null || value === "") return Number.NaN;
   const v = typeof value === "number" ? value : Number(value);
   return Number.isFinite(v) ? v : Number.NaN;
 }
 
 /** Encode a record (strings or numbers keyed by feature name) into `out` at `offset`. */
 export function encodeRecord(
-  rec: Readonly<Record<string, string | number>>,
+  rec: Readonly<Record<string, string | number | undefined>>,
   out: Float64Array,
   offset = 0,
 ): void {
   for (let f = 0; f < NUM_FEATURES; f++) out[offset + f] = encodeValue(f, rec[FEATURES[f]!]);
 }
 
-export function studentKey(rec: Readonly<Record<string, string | number>>): string {
+export function studentKey(rec: Readonly<Record<string, string | number | undefined>>): string {
   return MERGE_KEYS.map((k) => String(rec[k])).join("|");
 }
 
-/** Records to a dataset; throws on a missing input column or a value that does not encode. */
-export function toDataset(records: readonly RawRecord[], requireTarget = true): Dataset {
+/**
+ * Records to a dataset; throws on a missing input column or a value that does not encode.
+ * `subject` fills the subject of rows that have no subject column (the UCI files have none).
+ */
+export function toDataset(
+  records: readonly RawRecord[],
+  requireTarget = true,
+  subject?: Subject,
+): Dataset {
   const n = records.length;
   const x = new Float64Array(n * NUM_FEATURES);
   const y = new Float64Array(n);
@@ -190,10 +188,11 @@ export function toDataset(records: readonly RawRecord[], requireTarget = true): 
   records.forEach((rec, i) => {
     for (let f = 0; f < NUM_FEATURES; f++) {
       const name = FEATURES[f]!;
-      if (!(name in rec)) throw new Error(`row ${i + 1}: missing column ${name}`);
-      const v = encodeValue(f, rec[name]);
+      const given = name === "subject" ? (rec.subject ?? subject) : rec[name];
+      if (given === undefined) throw new Error(`row ${i + 1}: missing column ${name}`);
+      const v = encodeValue(f, given);
       if (Number.isNaN(v) || v < 0) {
-        throw new Error(`row ${i + 1}: bad value ${JSON.stringify(rec[name])} for ${name}`);
+        throw new Error(`row ${i + 1}: bad value ${JSON.stringify(given)} for ${name}`);
       }
       x[i * NUM_FEATURES + f] = v;
     }

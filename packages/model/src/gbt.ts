@@ -3,10 +3,14 @@
  * - exact splits over each feature's distinct values (the data is small and discrete),
  * - set splits for categorical features (categories sorted by mean gradient, as LightGBM),
  * - monotone constraints enforced through split admission and propagated leaf bounds
- *   (the XGBoost/LightGBM "basic" method),
+ *   (the XGBoost/LightGBM "basic" method); a constrained categorical feature (yes/no) is split
+ *   in the order of its codes, as a numeric one,
+ * - squared error (regression) or logistic loss (a probability, trees sum to its log-odds),
+ * - optionally a least-squares line as the starting point (linear-start.ts), stored as trees,
  * - row subsampling and per-tree column subsampling, shrinkage, L2 leaf regularisation,
  * - a seeded PRNG, so training is deterministic for a seed.
  */
+import { linearStart } from "./linear-start.ts";
 import { deriveSeed, mulberry32, shuffle } from "./prng.ts";
 
 export interface Tree {
@@ -32,8 +36,15 @@ export interface GbtParams {
   colsample: number;
   minGain: number;
   seed: number;
+  /** "squared" (default) fits the target; "logistic" fits the log-odds of a 0/1 target. */
+  loss?: "squared" | "logistic";
   /** Bagging: train this many boosted models on different seeds and average them (default 1). */
   bags?: number;
+  /**
+   * Squared loss: start from the least-squares line in the schema's `linear` inputs instead of
+   * the mean (default false). Its step trees come first in `trees`, before the nTrees boosted.
+   */
+  linearStart?: boolean;
   /** Share of the tree's columns tried at each split (random-forest style; default 1). */
   colsampleNode?: number;
   /**
@@ -64,6 +75,8 @@ export interface FeatureSchema {
   monotone: readonly number[];
   /** Per feature: may the learner split on it (default all). */
   allowed?: readonly boolean[];
+  /** Per feature: part of the starting line when the params ask for one (default none). */
+  linear?: readonly boolean[];
 }
 
 export interface GbtModel {
@@ -140,19 +153,10 @@ export function trainGbt(
     // a negative weight would turn a monotone member's trend around
     if (params.members.some((m) => !(m.weight >= 0)))
       throw new Error("member weights must be >= 0");
-    const parts = params.members.map(({ weight, ...own }, k) =>
-      scaled(
-        trainGbt(
-          x,
-          y,
-          nf,
-          schema,
-          { ...params, ...own, members: undefined, seed: deriveSeed(params.seed, k) },
-          weights,
-        ),
-        weight,
-      ),
-    );
+    const parts = params.members.map(({ weight, ...own }, k) => {
+      const member = { ...params, ...own, members: undefined, seed: deriveSeed(params.seed, k) };
+      return scaled(trainGbt(x, y, nf, schema, member, weights), weight);
+    });
     return {
       baseScore: parts.reduce((s, m) => s + m.baseScore, 0),
       trees: parts.flatMap((m) => m.trees),
@@ -172,14 +176,16 @@ export function trainGbt(
   };
 }
 
-function trainBoosted(
-  x: Float64Array,
-  y: Float64Array,
-  nf: number,
-  schema: FeatureSchema,
-  params: GbtParams,
-  weights?: Float64Array,
-): GbtModel {
+/** Column sampling: k of the columns drawn without replacement, ascending; all when k covers them. */
+function sampleSorted(columns: number[], k: number, rand: () => number): number[] {
+  if (k >= columns.length) return columns;
+  return shuffle(columns.slice(), rand)
+    .slice(0, k)
+    .sort((a, b) => a - b);
+}
+
+/** One boosted model, on the same inputs as trainGbt. */
+const trainBoosted: typeof trainGbt = (x, y, nf, schema, params, weights) => {
   const n = y.length;
   const rand = mulberry32(params.seed);
   const { categories, monotone } = schema;
@@ -216,11 +222,22 @@ function trainBoosted(
     sw += w[i]!;
     swy += w[i]! * y[i]!;
   }
-  const baseScore = sw > 0 ? swy / sw : 0;
+  const logistic = params.loss === "logistic";
+  const mean = sw > 0 ? swy / sw : 0;
+  // logistic: start from the log-odds of the mean, kept finite when a class is absent
+  const pMean = Math.min(Math.max(mean, 1e-6), 1 - 1e-6);
+  let baseScore = logistic ? Math.log(pMean / (1 - pMean)) : mean;
   const pred = new Float64Array(n).fill(baseScore);
+  const trees: Tree[] = [];
+  const lineInputs = [...Array(nf).keys()].filter((f) => schema.linear?.[f] && allowed[f]);
+  if (params.linearStart && !logistic && lineInputs.length > 0) {
+    const start = linearStart(x, y, w, nf, lineInputs, monotone);
+    baseScore = start.intercept;
+    pred.set(start.pred);
+    trees.push(...start.trees);
+  }
   const grad = new Float64Array(n);
   const hess = new Float64Array(n);
-  const trees: Tree[] = [];
   const { lambda, minChildSamples, maxDepth, learningRate, minGain } = params;
   const allowedList = [...Array(nf).keys()].filter((f) => allowed[f]);
   const nSample = Math.max(1, Math.round(params.subsample * n));
@@ -231,19 +248,20 @@ function trainBoosted(
 
   for (let t = 0; t < params.nTrees; t++) {
     for (let i = 0; i < n; i++) {
-      grad[i] = w[i]! * (pred[i]! - y[i]!);
-      hess[i] = w[i]!;
+      if (logistic) {
+        const p = 1 / (1 + Math.exp(-pred[i]!));
+        grad[i] = w[i]! * (p - y[i]!);
+        hess[i] = w[i]! * Math.max(p * (1 - p), 1e-6);
+      } else {
+        grad[i] = w[i]! * (pred[i]! - y[i]!);
+        hess[i] = w[i]!;
+      }
     }
     const rows =
       nSample >= n
         ? Int32Array.from(allRows)
         : Int32Array.from(shuffle(allRows.slice(), rand).slice(0, nSample)).sort();
-    const cols =
-      nCols >= allowedList.length
-        ? allowedList
-        : shuffle(allowedList.slice(), rand)
-            .slice(0, nCols)
-            .sort((a, b) => a - b);
+    const cols = sampleSorted(allowedList, nCols, rand);
     const tree: Tree = { feature: [], threshold: [], left: [], right: [], value: [], cover: [] };
 
     const grow = (idx: Int32Array, depth: number, lo: number, hi: number): number => {
@@ -269,12 +287,7 @@ function trainBoosted(
       let bestThr = 0;
       let bestWl = 0;
       let bestWr = 0;
-      const nodeCols =
-        nColsNode >= cols.length
-          ? cols
-          : shuffle(cols.slice(), rand)
-              .slice(0, nColsNode)
-              .sort((a, b) => a - b);
+      const nodeCols = sampleSorted(cols, nColsNode, rand);
       for (const f of nodeCols) {
         const nb = nBins[f]!;
         histG.fill(0, 0, nb);
@@ -288,7 +301,8 @@ function trainBoosted(
           histC[b] = histC[b]! + hess[r]!;
           cnt[b] = cnt[b]! + 1;
         }
-        if (categories[f]! > 0) {
+        const ordered = categories[f]! > 0 && monotone[f]! !== 0;
+        if (categories[f]! > 0 && !ordered) {
           const present: number[] = [];
           for (let b = 0; b < nb; b++) if (cnt[b]! > 0) present.push(b);
           if (present.length < 2) continue;
@@ -340,7 +354,8 @@ function trainBoosted(
               bestGain = gain;
               bestF = f;
               const vals = binValues[f]!;
-              bestThr = (vals[b]! + vals[b + 1]!) / 2;
+              // a constrained category: the codes up to b go left (a bit mask, as any set split)
+              bestThr = ordered ? 2 ** (b + 1) - 1 : (vals[b]! + vals[b + 1]!) / 2;
               bestWl = wl;
               bestWr = wr;
             }
@@ -362,7 +377,7 @@ function trainBoosted(
       let lHi = hi;
       let rLo = lo;
       let rHi = hi;
-      const mono = isCat ? 0 : monotone[bestF]!;
+      const mono = monotone[bestF]!;
       if (mono !== 0) {
         const mid = (bestWl + bestWr) / 2;
         if (mono > 0) {
@@ -387,4 +402,4 @@ function trainBoosted(
     for (let i = 0; i < n; i++) pred[i]! += predictTree(tree, x, i * nf, categories);
   }
   return { baseScore, trees };
-}
+};

@@ -1,21 +1,17 @@
 import { existsSync, readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { groupKFolds, kFolds, schemaFor } from "./cv.ts";
-import {
-  concatDatasets,
-  encodeRecord,
-  FEATURES,
-  NUM_FEATURES,
-  parseCsv,
-  toDataset,
-} from "./data.ts";
+import { groupKFolds, kFolds } from "./cv.ts";
+import { FEATURES, NUM_FEATURES, parseCsv, toDataset } from "./data.ts";
 import { DEFAULT_PARAMS, type GbtModel, predictGbt, type Tree, trainGbt } from "./gbt.ts";
-import { expectedValue, loadDefaultModel, loadModel, rawPredict, shapValues } from "./model.ts";
-import { deriveSeed, mulberry32 } from "./prng.ts";
+import { type Setup, schemaFor as setupSchema } from "./hurdle.ts";
+import { deriveSeed } from "./prng.ts";
 import { ShapWorkspace, treeExpectation, treeShap } from "./shap.ts";
-import { inputArbitrary, randomInput } from "./testutil.ts";
-import { buildArtifact } from "./train.ts";
+import { synthetic } from "./testutil.ts";
+
+// The reader, the learner, TreeSHAP and the folds. The two-part model: hurdle.test.ts.
+
+const schemaFor = (setup: Setup) => setupSchema(setup, "score");
 
 const DATA_DIR = new URL("../../../../shared/data/", import.meta.url);
 const hasData = existsSync(new URL("student-mat.csv", DATA_DIR));
@@ -27,25 +23,8 @@ const ROW1 =
 const ROW2 =
   '"MS";"M";17;"R";"LE3";"T";1;1;"other";"other";"home";"father";1;2;1;"no";"yes";"no";"no";"no";"yes";"yes";"no";5;3;3;1;1;3;4;"15";"14";15';
 
-/** A small synthetic data set: y = 2*G2 - 1.5*failures + 3*[Mjob=teacher] + noise. */
-function synthetic(n: number, seed: number) {
-  const rand = mulberry32(seed);
-  const recs = Array.from({ length: n }, () => {
-    const r = randomInput(rand);
-    r.age = 15 + Math.floor(rand() * 8);
-    r.failures = Math.floor(rand() * 4);
-    r.absences = Math.floor(rand() * 30);
-    const y =
-      Number(r.G2) * 0.6 - 1.5 * Number(r.failures) + (r.Mjob === "teacher" ? 3 : 0) + rand() - 0.5;
-    return {
-      ...Object.fromEntries(Object.entries(r).map(([k, v]) => [k, String(v)])),
-      G3: String(y),
-    };
-  });
-  return toDataset(recs);
-}
-
 const SMALL = { ...DEFAULT_PARAMS, nTrees: 60, learningRate: 0.1, maxDepth: 3, seed: 7 };
+const CATS = schemaFor("A").categories;
 
 describe("CSV reader", () => {
   it("strips quotes and reads quoted G1/G2 as numbers", () => {
@@ -53,7 +32,9 @@ describe("CSV reader", () => {
     expect(recs).toHaveLength(2);
     expect(recs[0]!.school).toBe("GP");
     expect(recs[0]!.G1).toBe("5");
-    const d = toDataset(recs);
+    const d = toDataset(recs, true, "por");
+    expect(d.x[FEATURES.indexOf("subject")]).toBe(1); // the file's subject fills the column
+    expect(() => toDataset(recs)).toThrow(/subject/);
     const g1 = FEATURES.indexOf("G1");
     const g2 = FEATURES.indexOf("G2");
     expect(d.x[g1]).toBe(5);
@@ -63,16 +44,16 @@ describe("CSV reader", () => {
     expect(d.x[FEATURES.indexOf("Mjob")]).toBe(3); // at_home
   });
   it("rejects a bad value", () => {
-    expect(() => toDataset(parseCsv(`${HEADER}\n${ROW1.replace('"GP"', '"XX"')}\n`))).toThrow(
-      /school/,
-    );
+    expect(() =>
+      toDataset(parseCsv(`${HEADER}\n${ROW1.replace('"GP"', '"XX"')}\n`), true, "mat"),
+    ).toThrow(/school/);
   });
   it.skipIf(!hasData)("reads the UCI files", () => {
     for (const [f, n] of [
       ["student-mat.csv", 395],
       ["student-por.csv", 649],
     ] as const) {
-      const d = toDataset(parseCsv(readFileSync(new URL(f, DATA_DIR), "utf8")));
+      const d = toDataset(parseCsv(readFileSync(new URL(f, DATA_DIR), "utf8")), true, "mat");
       expect(d.n).toBe(n);
       const g1 = FEATURES.indexOf("G1");
       for (let i = 0; i < d.n; i++) {
@@ -84,8 +65,8 @@ describe("CSV reader", () => {
 });
 
 describe("learner", () => {
-  const train = synthetic(600, 1);
-  const test = synthetic(300, 2);
+  const train = synthetic(600, 1, false);
+  const test = synthetic(300, 2, false);
   const model = trainGbt(train.x, train.y, NUM_FEATURES, schemaFor("A"), {
     ...DEFAULT_PARAMS,
     nTrees: 200,
@@ -108,13 +89,6 @@ describe("learner", () => {
     const mjob = FEATURES.indexOf("Mjob");
     expect(model.trees.some((t) => t.feature.includes(mjob))).toBe(true);
   });
-  it("is deterministic for a seed", () => {
-    const a = trainGbt(train.x, train.y, NUM_FEATURES, schemaFor("A"), SMALL);
-    const b = trainGbt(train.x, train.y, NUM_FEATURES, schemaFor("A"), SMALL);
-    const c = trainGbt(train.x, train.y, NUM_FEATURES, schemaFor("A"), { ...SMALL, seed: 8 });
-    expect(JSON.stringify(a)).toBe(JSON.stringify(b));
-    expect(JSON.stringify(a)).not.toBe(JSON.stringify(c));
-  });
   // a blend of boosters of different depths (the shipped learner's form), with per-split
   // column sampling
   const BLEND = {
@@ -125,10 +99,13 @@ describe("learner", () => {
       { weight: 0.5, maxDepth: 4, minChildSamples: 7, colsampleNode: 0.7 },
     ],
   };
-  it("is deterministic for a seed with a blend and per-split column sampling", () => {
-    const a = trainGbt(train.x, train.y, NUM_FEATURES, schemaFor("A"), BLEND);
-    const b = trainGbt(train.x, train.y, NUM_FEATURES, schemaFor("A"), BLEND);
-    const c = trainGbt(train.x, train.y, NUM_FEATURES, schemaFor("A"), { ...BLEND, seed: 8 });
+  it.each([
+    ["", SMALL],
+    [" with a blend and per-split column sampling", BLEND],
+  ])("is deterministic for a seed%s", (_, params) => {
+    const a = trainGbt(train.x, train.y, NUM_FEATURES, schemaFor("A"), params);
+    const b = trainGbt(train.x, train.y, NUM_FEATURES, schemaFor("A"), params);
+    const c = trainGbt(train.x, train.y, NUM_FEATURES, schemaFor("A"), { ...params, seed: 8 });
     expect(JSON.stringify(a)).toBe(JSON.stringify(b));
     expect(JSON.stringify(a)).not.toBe(JSON.stringify(c));
   });
@@ -151,6 +128,60 @@ describe("learner", () => {
       );
       expect(predictGbt(blend, test.x, i * NUM_FEATURES, cats)).toBeCloseTo(want, 9);
     }
+  });
+  it("starts from the line through the grades: closer with few trees, and still monotone", () => {
+    const rmse = (m: GbtModel) => {
+      let se = 0;
+      for (let i = 0; i < test.n; i++) {
+        se += (predictGbt(m, test.x, i * NUM_FEATURES, CATS) - test.y[i]!) ** 2;
+      }
+      return Math.sqrt(se / test.n);
+    };
+    const few = { ...SMALL, nTrees: 10 };
+    const line = trainGbt(train.x, train.y, NUM_FEATURES, schemaFor("A"), {
+      ...few,
+      linearStart: true,
+    });
+    const plain = trainGbt(train.x, train.y, NUM_FEATURES, schemaFor("A"), few);
+    // y = 0.6·G2 + ...: ten trees of steps are far from it, the line is not
+    expect(rmse(line)).toBeLessThan(0.7 * rmse(plain));
+    // the line's step trees (G1, G2) come first, then the ten boosted
+    const g2 = FEATURES.indexOf("G2");
+    const steps = line.trees.slice(0, line.trees.length - 10);
+    expect(steps.some((t) => t.feature.includes(g2))).toBe(true);
+    for (const t of steps) {
+      for (const f of t.feature) expect([-1, FEATURES.indexOf("G1"), g2]).toContain(f);
+    }
+    const x = Float64Array.from(test.x.subarray(0, NUM_FEATURES));
+    let last = Number.NEGATIVE_INFINITY;
+    for (let v = 0; v <= 20; v++) {
+      x[g2] = v;
+      const p = predictGbt(line, x, 0, CATS);
+      expect(p).toBeGreaterThanOrEqual(last - 1e-12);
+      last = p;
+    }
+  });
+  it("keeps a line's slope only in its monotone direction", () => {
+    // the score falls with G2 here, but it may never fall with G2: G2 leaves the line
+    const flipped = train.y.map((y) => 20 - y);
+    const m = trainGbt(train.x, flipped, NUM_FEATURES, schemaFor("A"), {
+      ...SMALL,
+      nTrees: 5,
+      linearStart: true,
+    });
+    const g2 = FEATURES.indexOf("G2");
+    expect(m.trees.slice(0, m.trees.length - 5).some((t) => t.feature.includes(g2))).toBe(false);
+  });
+  it("grows the same first trees whatever their number (the tree count is tuned on prefixes)", () => {
+    const params = { ...SMALL, linearStart: true, subsample: 0.7, colsampleNode: 0.8 };
+    const long = trainGbt(train.x, train.y, NUM_FEATURES, schemaFor("A"), params);
+    const short = trainGbt(train.x, train.y, NUM_FEATURES, schemaFor("A"), {
+      ...params,
+      nTrees: 15,
+    });
+    const start = long.trees.length - params.nTrees;
+    expect(JSON.stringify(long.trees.slice(0, start + 15))).toBe(JSON.stringify(short.trees));
+    expect(long.baseScore).toBe(short.baseScore);
   });
   it("never splits on features a setup drops", () => {
     const m = trainGbt(train.x, train.y, NUM_FEATURES, schemaFor("C"), SMALL);
@@ -254,158 +285,4 @@ describe("CV folds", () => {
     });
     expect(new Set(fold).size).toBe(10);
   });
-});
-
-describe("artifact", () => {
-  const d = concatDatasets([synthetic(300, 11), synthetic(200, 12)]);
-  const artifact = buildArtifact([{ file: "a.csv", sha256: "0", data: d }], {
-    params: { ...SMALL, nTrees: 40 },
-    calibrationFolds: 3,
-  });
-  const small = loadModel(JSON.parse(JSON.stringify(artifact)));
-  // deep trees: too many internal nodes for the precomputed tables, so the recursion runs
-  const deepArtifact = buildArtifact([{ file: "a.csv", sha256: "0", data: d }], {
-    params: { ...SMALL, nTrees: 15, maxDepth: 6, minChildSamples: 3 },
-    calibrationFolds: 3,
-  });
-  const deep = loadModel(deepArtifact);
-  // bagged boosters: one sum of trees with leaf values divided by the number of bags
-  const bagged = loadModel(
-    buildArtifact([{ file: "a.csv", sha256: "0", data: d }], {
-      params: { ...SMALL, nTrees: 10, bags: 3 },
-      calibrationFolds: 3,
-    }),
-  );
-  // blended boosters of two depths: one sum of trees with each member's leaves weighted
-  const blended = loadModel(
-    buildArtifact([{ file: "a.csv", sha256: "0", data: d }], {
-      params: {
-        ...SMALL,
-        nTrees: 15,
-        members: [{ weight: 0.5 }, { weight: 0.5, maxDepth: 4, minChildSamples: 7 }],
-      },
-      calibrationFolds: 3,
-    }),
-  );
-  const models = existsSync(new URL("../artifact/model.json", import.meta.url))
-    ? [small, deep, bagged, blended, loadDefaultModel()]
-    : [small, deep, bagged, blended];
-
-  it("contributions add up to the raw prediction (property)", () => {
-    for (const model of models) {
-      fc.assert(
-        fc.property(inputArbitrary(), (input) => {
-          const p = model.predict(input);
-          expect(p.contributions).toHaveLength(30);
-          expect(p.contributions.map((c) => c.feature)).toEqual([...FEATURES]);
-          const sum = p.contributions.reduce((s, c) => s + c.effect, p.baseValue);
-          expect(Math.abs(sum - p.raw)).toBeLessThan(1e-9);
-          expect(p.prediction).toBe(Math.min(20, Math.max(0, p.raw)));
-          expect(p.interval.low).toBeLessThanOrEqual(p.prediction);
-          expect(p.interval.high).toBeGreaterThanOrEqual(p.prediction);
-          expect(p.interval.low).toBeGreaterThanOrEqual(0);
-          expect(p.interval.high).toBeLessThanOrEqual(20);
-          expect(p.interval.level).toBe(0.8);
-        }),
-        { numRuns: 300 },
-      );
-    }
-  });
-
-  it("explains with exactly the TreeSHAP recursion's values (tables and recursion agree)", () => {
-    expect(deepArtifact.trees.some((t) => t.feature.filter((f) => f >= 0).length > 9)).toBe(true);
-    const rand = mulberry32(17);
-    for (const model of models) {
-      for (let i = 0; i < 50; i++) {
-        const input = randomInput(rand);
-        const x = new Float64Array(NUM_FEATURES);
-        encodeRecord(input, x);
-        const phi = shapValues(model.artifact, x);
-        const p = model.predict(input);
-        p.contributions.forEach((c, f) => {
-          expect(Math.abs(c.effect - phi[f]!)).toBeLessThan(1e-12);
-        });
-        expect(Math.abs(p.raw - rawPredict(model.artifact, x))).toBeLessThan(1e-12);
-        expect(Math.abs(p.baseValue - expectedValue(model.artifact))).toBeLessThan(1e-12);
-      }
-    }
-  });
-
-  it("is monotone in G1, G2 (up) and failures (down) on a grid", () => {
-    const rand = mulberry32(99);
-    let violations = 0;
-    let checks = 0;
-    const check = (lower: number, higher: number) => {
-      checks++;
-      if (higher < lower - 1e-12) violations++;
-    };
-    for (const model of models) {
-      for (let trial = 0; trial < 10; trial++) {
-        const base = randomInput(rand);
-        // grid[failures][G1 / 2][G2]
-        const grid = [0, 1, 2, 3, 4].map((failures) =>
-          Array.from({ length: 11 }, (_, i) =>
-            Array.from(
-              { length: 21 },
-              (_, g2) => model.predict({ ...base, G1: 2 * i, G2: g2, failures }).raw,
-            ),
-          ),
-        );
-        for (let f = 0; f < 5; f++) {
-          for (let i = 0; i < 11; i++) {
-            for (let g2 = 0; g2 < 21; g2++) {
-              const v = grid[f]![i]![g2]!;
-              if (g2 > 0) check(grid[f]![i]![g2 - 1]!, v);
-              if (i > 0) check(grid[f]![i - 1]![g2]!, v);
-              if (f > 0) check(v, grid[f - 1]![i]![g2]!);
-            }
-          }
-        }
-      }
-    }
-    expect(checks).toBeGreaterThan(20000);
-    expect(violations).toBe(0);
-  }, 30_000);
-
-  it("flags extrapolation and answers inputs outside the data's range", () => {
-    for (const model of models) {
-      const input = randomInput(mulberry32(5));
-      const p = model.predict({ ...input, age: 25, absences: 100, failures: 4 });
-      expect(p.extrapolation).toBe(true);
-      expect(p.extrapolationFeatures).toEqual(expect.arrayContaining(["age", "absences"]));
-      expect(Number.isFinite(p.prediction)).toBe(true);
-      const q = model.predict({ ...input, age: 17, absences: 2, failures: 0, G1: 10, G2: 10 });
-      expect(q.extrapolation).toBe(false);
-      expect(q.extrapolationFeatures).toEqual([]);
-    }
-  });
-
-  it("accepts numeric strings and rejects a missing input", () => {
-    const input = randomInput(mulberry32(6));
-    const asStrings = Object.fromEntries(Object.entries(input).map(([k, v]) => [k, String(v)]));
-    expect(small.predict(asStrings).raw).toBe(small.predict(input).raw);
-    const { G2: _drop, ...missing } = input;
-    expect(() => small.predict(missing)).toThrow(/G2/);
-  });
-
-  it("rejects a malformed artifact", () => {
-    expect(() => loadModel({})).toThrow(/format/);
-    expect(() => loadModel({ ...artifact, trees: [] })).toThrow(/trees/);
-    expect(() => loadModel({ ...artifact, features: FEATURES.slice(1) })).toThrow(/features/);
-  });
-
-  it.skipIf(!existsSync(new URL("../artifact/model.json", import.meta.url)))(
-    "the committed artifact loads and carries its metadata",
-    () => {
-      const m = loadDefaultModel();
-      expect(m.version).toMatch(/^gbt-/);
-      expect(m.features).toHaveLength(30);
-      expect(m.globalImportance).toHaveLength(30);
-      const top = m.globalImportance[0]!.feature;
-      expect(["G1", "G2"]).toContain(top);
-      const a = m.artifact;
-      expect(a.data.map((f) => f.file)).toEqual(["student-mat.csv", "student-por.csv"]);
-      expect(JSON.stringify(a)).not.toMatch(/\/work\//);
-    },
-  );
 });

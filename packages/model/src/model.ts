@@ -1,23 +1,21 @@
 /** The runtime model: artifact validation, loading, prediction with exact explanations. */
-import { readFileSync } from "node:fs";
-import { encodeValue, FEATURE_CATEGORIES, FEATURES, NUM_FEATURES } from "./data.ts";
-import type { Tree } from "./gbt.ts";
-import {
-  buildLeafShapTable,
-  buildShapTable,
-  flattenTree,
-  type LeafShapTable,
-  predictFlat,
-  type ShapTable,
-  ShapWorkspace,
-  shapFromLeafTable,
-  shapFromTable,
-  treeExpectation,
-  treeShap,
-  treeShapFlat,
-} from "./shap.ts";
 
-export const ARTIFACT_FORMAT = "gradecast-gbt/1";
+import { readFileSync } from "node:fs";
+import { type Calibration, combinedEffects, riskEffects } from "./combine.ts";
+import { encodeValue, FEATURE_CATEGORIES, FEATURES, NUM_FEATURES } from "./data.ts";
+import { CATEGORY_COUNTS, type Ensemble, explainer } from "./ensemble.ts";
+import { type SeenPairs, unseenCombinations } from "./extrapolation.ts";
+import type { Tree } from "./gbt.ts";
+import { clampGrade } from "./grade.ts";
+import { SETUPS, type Setup, setupFor, unknownIn } from "./hurdle.ts";
+import { intervalFor, type MondrianIntervals } from "./intervals.ts";
+
+export const ARTIFACT_FORMAT = "gradecast-hurdle/3";
+
+/** How the headline is made from the two parts (the API repeats it). */
+export const COMBINATION = "expected-score";
+export const COMBINATION_TEXT =
+  "prediction = (1 - noFinalScoreRisk) * scoreIfSits: the expected final score, counting a final not sat as 0";
 
 export interface FeatureRange {
   feature: string;
@@ -28,16 +26,16 @@ export interface FeatureRange {
   categories?: string[];
 }
 
-export interface SubjectEvaluation {
-  subject: string;
-  setup: string;
-  folds: number;
-  repeats: number;
-  rmse: { mean: number; std: number };
-  mae: number;
-  passAccuracy: number;
-  intervalCoverage: number | null;
-  trainedWithOtherSubject: boolean;
+export interface SetupArtifact {
+  setup: Setup;
+  /** The inputs this setup uses (G2, or G1 and G2, left out for B and C). */
+  features: string[];
+  score: Ensemble;
+  risk: Ensemble;
+  calibration: Calibration;
+  intervals: MondrianIntervals;
+  hyperparameters: Record<string, unknown>;
+  seenPairs: SeenPairs;
 }
 
 export interface ModelArtifact {
@@ -47,25 +45,26 @@ export interface ModelArtifact {
   data: { file: string; sha256: string; rows: number }[];
   features: string[];
   categories: Record<string, string[]>;
+  /** The score's monotone constraints; the risk's are the opposite. */
   monotone: Record<string, number>;
-  hyperparameters: Record<string, unknown>;
   target: { name: "G3"; min: 0; max: 20 };
-  baseScore: number;
-  trees: Tree[];
-  conformal: { level: number; quantile: number; calibrationRows: number; method: string };
+  combination: string;
+  setups: SetupArtifact[];
   featureRanges: FeatureRange[];
   globalImportance: { feature: string; importance: number }[];
-  evaluation: SubjectEvaluation[];
+  /** Evaluation figures (see the model card); free-form, written by the training command. */
+  evaluation: Record<string, unknown>[];
 }
 
 export interface Contribution {
   feature: string;
-  value: string | number;
+  /** The answer; null when not known (G1 or G2 not known yet, the subject not given). */
+  value: string | number | null;
   effect: number;
 }
 
 export interface Prediction {
-  /** Clamped to [0, 20]. */
+  /** The headline, clamped to [0, 20]: (1 - noFinalScoreRisk) * scoreIfSits. */
   prediction: number;
   /** Before clamping: exactly baseValue + sum of effects (up to float rounding, < 1e-9). */
   raw: number;
@@ -74,19 +73,26 @@ export interface Prediction {
   interval: { low: number; high: number; level: number };
   extrapolation: boolean;
   extrapolationFeatures: string[];
+  /** Which model answered: A (G1 and G2 known), B (G1 only), C (neither). */
+  modelSetup: Setup;
+  /** The predicted final score if the student sits the final, clamped to [0, 20]. */
+  scoreIfSits: number;
+  /** The calibrated probability of not sitting the final (ending with 0). */
+  noFinalScoreRisk: number;
 }
+
+export type ModelInput = Readonly<Record<string, string | number | null | undefined>>;
 
 export interface GradeModel {
   readonly version: string;
   readonly features: readonly string[];
   readonly globalImportance: readonly { feature: string; importance: number }[];
-  readonly evaluation: readonly SubjectEvaluation[];
+  readonly evaluation: readonly Record<string, unknown>[];
   readonly artifact: ModelArtifact;
-  predict(input: Readonly<Record<string, string | number>>): Prediction;
+  /** The setups this model answers (the shipped model: all three). */
+  readonly setups: readonly Setup[];
+  predict(input: ModelInput): Prediction;
 }
-
-const CATEGORY_COUNTS: readonly number[] = FEATURE_CATEGORIES.map((c) => c?.length ?? 0);
-const clampGrade = (v: number) => (v < 0 ? 0 : Math.min(v, 20));
 
 function fail(msg: string): never {
   throw new Error(`invalid model artifact: ${msg}`);
@@ -122,6 +128,15 @@ function validateTree(t: unknown, i: number): Tree {
   return tree;
 }
 
+function validateEnsemble(e: unknown, name: string): void {
+  const o = e as Record<string, unknown> | undefined;
+  if (!o || typeof o.baseScore !== "number" || !Number.isFinite(o.baseScore)) {
+    fail(`${name}: baseScore`);
+  }
+  if (!Array.isArray(o.trees) || o.trees.length === 0) fail(`${name}: trees`);
+  o.trees.forEach(validateTree);
+}
+
 /** Validate an artifact's shape (throws a descriptive Error). */
 export function validateArtifact(json: unknown): ModelArtifact {
   if (typeof json !== "object" || json === null) fail("not an object");
@@ -133,13 +148,33 @@ export function validateArtifact(json: unknown): ModelArtifact {
     a.features.length !== NUM_FEATURES ||
     a.features.some((f, i) => f !== FEATURES[i])
   ) {
-    fail("features must be the 30 Gradecast inputs in order");
+    fail(`features must be the ${NUM_FEATURES} Gradecast inputs in order`);
   }
-  if (typeof a.baseScore !== "number" || !Number.isFinite(a.baseScore)) fail("baseScore");
-  if (!Array.isArray(a.trees) || a.trees.length === 0) fail("trees");
-  a.trees.forEach(validateTree);
-  const c = a.conformal as Record<string, unknown> | undefined;
-  if (!c || typeof c.quantile !== "number" || typeof c.level !== "number") fail("conformal");
+  if (!Array.isArray(a.setups) || a.setups.length === 0) fail("setups");
+  const names = a.setups.map((x) => (x as { setup?: unknown })?.setup);
+  if (names.some((n, i) => !SETUPS.includes(n as Setup) || names.indexOf(n) !== i)) {
+    fail("setups must be distinct, each A, B or C");
+  }
+  for (const raw of a.setups) {
+    const s = raw as Record<string, unknown>;
+    const setup = s.setup as Setup;
+    validateEnsemble(s.score, `setup ${setup} score`);
+    validateEnsemble(s.risk, `setup ${setup} risk`);
+    const c = s.calibration as Record<string, unknown> | undefined;
+    if (!c || typeof c.a !== "number" || !(c.a > 0) || typeof c.b !== "number") {
+      fail(`setup ${setup}: calibration`);
+    }
+    const iv = s.intervals as Record<string, unknown> | undefined;
+    if (
+      !iv ||
+      typeof iv.level !== "number" ||
+      !Array.isArray(iv.cells) ||
+      !Array.isArray(iv.zero)
+    ) {
+      fail(`setup ${setup}: intervals`);
+    }
+    if (typeof s.seenPairs !== "object" || s.seenPairs === null) fail(`setup ${setup}: seenPairs`);
+  }
   if (!Array.isArray(a.featureRanges) || a.featureRanges.length !== NUM_FEATURES) {
     fail("featureRanges");
   }
@@ -148,90 +183,55 @@ export function validateArtifact(json: unknown): ModelArtifact {
   return json as ModelArtifact;
 }
 
-/** Sum of the trees' outputs (raw prediction) for an encoded row. */
-export function rawPredict(
-  artifact: Pick<ModelArtifact, "baseScore" | "trees">,
-  x: ArrayLike<number>,
-  offset = 0,
-): number {
-  let s = artifact.baseScore;
-  for (const tree of artifact.trees) {
-    let node = 0;
-    for (;;) {
-      const f = tree.feature[node]!;
-      if (f < 0) break;
-      const v = x[offset + f]!;
-      let left: boolean;
-      if (CATEGORY_COUNTS[f]! > 0) {
-        left =
-          v >= 0 && v < 31 && Number.isInteger(v)
-            ? ((tree.threshold[node]! >>> v) & 1) === 1
-            : tree.cover[tree.left[node]!]! >= tree.cover[tree.right[node]!]!;
-      } else {
-        left = Number.isNaN(v)
-          ? tree.cover[tree.left[node]!]! >= tree.cover[tree.right[node]!]!
-          : v <= tree.threshold[node]!;
-      }
-      node = left ? tree.left[node]! : tree.right[node]!;
-    }
-    s += tree.value[node]!;
-  }
-  return s;
-}
+/** Is an answer given? G1, G2 and the subject may be null (not known yet, not given). */
+const isGiven = (v: unknown) => v !== undefined && v !== null && v !== "";
 
-/** The expected value of the model over its training data: baseScore + sum of tree means. */
-export function expectedValue(artifact: Pick<ModelArtifact, "baseScore" | "trees">): number {
-  let s = artifact.baseScore;
-  for (const t of artifact.trees) s += treeExpectation(t);
-  return s;
-}
-
-/** SHAP values of an encoded row (one per feature) into a fresh array. */
-export function shapValues(
-  artifact: Pick<ModelArtifact, "trees">,
-  x: ArrayLike<number>,
-  offset = 0,
-  ws = new ShapWorkspace(),
-): Float64Array {
-  const phi = new Float64Array(NUM_FEATURES);
-  for (const t of artifact.trees) treeShap(t, x, offset, CATEGORY_COUNTS, phi, ws);
-  return phi;
-}
+const OPTIONAL = new Set(["G1", "G2", "subject"]);
 
 export function loadModel(json: unknown): GradeModel {
   const artifact = validateArtifact(json);
-  const baseValue = expectedValue(artifact);
-  const ws = new ShapWorkspace();
-  const q = artifact.conformal.quantile;
-  const level = artifact.conformal.level;
   const ranges = artifact.featureRanges.map((r, f) => ({
     min: r.min ?? Number.NEGATIVE_INFINITY,
     max: r.max ?? Number.POSITIVE_INFINITY,
     seen: new Set((r.categories ?? []).map((c) => FEATURE_CATEGORIES[f]!.indexOf(c))),
   }));
+  const parts = new Map(
+    artifact.setups.map((s) => [
+      s.setup,
+      { artifact: s, score: explainer(s.score), risk: explainer(s.risk) },
+    ]),
+  );
   const x = new Float64Array(NUM_FEATURES);
+  const b = new Float64Array(NUM_FEATURES);
   const phi = new Float64Array(NUM_FEATURES);
-  const flat = artifact.trees.map((t) => flattenTree(t, CATEGORY_COUNTS));
-  // Per tree, the fastest exact explainer that fits: a table of every direction pattern for a
-  // shallow tree, per-leaf tables for a deeper one, else the recursion. They take a tenth of a
-  // second or more to build: built by the first prediction rather than at load, so that a
-  // server is up sooner.
-  let tables: (ShapTable | LeafShapTable | null)[] | undefined;
-  const dir = new Uint8Array(Math.max(...flat.map((t) => t.feature.length)));
-  const baseScore = artifact.baseScore;
+  const r = new Float64Array(NUM_FEATURES);
+  const h = new Float64Array(NUM_FEATURES);
   return {
     version: artifact.modelVersion,
     features: FEATURES,
     globalImportance: artifact.globalImportance,
     evaluation: artifact.evaluation,
     artifact,
+    setups: SETUPS.filter((s) => parts.has(s)),
     predict(input) {
+      const g1 = isGiven(input.G1);
+      const g2 = isGiven(input.G2);
+      const setup = setupFor(g1, g2);
+      const part = parts.get(setup);
+      if (!part) throw new Error(`this model does not answer setup ${setup}`);
+      const unknown = new Set<string>(unknownIn(setup));
       const extrapolationFeatures: string[] = [];
-      const values: (string | number)[] = [];
+      const values: (string | number | null)[] = [];
       for (let f = 0; f < NUM_FEATURES; f++) {
         const name = FEATURES[f]!;
         const given = input[name];
-        if (given === undefined || given === null) throw new Error(`missing input ${name}`);
+        if (!isGiven(given)) {
+          if (!OPTIONAL.has(name)) throw new Error(`missing input ${name}`);
+          x[f] = CATEGORY_COUNTS[f]! > 0 ? -1 : Number.NaN;
+          values.push(null);
+          continue;
+        }
+        if (unknown.has(name)) throw new Error(`input ${name} given without G1`);
         const v = encodeValue(f, given);
         x[f] = v;
         if (CATEGORY_COUNTS[f]! > 0) {
@@ -243,30 +243,40 @@ export function loadModel(json: unknown): GradeModel {
           if (v < ranges[f]!.min || v > ranges[f]!.max) extrapolationFeatures.push(name);
         }
       }
-      tables ??= flat.map((t) => buildShapTable(t, ws) ?? buildLeafShapTable(t, ws));
-      let raw = baseScore;
-      phi.fill(0);
-      for (let k = 0; k < flat.length; k++) {
-        const table = tables[k];
-        if (table && "leaf" in table) raw += shapFromTable(table, x, phi);
-        else if (table) raw += shapFromLeafTable(table, x, phi, dir);
-        else {
-          raw += predictFlat(flat[k]!, x);
-          treeShapFlat(flat[k]!, x, phi, ws);
-        }
+      for (const name of unseenCombinations(part.artifact.seenPairs, x)) {
+        if (!extrapolationFeatures.includes(name)) extrapolationFeatures.push(name);
       }
+      const sRaw = part.score.explain(x, b);
+      const logit = part.risk.explain(x, phi);
+      const { risk0, risk } = riskEffects(
+        part.risk.baseValue,
+        logit,
+        phi,
+        part.artifact.calibration,
+        r,
+      );
+      const baseValue = combinedEffects(part.score.baseValue, b, risk0, r, h);
+      const raw = (1 - risk) * sRaw;
+      const prediction = clampGrade(raw);
       const contributions: Contribution[] = new Array(NUM_FEATURES);
       for (let f = 0; f < NUM_FEATURES; f++) {
-        contributions[f] = { feature: FEATURES[f]!, value: values[f]!, effect: phi[f]! };
+        contributions[f] = { feature: FEATURES[f]!, value: values[f]!, effect: h[f]! };
       }
       return {
-        prediction: clampGrade(raw),
+        prediction,
         raw,
         baseValue,
         contributions,
-        interval: { low: clampGrade(raw - q), high: clampGrade(raw + q), level },
+        interval: intervalFor(
+          part.artifact.intervals,
+          { prediction, scoreIfSits: clampGrade(sRaw), risk },
+          isGiven(input.subject) ? String(input.subject) : null,
+        ),
         extrapolation: extrapolationFeatures.length > 0,
         extrapolationFeatures,
+        modelSetup: setup,
+        scoreIfSits: clampGrade(sRaw),
+        noFinalScoreRisk: risk,
       };
     },
   };

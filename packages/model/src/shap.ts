@@ -155,242 +155,87 @@ export function treeShap(
   recurse(0, 0, 0, 1, 1, -1);
 }
 
-/** A tree in typed arrays with per-node routing precomputed, for fast inference. */
-export interface FlatTree {
-  feature: Int32Array;
-  threshold: Float64Array;
-  left: Int32Array;
-  right: Int32Array;
-  value: Float64Array;
-  cover: Float64Array;
-  /** 1 when the node's feature is categorical */
-  isCat: Uint8Array;
-  /** 1 when unknown values go left (the larger child) */
-  defaultLeft: Uint8Array;
-}
-
-export function flattenTree(tree: Tree, categories: readonly number[]): FlatTree {
-  const n = tree.feature.length;
-  const ft: FlatTree = {
-    feature: Int32Array.from(tree.feature),
-    threshold: Float64Array.from(tree.threshold),
-    left: Int32Array.from(tree.left),
-    right: Int32Array.from(tree.right),
-    value: Float64Array.from(tree.value),
-    cover: Float64Array.from(tree.cover),
-    isCat: new Uint8Array(n),
-    defaultLeft: new Uint8Array(n),
-  };
-  for (let j = 0; j < n; j++) {
-    const f = tree.feature[j]!;
-    if (f < 0) continue;
-    ft.isCat[j] = categories[f]! > 0 ? 1 : 0;
-    ft.defaultLeft[j] = tree.cover[tree.left[j]!]! >= tree.cover[tree.right[j]!]! ? 1 : 0;
-  }
-  return ft;
-}
-
-function flatGoesLeft(t: FlatTree, node: number, v: number): boolean {
-  if (t.isCat[node] === 1) {
-    if (!(v >= 0 && v < 31 && Number.isInteger(v))) return t.defaultLeft[node] === 1;
-    return ((t.threshold[node]! >>> v) & 1) === 1;
-  }
-  if (Number.isNaN(v)) return t.defaultLeft[node] === 1;
-  return v <= t.threshold[node]!;
-}
-
-export function predictFlat(t: FlatTree, x: ArrayLike<number>): number {
-  let node = 0;
-  while (t.feature[node]! >= 0) {
-    node = flatGoesLeft(t, node, x[t.feature[node]!]!) ? t.left[node]! : t.right[node]!;
-  }
-  return t.value[node]!;
-}
-
-// module-level state of the running recursion (single-threaded, no re-entrancy)
-let T: FlatTree;
-let X: ArrayLike<number>;
-let PHI: Float64Array;
-let WS: ShapWorkspace;
-/** When set, routing comes from this per-node array (1 = left) instead of from X. */
-let ROUTE: Uint8Array | null = null;
-
-function recurseFlat(
-  node: number,
-  parentP: number,
-  depth: number,
-  parentZero: number,
-  parentOne: number,
-  parentFeature: number,
-): void {
-  const p = parentP + depth + 1;
-  const { feat, zero, one, pw } = WS;
-  for (let i = 0; i < depth; i++) {
-    feat[p + i] = feat[parentP + i]!;
-    zero[p + i] = zero[parentP + i]!;
-    one[p + i] = one[parentP + i]!;
-    pw[p + i] = pw[parentP + i]!;
-  }
-  extendPath(WS, p, depth, parentZero, parentOne, parentFeature);
-  const f = T.feature[node]!;
-  if (f < 0) {
-    const v = T.value[node]!;
-    for (let i = 1; i <= depth; i++) {
-      const w = unwoundPathSum(WS, p, depth, i);
-      const fi = feat[p + i]!;
-      PHI[fi] = PHI[fi]! + w * (one[p + i]! - zero[p + i]!) * v;
-    }
-    return;
-  }
-  const left = T.left[node]!;
-  const right = T.right[node]!;
-  const toLeft = ROUTE ? ROUTE[node] === 1 : flatGoesLeft(T, node, X[f]!);
-  const hot = toLeft ? left : right;
-  const cold = toLeft ? right : left;
-  const c = T.cover[node]!;
-  let inZero = 1;
-  let inOne = 1;
-  let d = depth;
-  let k = 0;
-  for (; k <= d; k++) if (feat[p + k] === f) break;
-  if (k !== d + 1) {
-    inZero = zero[p + k]!;
-    inOne = one[p + k]!;
-    unwindPath(WS, p, d, k);
-    d -= 1;
-  }
-  recurseFlat(hot, p, d + 1, (T.cover[hot]! / c) * inZero, inOne, f);
-  recurseFlat(cold, p, d + 1, (T.cover[cold]! / c) * inZero, 0, f);
-}
-
-/** Add the SHAP values of a flat tree for the encoded row `x` into `phi`. */
-export function treeShapFlat(
-  tree: FlatTree,
-  x: ArrayLike<number>,
-  phi: Float64Array,
-  ws: ShapWorkspace,
-): void {
-  T = tree;
-  X = x;
-  PHI = phi;
-  WS = ws;
-  ROUTE = null;
-  recurseFlat(0, 0, 0, 1, 1, -1);
-}
-
 /**
- * A tree's SHAP values depend on the input only through the direction taken at each internal
- * node. For a shallow tree (at most MAX_TABLE_NODES internal nodes) all direction patterns are
- * enumerated once at load time, so explaining a prediction is a table lookup. The table holds
- * exactly the values the recursion computes.
+ * Explanation tables (built once at load; docs/decisions/0008-explanation-tables.md).
+ *
+ * Path-dependent TreeSHAP sums one term per leaf, and a leaf's term depends on the input only
+ * through one bit per distinct feature on its path: whether the input follows every edge of that
+ * feature on the way to the leaf (Fast TreeSHAP v2, Yang 2021: the weights of the 2^k patterns
+ * are computed once per leaf with the reference recursion's extend / unwound-sum). Those bits, in
+ * turn, depend on a feature's value only through which interval between the model's thresholds
+ * it falls in (or which category it is). So the leaves of a tree are gathered into groups, and
+ * each group keeps, for every combination of its features' classes (values that route its leaves
+ * alike), the sum of its leaves' terms and the value of the leaf the input reaches if it is one
+ * of the group's. A whole shallow tree is one group; a tree whose table would exceed
+ * MAX_GROUP_ROWS is split by subtree, down to single leaves if need be. Explaining a row is then:
+ * bin each feature once, and per group add its features' class offsets and one row of sums.
  */
-export interface ShapTable {
-  tree: FlatTree;
-  internal: Int32Array;
-  /** features the tree splits on */
-  features: Int32Array;
-  /** [pattern * features.length + j]: SHAP value of features[j] */
-  phi: Float64Array;
-  /** leaf value per pattern */
-  leaf: Float64Array;
+export interface Explainer {
+  readonly numFeatures: number;
+  /** per feature: 1 when categorical */
+  readonly isCat: Uint8Array;
+  /** numeric feature f's sorted distinct thresholds are thr[thrStart[f] .. thrStart[f + 1]) */
+  readonly thrStart: Int32Array;
+  readonly thr: Float64Array;
+  /** group g's features are slots groupFeatStart[g] .. groupFeatStart[g + 1] */
+  readonly groupFeatStart: Int32Array;
+  readonly slotFeature: Int32Array;
+  /** per slot: where its feature's bins start in classOffset */
+  readonly slotOffStart: Int32Array;
+  /** [slotOffStart[j] + bin]: that bin's class times the slot's stride in `table` */
+  readonly classOffset: Int32Array;
+  readonly groupTableStart: Int32Array;
+  /** rows of (one sum per group feature, then the reached leaf's value or 0) */
+  readonly table: Float64Array;
+  /** scratch: each feature's bin for the row being explained */
+  readonly bins: Int32Array;
 }
 
-export const MAX_TABLE_NODES = 9;
+/** Rows a group's table may have before its tree is split further (a leaf alone always fits). */
+export const MAX_GROUP_ROWS = 128;
+/** Distinct features on one leaf's path the tables accept (2^k weights per leaf). */
+export const MAX_LEAF_FEATURES = 20;
+/** Categorical codes route by a 31-bit set; bin 0 holds every other value. */
+const CAT_BINS = 32;
 
-export function buildShapTable(tree: FlatTree, ws: ShapWorkspace): ShapTable | null {
-  const internal: number[] = [];
-  for (let j = 0; j < tree.feature.length; j++) if (tree.feature[j]! >= 0) internal.push(j);
-  if (internal.length > MAX_TABLE_NODES) return null;
-  const features = [...new Set(internal.map((j) => tree.feature[j]!))].sort((a, b) => a - b);
-  const patterns = 1 << internal.length;
-  const phiTable = new Float64Array(patterns * features.length);
-  const leaf = new Float64Array(patterns);
-  const route = new Uint8Array(tree.feature.length);
-  const phi = new Float64Array(Math.max(...features) + 1);
-  for (let p = 0; p < patterns; p++) {
-    internal.forEach((node, b) => {
-      route[node] = (p >>> b) & 1;
-    });
-    phi.fill(0);
-    T = tree;
-    PHI = phi;
-    WS = ws;
-    ROUTE = route;
-    recurseFlat(0, 0, 0, 1, 1, -1);
-    ROUTE = null;
-    features.forEach((f, j) => {
-      phiTable[p * features.length + j] = phi[f]!;
-    });
-    let node = 0;
-    while (tree.feature[node]! >= 0)
-      node = route[node] === 1 ? tree.left[node]! : tree.right[node]!;
-    leaf[p] = tree.value[node]!;
-  }
-  return {
-    tree,
-    internal: Int32Array.from(internal),
-    features: Int32Array.from(features),
-    phi: phiTable,
-    leaf,
-  };
+interface Leaf {
+  node: number;
+  edges: { node: number; left: boolean }[];
+  feats: number[];
+  /** [pattern * k + b]: the leaf's term for feats[b] */
+  terms: Float64Array;
 }
 
-/** Add the table's SHAP values for `x` into `phi`; returns the tree's output for `x`. */
-export function shapFromTable(t: ShapTable, x: ArrayLike<number>, phi: Float64Array): number {
-  const tree = t.tree;
-  const internal = t.internal;
-  let p = 0;
-  for (let b = 0; b < internal.length; b++) {
-    const node = internal[b]!;
-    if (flatGoesLeft(tree, node, x[tree.feature[node]!]!)) p |= 1 << b;
-  }
-  const feats = t.features;
-  const k = feats.length;
-  const base = p * k;
-  for (let j = 0; j < k; j++) phi[feats[j]!] = phi[feats[j]!]! + t.phi[base + j]!;
-  return t.leaf[p]!;
-}
-
-/**
- * For a deeper tree the table above would need 2^(internal nodes) rows. Path-dependent TreeSHAP
- * sums one term per leaf, and a leaf's term depends on the input only through one bit for each
- * distinct feature on its path: whether the input follows every edge of that feature on the way
- * to the leaf (the "one fraction" of the merged path element; the "zero fractions" are covers,
- * fixed). So each leaf keeps a table of 2^k rows for its k distinct path features (Fast TreeSHAP
- * v2, Yang 2021), and explaining is a pass over the leaves' edges: O(leaves x depth) instead of
- * the recursion's extend/unwind work.
- */
-export interface LeafShapTable {
-  tree: FlatTree;
-  internal: Int32Array;
-  leafValue: Float64Array;
-  /** distinct features on each leaf's path */
-  leafK: Int32Array;
-  /** each leaf's edges are edges[edgeStart[l] .. edgeStart[l + 1]) */
-  edgeStart: Int32Array;
-  edgeNode: Int32Array;
-  /** 1 when the edge goes to the left child */
-  edgeLeft: Uint8Array;
-  /** which of the leaf's distinct features the edge's node splits on (bit index) */
-  edgeBit: Int32Array;
-  /** each leaf's distinct features start at featStart[l] */
-  featStart: Int32Array;
-  feats: Int32Array;
-  /** each leaf's rows start at phiStart[l]: [pattern * k + j] */
-  phiStart: Int32Array;
-  phi: Float64Array;
-}
-
-/** Leaves with more distinct path features than this are explained by the recursion. */
-export const MAX_LEAF_FEATURES = 10;
-
-export function buildLeafShapTable(tree: FlatTree, ws: ShapWorkspace): LeafShapTable | null {
-  const internal: number[] = [];
-  for (let j = 0; j < tree.feature.length; j++) if (tree.feature[j]! >= 0) internal.push(j);
-  const leaves: { node: number; edges: { node: number; left: boolean; zero: number }[] }[] = [];
+function collectLeaves(tree: Tree, ws: ShapWorkspace): Leaf[] {
+  const leaves: Leaf[] = [];
   const walk = (node: number, edges: { node: number; left: boolean; zero: number }[]) => {
     if (tree.feature[node]! < 0) {
-      leaves.push({ node, edges });
+      const feats: number[] = [];
+      const zeros: number[] = [];
+      for (const e of edges) {
+        const f = tree.feature[e.node]!;
+        let b = feats.indexOf(f);
+        if (b < 0) {
+          b = feats.push(f) - 1;
+          zeros.push(1);
+        }
+        zeros[b] = zeros[b]! * e.zero;
+      }
+      const k = feats.length;
+      if (k > MAX_LEAF_FEATURES) {
+        throw new Error(`a leaf splits on ${k} features; explanations take ${MAX_LEAF_FEATURES}`);
+      }
+      const terms = new Float64Array((1 << k) * k);
+      const v = tree.value[node]!;
+      for (let s = 0; s < 1 << k; s++) {
+        // The recursion's unique path at this leaf, one merged element per distinct feature.
+        extendPath(ws, 0, 0, 1, 1, -1);
+        for (let b = 0; b < k; b++) extendPath(ws, 0, b + 1, zeros[b]!, (s >>> b) & 1, feats[b]!);
+        for (let i = 1; i <= k; i++) {
+          terms[s * k + i - 1] = unwoundPathSum(ws, 0, k, i) * (ws.one[i]! - ws.zero[i]!) * v;
+        }
+      }
+      leaves.push({ node, edges, feats, terms });
       return;
     }
     const c = tree.cover[node]!;
@@ -400,106 +245,248 @@ export function buildLeafShapTable(tree: FlatTree, ws: ShapWorkspace): LeafShapT
     walk(r, [...edges, { node, left: false, zero: tree.cover[r]! / c }]);
   };
   walk(0, []);
-  const leafValue = new Float64Array(leaves.length);
-  const leafK = new Int32Array(leaves.length);
-  const edgeStart = new Int32Array(leaves.length + 1);
-  const featStart = new Int32Array(leaves.length + 1);
-  const phiStart = new Int32Array(leaves.length + 1);
-  const edgeNode: number[] = [];
-  const edgeLeft: number[] = [];
-  const edgeBit: number[] = [];
-  const feats: number[] = [];
-  const phi: number[] = [];
-  const { zero, one } = ws;
-  for (let l = 0; l < leaves.length; l++) {
-    const leaf = leaves[l]!;
-    leafValue[l] = tree.value[leaf.node]!;
-    edgeStart[l] = edgeNode.length;
-    featStart[l] = feats.length;
-    phiStart[l] = phi.length;
-    // Distinct features in order of first appearance, each with its merged zero fraction.
-    const distinct: number[] = [];
-    const zeros: number[] = [];
-    for (const e of leaf.edges) {
-      const f = tree.feature[e.node]!;
-      let b = distinct.indexOf(f);
-      if (b < 0) {
-        b = distinct.length;
-        distinct.push(f);
-        zeros.push(1);
-      }
-      zeros[b] = zeros[b]! * e.zero;
-      edgeNode.push(e.node);
-      edgeLeft.push(e.left ? 1 : 0);
-      edgeBit.push(b);
+  return leaves;
+}
+
+interface Group {
+  leaves: Leaf[];
+  /** the group's features, ascending */
+  feats: number[];
+  /** per group feature: each bin's class, and one bin of each class */
+  classOf: Int32Array[];
+  firstBin: number[][];
+  rows: number;
+}
+
+/**
+ * follows(leaf, b)[bin] is 1 when a value in that bin follows every edge of the leaf's b-th
+ * feature; bins with equal bits on every leaf of the group form one class.
+ */
+function planGroup(
+  leaves: Leaf[],
+  follows: (leaf: Leaf, b: number) => Uint8Array,
+  binCount: (f: number) => number,
+): Group {
+  const feats = [...new Set(leaves.flatMap((l) => l.feats))].sort((a, b) => a - b);
+  let rows = 1;
+  const classOf: Int32Array[] = [];
+  const firstBin: number[][] = [];
+  for (const f of feats) {
+    const bits = leaves
+      .filter((l) => l.feats.includes(f))
+      .map((l) => follows(l, l.feats.indexOf(f)));
+    const of = new Int32Array(binCount(f));
+    const first: number[] = [];
+    for (let bin = 0; bin < of.length; bin++) {
+      let id = first.findIndex((other) => bits.every((b) => b[bin] === b[other]));
+      if (id < 0) id = first.push(bin) - 1;
+      of[bin] = id;
     }
-    const k = distinct.length;
-    if (k > MAX_LEAF_FEATURES) return null;
-    leafK[l] = k;
-    feats.push(...distinct);
-    for (let s = 0; s < 1 << k; s++) {
-      // The unique path of the recursion at this leaf, extended element by element.
-      extendPath(ws, 0, 0, 1, 1, -1);
-      for (let b = 0; b < k; b++) extendPath(ws, 0, b + 1, zeros[b]!, (s >>> b) & 1, distinct[b]!);
-      for (let i = 1; i <= k; i++) {
-        const w = unwoundPathSum(ws, 0, k, i);
-        phi.push(w * (one[i]! - zero[i]!) * leafValue[l]!);
+    classOf.push(of);
+    firstBin.push(first);
+    rows *= first.length;
+  }
+  return { leaves, feats, classOf, firstBin, rows };
+}
+
+/** A group's rows: (one sum per feature, then the reached leaf's value or 0) for each class mix. */
+function groupRows(
+  g: Group,
+  follows: (leaf: Leaf, b: number) => Uint8Array,
+  leafValue: (leaf: Leaf) => number,
+): Float64Array {
+  const width = g.feats.length + 1;
+  const parts = g.leaves.map((leaf) => {
+    const slots = Int32Array.from(leaf.feats, (f) => g.feats.indexOf(f));
+    // byClass[b][class]: whether that class follows the leaf's b-th feature
+    const byClass = leaf.feats.map((_, b) =>
+      Uint8Array.from(g.firstBin[slots[b]!]!, (bin) => follows(leaf, b)[bin]!),
+    );
+    return { terms: leaf.terms, slots, byClass, value: leafValue(leaf) };
+  });
+  const counts = g.firstBin.map((c) => c.length);
+  const cls = new Int32Array(g.feats.length);
+  const out = new Float64Array(g.rows * width);
+  // Rows in order, the classes counting like an odometer (the first feature fastest).
+  for (let r = 0; r < g.rows; r++) {
+    const base = r * width;
+    for (const { terms, slots, byClass, value } of parts) {
+      const k = slots.length;
+      let s = 0;
+      for (let b = 0; b < k; b++) s |= byClass[b]![cls[slots[b]!]!]! << b;
+      for (let b = 0; b < k; b++) {
+        const j = base + slots[b]!;
+        out[j] = out[j]! + terms[s * k + b]!;
       }
+      // Every edge followed: the input reaches this leaf.
+      if (s === (1 << k) - 1) out[base + width - 1] = value;
+    }
+    for (let j = 0; j < cls.length; j++) {
+      if (++cls[j]! < counts[j]!) break;
+      cls[j] = 0;
     }
   }
-  edgeStart[leaves.length] = edgeNode.length;
-  featStart[leaves.length] = feats.length;
-  phiStart[leaves.length] = phi.length;
+  return out;
+}
+
+/** Build the explanation tables of a sum of trees over `categories.length` features. */
+export function buildExplainer(trees: readonly Tree[], categories: readonly number[]): Explainer {
+  const numFeatures = categories.length;
+  const isCat = Uint8Array.from(categories, (c) => (c > 0 ? 1 : 0));
+  // Global bins: for a numeric feature, bin i < m holds values in (t[i-1], t[i]], bin m values
+  // above every threshold and bin m + 1 NaN; for a categorical one, code c is bin c + 1 and
+  // bin 0 every other value.
+  const thresholds: number[][] = Array.from({ length: numFeatures }, () => []);
+  for (const t of trees) {
+    for (let j = 0; j < t.feature.length; j++) {
+      const f = t.feature[j]!;
+      if (f >= 0 && !isCat[f]) thresholds[f]!.push(t.threshold[j]!);
+    }
+  }
+  const sorted = thresholds.map((ts) => [...new Set(ts)].sort((a, b) => a - b));
+  const thrStart = new Int32Array(numFeatures + 1);
+  sorted.forEach((ts, f) => {
+    thrStart[f + 1] = thrStart[f]! + ts.length;
+  });
+  const binCount = (f: number) => (isCat[f] ? CAT_BINS : sorted[f]!.length + 2);
+  const binValue = (f: number, b: number): number => {
+    if (isCat[f]) return b - 1;
+    const ts = sorted[f]!;
+    if (b < ts.length) return ts[b]!;
+    if (b === ts.length) return ts.length > 0 ? ts[ts.length - 1]! + 1 : 0;
+    return Number.NaN;
+  };
+
+  const ws = new ShapWorkspace();
+  const groupFeatStart: number[] = [0];
+  const slotFeature: number[] = [];
+  const slotOffStart: number[] = [];
+  const classOffset: number[] = [];
+  const groupTableStart: number[] = [];
+  const chunks: Float64Array[] = [];
+  let tableLength = 0;
+
+  for (const tree of trees) {
+    // Each node's direction for each bin of its feature (1 = left), then each leaf's follow bits.
+    const dirs = tree.feature.map((f, node) =>
+      f < 0
+        ? new Uint8Array(0)
+        : Uint8Array.from({ length: binCount(f) }, (_, bin) =>
+            goesLeft(tree, node, binValue(f, bin), isCat[f] === 1) ? 1 : 0,
+          ),
+    );
+    const leaves = collectLeaves(tree, ws);
+    const followBits = new Map<Leaf, Uint8Array[]>();
+    for (const leaf of leaves) {
+      followBits.set(
+        leaf,
+        leaf.feats.map((f) => {
+          const bits = new Uint8Array(binCount(f)).fill(1);
+          for (const e of leaf.edges) {
+            if (tree.feature[e.node] !== f) continue;
+            const d = dirs[e.node]!;
+            const want = e.left ? 1 : 0;
+            for (let bin = 0; bin < bits.length; bin++) if (d[bin] !== want) bits[bin] = 0;
+          }
+          return bits;
+        }),
+      );
+    }
+    const follows = (leaf: Leaf, b: number) => followBits.get(leaf)![b]!;
+    const byNode = new Map(leaves.map((l) => [l.node, l]));
+    const under = (node: number): Leaf[] =>
+      tree.feature[node]! < 0
+        ? [byNode.get(node)!]
+        : [...under(tree.left[node]!), ...under(tree.right[node]!)];
+    // The whole tree as one group if its table is small enough, else its subtrees.
+    const groups: Group[] = [];
+    const split = (node: number) => {
+      const g = planGroup(under(node), follows, binCount);
+      if (g.rows <= MAX_GROUP_ROWS || g.leaves.length === 1) groups.push(g);
+      else {
+        split(tree.left[node]!);
+        split(tree.right[node]!);
+      }
+    };
+    split(0);
+
+    for (const g of groups) {
+      const width = g.feats.length + 1;
+      groupTableStart.push(tableLength);
+      let stride = width;
+      g.feats.forEach((f, j) => {
+        slotFeature.push(f);
+        slotOffStart.push(classOffset.length);
+        for (const c of g.classOf[j]!) classOffset.push(c * stride);
+        stride *= g.firstBin[j]!.length;
+      });
+      groupFeatStart.push(slotFeature.length);
+      const rows = groupRows(g, follows, (leaf) => tree.value[leaf.node]!);
+      chunks.push(rows);
+      tableLength += rows.length;
+    }
+  }
+  const table = new Float64Array(tableLength);
+  let at = 0;
+  for (const c of chunks) {
+    table.set(c, at);
+    at += c.length;
+  }
   return {
-    tree,
-    internal: Int32Array.from(internal),
-    leafValue,
-    leafK,
-    edgeStart,
-    edgeNode: Int32Array.from(edgeNode),
-    edgeLeft: Uint8Array.from(edgeLeft),
-    edgeBit: Int32Array.from(edgeBit),
-    featStart,
-    feats: Int32Array.from(feats),
-    phiStart,
-    phi: Float64Array.from(phi),
+    numFeatures,
+    isCat,
+    thrStart,
+    thr: Float64Array.from(sorted.flat()),
+    groupFeatStart: Int32Array.from(groupFeatStart),
+    slotFeature: Int32Array.from(slotFeature),
+    slotOffStart: Int32Array.from(slotOffStart),
+    classOffset: Int32Array.from(classOffset),
+    groupTableStart: Int32Array.from(groupTableStart),
+    table,
+    bins: new Int32Array(numFeatures),
   };
 }
 
 /**
- * Add the leaf tables' SHAP values for `x` into `phi`; returns the tree's output for `x`.
- * `dir` is scratch space of at least the tree's node count.
+ * Add the SHAP values of encoded row `x` into `phi`; returns the sum of the trees' outputs
+ * (the prediction without the base score).
  */
-export function shapFromLeafTable(
-  t: LeafShapTable,
-  x: ArrayLike<number>,
-  phi: Float64Array,
-  dir: Uint8Array,
-): number {
-  const tree = t.tree;
-  const internal = t.internal;
-  for (let b = 0; b < internal.length; b++) {
-    const node = internal[b]!;
-    dir[node] = flatGoesLeft(tree, node, x[tree.feature[node]!]!) ? 1 : 0;
-  }
-  const { leafK, edgeStart, edgeNode, edgeLeft, edgeBit, featStart, feats, phiStart } = t;
-  const table = t.phi;
-  let out = 0;
-  let e = 0;
-  for (let l = 0; l < leafK.length; l++) {
-    const k = leafK[l]!;
-    const all = (1 << k) - 1;
-    let s = all;
-    const end = edgeStart[l + 1]!;
-    for (; e < end; e++) if (dir[edgeNode[e]!] !== edgeLeft[e]) s &= ~(1 << edgeBit[e]!);
-    // Every edge followed: the input reaches this leaf.
-    if (s === all) out = t.leafValue[l]!;
-    const base = phiStart[l]! + s * k;
-    const fs = featStart[l]!;
-    for (let j = 0; j < k; j++) {
-      const f = feats[fs + j]!;
-      phi[f] = phi[f]! + table[base + j]!;
+export function explainRow(e: Explainer, x: ArrayLike<number>, phi: Float64Array): number {
+  const { bins, isCat, thrStart, thr } = e;
+  for (let f = 0; f < e.numFeatures; f++) {
+    const v = x[f]!;
+    if (isCat[f] === 1) {
+      bins[f] = v >= 0 && v < 31 && Number.isInteger(v) ? v + 1 : 0;
+      continue;
     }
+    // Count the thresholds below v (binary search); NaN goes after the last bin.
+    let lo = thrStart[f]!;
+    let hi = thrStart[f + 1]!;
+    if (Number.isNaN(v)) {
+      bins[f] = hi - lo + 1;
+      continue;
+    }
+    const first = lo;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (thr[mid]! < v) lo = mid + 1;
+      else hi = mid;
+    }
+    bins[f] = lo - first;
+  }
+  const { groupFeatStart, slotFeature, slotOffStart, classOffset, groupTableStart, table } = e;
+  let out = 0;
+  const groups = groupTableStart.length;
+  for (let g = 0; g < groups; g++) {
+    const from = groupFeatStart[g]!;
+    const to = groupFeatStart[g + 1]!;
+    let row = groupTableStart[g]!;
+    for (let j = from; j < to; j++) row += classOffset[slotOffStart[j]! + bins[slotFeature[j]!]!]!;
+    for (let j = from; j < to; j++) {
+      const f = slotFeature[j]!;
+      phi[f] = phi[f]! + table[row + j - from]!;
+    }
+    out += table[row + to - from]!;
   }
   return out;
 }

@@ -1,6 +1,6 @@
-/** Training pipeline: fit the trees on all rows, calibrate the interval, build the artifact. */
+/** Training pipeline: the three setups' models, their intervals, and the artifact. */
 import { createHash } from "node:crypto";
-import { clampGrade, conformalQuantile, outOfFold, schemaFor } from "./cv.ts";
+import { combinedEffects, riskEffects } from "./combine.ts";
 import {
   concatDatasets,
   type Dataset,
@@ -9,17 +9,19 @@ import {
   MONOTONE,
   NUM_FEATURES,
 } from "./data.ts";
-import { type GbtParams, trainGbt } from "./gbt.ts";
+import { type Ensemble, explainer } from "./ensemble.ts";
+import { seenPairs } from "./extrapolation.ts";
+import type { GbtParams } from "./gbt.ts";
+import { SETUPS, type Setup, type TrainedSetup, trainSetup, unknownIn } from "./hurdle.ts";
 import {
   ARTIFACT_FORMAT,
+  COMBINATION_TEXT,
   type FeatureRange,
   type ModelArtifact,
-  type SubjectEvaluation,
-  shapValues,
+  type SetupArtifact,
 } from "./model.ts";
-import { ShapWorkspace } from "./shap.ts";
 
-export const MODEL_VERSION_PREFIX = "gbt-1.0.0";
+export const MODEL_VERSION_PREFIX = "hurdle-3.0.0";
 
 export interface TrainingFile {
   /** File name only (never a machine path). */
@@ -29,10 +31,14 @@ export interface TrainingFile {
 }
 
 export interface BuildOptions {
-  params: GbtParams;
+  /** The setups to train (default all three). */
+  setups?: readonly Setup[];
+  scoreCandidates: readonly GbtParams[];
+  riskParams: GbtParams;
+  seed: number;
   level?: number;
   calibrationFolds?: number;
-  evaluation?: SubjectEvaluation[];
+  evaluation?: Record<string, unknown>[];
   trainedAt?: string;
   onProgress?: (msg: string) => void;
 }
@@ -40,6 +46,10 @@ export interface BuildOptions {
 export const sha256 = (buf: Buffer | string) => createHash("sha256").update(buf).digest("hex");
 
 const round6 = (v: number) => Number(v.toPrecision(6));
+const rounded = (e: Ensemble): Ensemble => ({
+  baseScore: round6(e.baseScore),
+  trees: e.trees.map((t) => ({ ...t, value: t.value.map(round6) })),
+});
 
 export function featureRanges(d: Dataset): FeatureRange[] {
   return FEATURES.map((feature, f) => {
@@ -60,40 +70,68 @@ export function featureRanges(d: Dataset): FeatureRange[] {
   });
 }
 
-/** Mean |SHAP value| per feature over the rows of `d`, sorted descending. */
+/** Mean |effect| on the headline per input over the rows of `d` (setup A), sorted. */
 export function globalImportance(
-  model: Pick<ModelArtifact, "trees">,
+  s: Pick<SetupArtifact, "score" | "risk" | "calibration">,
   d: Dataset,
 ): { feature: string; importance: number }[] {
+  const score = explainer(s.score);
+  const risk = explainer(s.risk);
+  const b = new Float64Array(NUM_FEATURES);
+  const phi = new Float64Array(NUM_FEATURES);
+  const r = new Float64Array(NUM_FEATURES);
+  const h = new Float64Array(NUM_FEATURES);
   const sum = new Float64Array(NUM_FEATURES);
-  const ws = new ShapWorkspace();
   for (let i = 0; i < d.n; i++) {
-    const phi = shapValues(model, d.x, i * NUM_FEATURES, ws);
-    for (let f = 0; f < NUM_FEATURES; f++) sum[f] = sum[f]! + Math.abs(phi[f]!);
+    const x = d.x.subarray(i * NUM_FEATURES, (i + 1) * NUM_FEATURES);
+    score.explain(x, b);
+    const logit = risk.explain(x, phi);
+    const { risk0 } = riskEffects(risk.baseValue, logit, phi, s.calibration, r);
+    combinedEffects(score.baseValue, b, risk0, r, h);
+    for (let f = 0; f < NUM_FEATURES; f++) sum[f] = sum[f]! + Math.abs(h[f]!);
   }
   return FEATURES.map((feature, f) => ({ feature, importance: round6(sum[f]! / d.n) })).sort(
     (a, b) => b.importance - a.importance,
   );
 }
 
+export function toSetupArtifact(t: TrainedSetup, d: Dataset, opts: BuildOptions): SetupArtifact {
+  const unknown = unknownIn(t.setup);
+  const features = FEATURES.filter((f) => !unknown.includes(f));
+  return {
+    setup: t.setup,
+    features,
+    score: rounded(t.score),
+    risk: rounded(t.risk),
+    calibration: { a: round6(t.calibration.a), b: round6(t.calibration.b) },
+    intervals: t.intervals,
+    hyperparameters: {
+      score: opts.scoreCandidates[t.chosen],
+      risk: opts.riskParams,
+      candidates: opts.scoreCandidates,
+      candidateRmse: t.candidateRmse.map(round6),
+      chosen: t.chosen,
+    },
+    seenPairs: seenPairs(d.x, d.n, features),
+  };
+}
+
 export function buildArtifact(files: readonly TrainingFile[], opts: BuildOptions): ModelArtifact {
-  const level = opts.level ?? 0.8;
-  const calibrationFolds = opts.calibrationFolds ?? 10;
   const log = opts.onProgress ?? (() => {});
   const all = concatDatasets(files.map((f) => f.data));
-  const schema = schemaFor("A");
-  log(`training on ${all.n} rows`);
-  const gbt = trainGbt(all.x, all.y, NUM_FEATURES, schema, opts.params);
-  const trees = gbt.trees.map((t) => ({ ...t, value: t.value.map(round6) }));
-  const baseScore = round6(gbt.baseScore);
-
-  log(`calibrating the ${level} interval on ${calibrationFolds}-fold out-of-fold residuals`);
-  const oof = outOfFold(all, schema, opts.params, calibrationFolds, opts.params.seed);
-  const res = oof.map((p, i) => Math.abs(clampGrade(p) - all.y[i]!));
-  const quantile = round6(conformalQuantile(res, level));
-
-  const hash = sha256(JSON.stringify({ baseScore, trees })).slice(0, 8);
-  const model = { baseScore, trees };
+  const setups = (opts.setups ?? SETUPS).map((setup) => {
+    log(`training setup ${setup} on ${all.n} rows`);
+    const t = trainSetup(all, {
+      setup,
+      scoreCandidates: opts.scoreCandidates,
+      riskParams: opts.riskParams,
+      folds: opts.calibrationFolds ?? 10,
+      seed: opts.seed,
+      level: opts.level ?? 0.8,
+    });
+    return toSetupArtifact(t, all, opts);
+  });
+  const hash = sha256(JSON.stringify(setups)).slice(0, 8);
   log("computing global importance");
   return {
     format: ARTIFACT_FORMAT,
@@ -105,18 +143,11 @@ export function buildArtifact(files: readonly TrainingFile[], opts: BuildOptions
       FEATURES.flatMap((f, i) => (FEATURE_CATEGORIES[i] ? [[f, [...FEATURE_CATEGORIES[i]!]]] : [])),
     ),
     monotone: { ...MONOTONE },
-    hyperparameters: { learner: "gradient-boosted trees, squared error", ...opts.params },
     target: { name: "G3", min: 0, max: 20 },
-    baseScore,
-    trees,
-    conformal: {
-      level,
-      quantile,
-      calibrationRows: all.n,
-      method: `split-conformal on |residual| of ${calibrationFolds}-fold out-of-fold predictions (folds grouped by student), quantile ceil((n+1)*level)/n`,
-    },
+    combination: COMBINATION_TEXT,
+    setups,
     featureRanges: featureRanges(all),
-    globalImportance: globalImportance(model, all),
+    globalImportance: globalImportance(setups[0]!, all),
     evaluation: opts.evaluation ?? [],
   };
 }
