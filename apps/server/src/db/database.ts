@@ -19,12 +19,21 @@ import * as reportNameStatistics from "./migrations/0003-report-name-statistics.
 import * as userChangeNotices from "./migrations/0004-user-change-notices.ts";
 import * as reportNameLowercase from "./migrations/0005-report-name-lowercase.ts";
 import * as sessionChangeNotices from "./migrations/0006-session-change-notices.ts";
+import * as sessionDetails from "./migrations/0007-session-details.ts";
+import * as mfaAndReauth from "./migrations/0008-mfa-and-reauth.ts";
+import * as classes from "./migrations/0009-classes.ts";
+import * as teacherInvitations from "./migrations/0010-teacher-invitations.ts";
+import * as reportVisibility from "./migrations/0011-report-visibility.ts";
+import * as predictionSetups from "./migrations/0012-prediction-setups.ts";
+import * as classRisk from "./migrations/0013-class-risk.ts";
+import * as reportListWalks from "./migrations/0015-report-list-walks.ts";
+import * as auditNoteText from "./migrations/0016-audit-note-text.ts";
 import { PGliteDialect } from "./pglite-dialect.ts";
 import { loadTemplate, seedDataDir } from "./pglite-template.ts";
 import { preparedName } from "./prepared.ts";
 import type { DB } from "./schema.ts";
+import { hasSqlState, sqlStates } from "./sql-errors.ts";
 import { listenForUserChanges } from "./user-notices.ts";
-import { mayWriteUsers } from "./user-writes.ts";
 
 // One interface over the two engines Gradecast runs on: embedded PGlite (files under
 // DATA_DIR) by default, a PostgreSQL server when DATABASE_URL is set.
@@ -37,13 +46,18 @@ export interface Database {
   close(): Promise<void>;
   /**
    * A count that moves whenever the users table, or a session's end, may have changed: while it
-   * stays the same, a user read earlier is still what the tables hold. PGlite: the statements of
-   * this process that may write to them (only this process can write to an embedded database).
+   * stays the same, a user read earlier is still what the tables hold. PGlite: the changes this
+   * process reports with usersChanged (only this process can write to an embedded database).
    * PostgreSQL: those too, plus every change notice of migrations 0004 and 0006 from any
    * process; while the listening connection is down it moves on every call, so nothing is
    * trusted.
    */
   userWrites: () => number;
+  /**
+   * Said by the service that changed a user or ended a session, once the change is committed:
+   * users read before it are no longer trusted (auth/authenticate.ts).
+   */
+  usersChanged: () => void;
 }
 
 export interface DatabaseOptions {
@@ -61,7 +75,45 @@ const migrations: Record<string, Migration> = {
   "0004-user-change-notices": userChangeNotices,
   "0005-report-name-lowercase": reportNameLowercase,
   "0006-session-change-notices": sessionChangeNotices,
+  "0007-session-details": sessionDetails,
+  "0008-mfa-and-reauth": mfaAndReauth,
+  "0009-classes": classes,
+  "0010-teacher-invitations": teacherInvitations,
+  "0011-report-visibility": reportVisibility,
+  "0012-prediction-setups": predictionSetups,
+  "0013-class-risk": classRisk,
+  "0015-report-list-walks": reportListWalks,
+  "0016-audit-note-text": auditNoteText,
 };
+
+/**
+ * The database a configuration names (PostgreSQL at its URL, else PGlite in its DATA_DIR),
+ * migrated: what the server and each command open. Closed again if the migrations fail.
+ */
+export async function openMigrated(
+  config: { databaseUrl?: string | undefined; dataDir: string },
+  poolSize: number,
+): Promise<Database> {
+  const database = await openDatabase({
+    url: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolSize,
+  });
+  try {
+    await migrate(database.db);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  return database;
+}
+
+// PGlite's PostgreSQL with 16 MB of shared buffers instead of 128: the buffers live in the
+// WebAssembly memory, all of it resident once started (a later start: 389 MB of resident memory
+// at rest, 244 MB with 16 MB), while pages read again come from the operating system's file
+// cache behind them at no measurable cost in CPU (100,000 reports: the analytics queries, a
+// search and a full scan took the same CPU time with 16, 32 and 128 MB; bench/README.md).
+const startParams = [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"];
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.url) {
@@ -89,7 +141,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     });
     const writes = { users: 0 };
     const db = new Kysely<DB>({
-      dialect: new PostgresDialect({ pool: preparing(pool, writes) }),
+      dialect: new PostgresDialect({ pool: preparing(pool) }),
     });
     const notices = listenForUserChanges(
       (config) => new pg.Client(config),
@@ -102,6 +154,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     return {
       ...wrap(db, "postgres", `${target.host}${target.pathname}`, () => notices.close()),
       userWrites: () => (notices.listening ? writes.users : ++writes.users),
+      usersChanged: () => {
+        writes.users++;
+      },
     };
   }
   let client: PGlite;
@@ -113,32 +168,39 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const template = isNew ? await loadTemplate() : undefined;
     client = await PGlite.create(dir, {
       extensions: { pg_trgm },
+      startParams,
       ...(template ? { loadDataDir: template } : {}),
     });
   } else {
     const template = await loadTemplate();
     client = await PGlite.create({
       extensions: { pg_trgm },
+      startParams,
       ...(template ? { loadDataDir: template } : {}),
     });
   }
   const dialect = new PGliteDialect(client);
   const db = new Kysely<DB>({ dialect });
   const location = options.dataDir ? path.join(options.dataDir, "pglite") : "memory";
-  return { ...wrap(db, "pglite", location), userWrites: () => dialect.writes.users };
+  const writes = { users: 0 };
+  return {
+    ...wrap(db, "pglite", location),
+    userWrites: () => writes.users,
+    usersChanged: () => {
+      writes.users++;
+    },
+  };
 }
 
 /**
- * The pool as Kysely sees it: registered texts (prepared.ts) go out as named statements, and
- * each statement that may write to users moves the count before it runs.
+ * The pool as Kysely sees it: registered texts (prepared.ts) go out as named statements.
  */
-function preparing(pool: Pool, writes: { users: number }): PostgresPool {
+function preparing(pool: Pool): PostgresPool {
   // One adapter per pg client, so Kysely keeps one connection object per client.
   const adapters = new WeakMap<PoolClient, PostgresPoolClient>();
   const adapt = (client: PoolClient): PostgresPoolClient => ({
     query: ((text: unknown, values?: unknown[]) => {
       if (typeof text !== "string") return client.query(text as never);
-      if (mayWriteUsers(text)) writes.users++;
       const name = preparedName(text);
       return name ? client.query({ name, text, values }) : client.query(text, values);
     }) as unknown as PostgresPoolClient["query"],
@@ -163,7 +225,7 @@ function wrap(
   kind: Database["kind"],
   location: string,
   beforeClose?: () => Promise<void>,
-): Omit<Database, "userWrites"> {
+): Omit<Database, "userWrites" | "usersChanged"> {
   let closed = false;
   return {
     db,
@@ -186,12 +248,33 @@ function wrap(
   };
 }
 
-/** Applies every pending migration; safe to run at each start and from several instances. */
-export async function migrate(db: Kysely<DB>): Promise<void> {
+/**
+ * Applies every pending migration; safe to run at each start and from several instances.
+ * `upTo` stops after that migration (tests build a database as an earlier release left it).
+ */
+export async function migrate(db: Kysely<DB>, upTo?: string): Promise<void> {
+  if (!upTo && (await upToDate(db))) return;
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => migrations },
   });
-  const { error } = await migrator.migrateToLatest();
+  const { error } = upTo ? await migrator.migrateTo(upTo) : await migrator.migrateToLatest();
   if (error) throw error;
+}
+
+/**
+ * Whether the database has exactly this build's migrations applied: a later start then skips the
+ * migrator's lock and table checks (about a second on a busy 2-core machine). Anything else (a
+ * new database, a migration to run, one this build does not know) goes through the migrator.
+ */
+async function upToDate(db: Kysely<DB>): Promise<boolean> {
+  try {
+    const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
+    const applied = new Set(rows.map((r) => r.name));
+    const known = Object.keys(migrations);
+    return rows.length === known.length && known.every((name) => applied.has(name));
+  } catch (error) {
+    if (hasSqlState(error, sqlStates.undefinedTable)) return false; // no migration table yet
+    throw error;
+  }
 }

@@ -9,25 +9,19 @@ import {
   PostgresQueryCompiler,
   type QueryResult,
 } from "kysely";
-import { mayWriteUsers } from "./user-writes.ts";
 
 // A Kysely dialect for PGlite. PGlite is one connection; kysely-pglite hands that connection to
 // every caller at once, so a request's statements could land inside another request's
 // transaction (and vanish with its ROLLBACK). This driver lends the connection to one caller
 // at a time, as Kysely's own SQLite driver does.
-// It also counts the statements that may change the users table. PGlite serves one process
-// (DATA_DIR is locked), so every write to users passes here, and a cache of users may trust
-// its entries while the count stays the same (see auth/authenticate.ts).
 
 export class PGliteDialect implements Dialect {
-  /** Statements run so far that may have written to the users table. */
-  readonly writes = { users: 0 };
   constructor(private readonly client: PGlite) {}
   createAdapter() {
     return new PostgresAdapter();
   }
   createDriver(): Driver {
-    return new PGliteDriver(this.client, this.writes);
+    return new PGliteDriver(this.client);
   }
   createIntrospector(db: Parameters<Dialect["createIntrospector"]>[0]) {
     return new PostgresIntrospector(db);
@@ -41,14 +35,9 @@ class PGliteDriver implements Driver {
   private queue: Promise<void> = Promise.resolve();
   private readonly connection: DatabaseConnection;
 
-  constructor(
-    private readonly client: PGlite,
-    writes: { users: number },
-  ) {
+  constructor(private readonly client: PGlite) {
     this.connection = {
       executeQuery: async <R>(query: CompiledQuery): Promise<QueryResult<R>> => {
-        // Counted before it runs: a read that started earlier cannot be cached after it.
-        if (mayWriteUsers(query.sql)) writes.users++;
         const result = await client.query<R>(query.sql, [...query.parameters]);
         return {
           rows: result.rows,

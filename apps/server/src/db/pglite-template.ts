@@ -5,6 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import { Memo } from "../memo.ts";
 import type { DB } from "./schema.ts";
 
 // A fresh PGlite database costs an initdb (about 3 seconds on a 2-core machine) and then every
@@ -16,7 +17,8 @@ import type { DB } from "./schema.ts";
 // left to do.
 const here = path.dirname(fileURLToPath(import.meta.url));
 const migrationsDir = path.join(here, "migrations");
-const cacheDir = path.resolve(here, "../../../../node_modules/.cache/gradecast");
+/** Where the templates are built (each build in a .partial folder of its own first). */
+export const cacheDir = path.resolve(here, "../../../../node_modules/.cache/gradecast");
 const pgliteVersion = JSON.parse(
   readFileSync(
     path.join(
@@ -44,15 +46,15 @@ export const templateDir = path.join(cacheDir, name);
 /** The same as a tarball, for PGlite's loadDataDir (in-memory databases). */
 export const templateFile = path.join(cacheDir, `${name}.tar`);
 
-let building: Promise<string> | undefined;
+// The build under way in this process, if any, shared by its callers.
+const building = new Memo<string, Promise<string>>(() =>
+  build().finally(() => building.forget(templateFile)),
+);
 
 /** Builds the template if it is missing (once per install and per set of migrations). */
 export function ensureTemplate(): Promise<string> {
   if (existsSync(templateFile) && existsSync(templateDir)) return Promise.resolve(templateFile);
-  building ??= build().finally(() => {
-    building = undefined;
-  });
-  return building;
+  return building.get(templateFile);
 }
 
 async function build(): Promise<string> {
@@ -93,14 +95,20 @@ function removeOldTemplates() {
   }
 }
 
-let cached: Blob | undefined;
+// Kept once read; a failed build or read is forgotten, so that the next call tries again.
+const templateBlob = new Memo<string, Promise<Blob>>((file) =>
+  ensureTemplate()
+    .then(() => readFile(file))
+    .then((bytes) => new Blob([bytes]))
+    .catch((error: unknown) => {
+      templateBlob.forget(file);
+      throw error;
+    }),
+);
 
 /** The template as a Blob for loadDataDir, built first if needed. */
 export async function loadTemplate(): Promise<Blob | undefined> {
-  if (cached) return cached;
-  await ensureTemplate();
-  cached = new Blob([await readFile(templateFile)]);
-  return cached;
+  return templateBlob.get(templateFile);
 }
 
 /**

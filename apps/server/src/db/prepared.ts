@@ -1,3 +1,5 @@
+import { Memo } from "../memo.ts";
+
 // Statements sent on most calls (the signed-in user's row, a page of reports, a stored
 // prediction) are prepared once per PostgreSQL connection under a name, so the server parses
 // and plans them once instead of on every call. Measured with the pg driver on the project's
@@ -7,15 +9,15 @@
 // on a parameter) that plan walks the whole date index for a rare name (64 ms instead of
 // 0.5 ms), so searches stay unnamed and are planned for their own value. PGlite ignores this.
 
-const names = new Map<string, string>();
+const names = new Memo<string, string>((_text, registered) => `gradecast_${registered + 1}`);
 
 /** Registers a fixed SQL text to be prepared by name; returns the text unchanged. */
 export function prepared(text: string): string {
-  if (!names.has(text)) names.set(text, `gradecast_${names.size + 1}`);
+  names.get(text);
   return text;
 }
 
 /** The statement name of a registered text, or undefined. */
 export function preparedName(text: string): string | undefined {
-  return names.get(text);
+  return names.peek(text);
 }

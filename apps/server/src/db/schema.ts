@@ -16,6 +16,12 @@ export interface UsersTable {
   disabled: Generated<boolean>;
   created_at: Generated<Timestamp>;
   updated_at: Generated<Timestamp>;
+  /** TOTP MFA (migration 0008): secrets encrypted with the data directory's MFA key. */
+  mfa_secret: string | null;
+  mfa_pending_secret: string | null;
+  mfa_enabled_at: Timestamp | null;
+  /** The last TOTP step a code was accepted for (bigint, read as a string). */
+  mfa_last_step: string | number | null;
 }
 
 export interface SessionsTable {
@@ -28,6 +34,19 @@ export interface SessionsTable {
   expires_at: Timestamp;
   used_at: Timestamp | null;
   revoked_at: Timestamp | null;
+  /** The sign-in this family started with: the absolute limit counts from it. */
+  signed_in_at: Timestamp | null;
+  ip: string | null;
+  user_agent: string | null;
+  /** The last re-authentication in this session (migration 0008). */
+  reauthenticated_at: Timestamp | null;
+}
+
+export interface MfaRecoveryCodesTable {
+  id: Generated<string>;
+  user_id: string;
+  code_hash: string;
+  used_at: Timestamp | null;
 }
 
 export interface EmailCodesTable {
@@ -61,6 +80,10 @@ export interface StudentReportsTable {
   feedback: string;
   created_at: Generated<Timestamp>;
   updated_at: Generated<Timestamp>;
+  /** The enrolled student the report is about; null for a free-text name. */
+  student_id: string | null;
+  /** The class through which the author teaches that student. */
+  class_id: string | null;
 }
 
 export interface StudentsTable {
@@ -94,8 +117,11 @@ export interface StudentsTable {
   goout: number;
   health: number;
   absences: number;
-  g1: number;
-  g2: number;
+  /** null: not known yet (migration 0012) */
+  g1: number | null;
+  g2: number | null;
+  /** "mat" or "por"; null for records saved before it was asked (migration 0012) */
+  subject: "mat" | "por" | null;
   created_at: Generated<Timestamp>;
 }
 
@@ -109,6 +135,10 @@ export interface PredictionsTable {
   interval_high: number;
   extrapolation: boolean;
   model_version: string;
+  /** Migration 0012; null for predictions stored before it. */
+  model_setup: "A" | "B" | "C" | null;
+  score_if_sits: number | null;
+  no_final_score_risk: number | null;
   created_at: Generated<Timestamp>;
 }
 
@@ -123,6 +153,66 @@ export interface AuditLogTable {
   ip: string | null;
 }
 
+export interface ClassesTable {
+  id: Generated<string>;
+  name: string;
+  subject: "mat" | "por";
+  year: string;
+  /** Eight characters without look-alikes; null while joining is switched off. */
+  join_code: string | null;
+  created_by: string | null;
+  created_at: Generated<Timestamp>;
+  updated_at: Generated<Timestamp>;
+}
+
+export interface ClassTeachersTable {
+  class_id: string;
+  teacher_id: string;
+  added_at: Generated<Timestamp>;
+}
+
+export interface EnrolmentsTable {
+  class_id: string;
+  student_id: string;
+  enrolled_at: Generated<Timestamp>;
+}
+
+export interface ClassInvitationsTable {
+  class_id: string;
+  email: string;
+  name: string;
+  invited_by: string | null;
+  created_at: Generated<Timestamp>;
+}
+
+export interface TeacherInvitationsTable {
+  email: string;
+  name: string;
+  invited_by: string | null;
+  created_at: Generated<Timestamp>;
+}
+
+/** Migration 0013: what a class's teacher did for a student on the risk list. */
+export interface InterventionNotesTable {
+  id: Generated<string>;
+  class_id: string;
+  student_id: string;
+  author_id: string | null;
+  author_name: string;
+  action: string;
+  /** A date (YYYY-MM-DD). */
+  done_on: ColumnType<string, string, string>;
+  follow_up_on: ColumnType<string | null, string | null | undefined, string | null>;
+  created_at: Generated<Timestamp>;
+}
+
+/** Migration 0013: a student's choice to share their full explanation with their teachers. */
+export interface ExplanationSharesTable {
+  student_id: string;
+  shared: boolean;
+  changed_at: Timestamp;
+}
+
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
@@ -132,6 +222,14 @@ export interface DB {
   students: StudentsTable;
   predictions: PredictionsTable;
   audit_log: AuditLogTable;
+  classes: ClassesTable;
+  class_teachers: ClassTeachersTable;
+  enrolments: EnrolmentsTable;
+  class_invitations: ClassInvitationsTable;
+  teacher_invitations: TeacherInvitationsTable;
+  mfa_recovery_codes: MfaRecoveryCodesTable;
+  intervention_notes: InterventionNotesTable;
+  explanation_shares: ExplanationSharesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -140,3 +238,4 @@ export type UserUpdate = Updateable<UsersTable>;
 export type ReportRow = Selectable<StudentReportsTable>;
 export type StudentRow = Selectable<StudentsTable>;
 export type PredictionRow = Selectable<PredictionsTable>;
+export type ClassRow = Selectable<ClassesTable>;
