@@ -5,12 +5,22 @@ import { fileURLToPath } from "node:url";
 import cookie from "@fastify/cookie";
 import rateLimit from "@fastify/rate-limit";
 import fastifyStatic from "@fastify/static";
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import { defaultBodyLimit } from "@gradecast/contract/api-routes";
+import { messages } from "@gradecast/contract/messages";
+import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
 import type { Config } from "./config.ts";
 import type { Database } from "./db/database.ts";
+import { answerApiNotFound, installApiNotFound, isApiRequest } from "./http/allowed-methods.ts";
+import { createClientErrorHandler } from "./http/client-errors.ts";
 import { installErrorHandlers } from "./http/errors.ts";
+import { installJsonBody } from "./http/json-body.ts";
 import { installNulGuard } from "./http/nul-guard.ts";
+import { installOpaqueOriginGuard } from "./http/opaque-origin.ts";
+import { installOpenApi } from "./http/openapi.ts";
+import { OneLineRequestLog, serializeRequest } from "./http/request-log.ts";
+import { installRouteSchemas } from "./http/route-schemas.ts";
 import { installSecurityHeaders } from "./http/security-headers.ts";
+import { installUnknownKeyGuard } from "./http/unknown-keys.ts";
 import { registerRoutes } from "./routes.ts";
 import type { Services } from "./services.ts";
 import { createServices } from "./services.ts";
@@ -21,54 +31,67 @@ export interface AppOptions {
   /** Overrides for tests (a mail transport, a clock, a model). */
   services?: Partial<Services>;
   logger?: boolean;
+  /** Where log lines go instead of stdout (tests read them). */
+  logStream?: { write(line: string): void };
   /** The built web app; omitted means apps/web/dist. */
   webDist?: string;
+  /** Check every answer against its route's schema (API tests; http/route-schemas.ts). */
+  checkResponses?: boolean;
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const defaultWebDist = path.resolve(here, "../../web/dist");
 
-// Request log lines without the secrets links carry in their query string (the reset link's and
-// the embedded report's `token`).
-function serializeRequest(request: FastifyRequest) {
-  return {
-    method: request.method,
-    url: request.url.replace(/([?&](?:token|code)=)[^&#]*/gi, "$1[redacted]"),
-    host: request.host,
-    remoteAddress: request.ip,
-    remotePort: request.socket?.remotePort,
-  };
-}
-
 /** Builds the whole app as a plugin tree; main.ts only listens and shuts down. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config } = options;
+  // Set once the headers are worked out below; a request Node refuses cannot come before listen.
+  let rawSecurityHeaders: [string, string][] = [];
   const app = Fastify({
+    clientErrorHandler: createClientErrorHandler(() => rawSecurityHeaders),
     logger:
       options.logger === false
         ? false
         : {
             level: config.logLevel,
+            // Secrets where a logged object could carry them. Named paths only: with wildcards
+            // ("*.password") pino copies every line to redact it, 10 µs of each request's
+            // 17 µs log line (bench/README.md); the request and error serializers log no
+            // headers or bodies in the first place.
             redact: {
               paths: [
                 "req.headers.authorization",
                 "req.headers.cookie",
                 'res.headers["set-cookie"]',
-                "*.password",
-                "*.currentPassword",
-                "*.newPassword",
-                "*.token",
+                "password",
+                "currentPassword",
+                "newPassword",
+                "token",
+                "err.password",
+                "err.token",
               ],
               censor: "[redacted]",
             },
             serializers: { req: serializeRequest },
+            ...(options.logStream ? { stream: options.logStream } : {}),
           },
-    bodyLimit: 1024 * 1024,
+    // Each API route has its own limit, declared in the contract (api-routes.ts); this one is
+    // for every other path.
+    bodyLimit: defaultBodyLimit,
     connectionTimeout: 30_000,
     requestTimeout: 30_000,
     keepAliveTimeout: 72_000,
-    trustProxy: config.trustProxy,
+    // A hop count as Fastify applies a number (its types accept no number): the last N hops.
+    trustProxy:
+      typeof config.trustProxy === "number"
+        ? (
+            (hops: number) => (_address: string, hop: number) =>
+              hop < hops
+          )(config.trustProxy)
+        : config.trustProxy,
     genReqId: () => randomUUID(),
+    // One log line per request (http/request-log.ts).
+    logController: new OneLineRequestLog(),
     requestIdHeader: false,
     return503OnClosing: true,
     // Errors of the router itself (a malformed %-escape, a path parameter over 100 characters)
@@ -78,7 +101,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       return (reply as FastifyReply).code(tooLong ? 414 : 400).send({
         error: {
           code: "validation_failed",
-          message: tooLong ? "The address is too long." : "The address is not valid.",
+          message: tooLong ? messages.addressTooLong : messages.addressInvalid,
         },
       });
     },
@@ -86,9 +109,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // The API takes JSON only: a text/plain body (which a cross-site form can send) gets 415.
   app.removeContentTypeParser("text/plain");
+  installJsonBody(app);
 
   // Stage 1: external plugins.
-  installSecurityHeaders(app, {
+  rawSecurityHeaders = installSecurityHeaders(app, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
@@ -98,7 +122,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         connectSrc: ["'self'"],
         fontSrc: ["'self'"],
         objectSrc: ["'none'"],
-        baseUri: ["'self'"],
+        baseUri: ["'none'"],
         formAction: ["'self'"],
         frameAncestors: ["'none'"],
         frameSrc: [
@@ -132,6 +156,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Stage 2 and 3: services, then routes.
   installErrorHandlers(app);
   installNulGuard(app);
+  installOpaqueOriginGuard(app);
+  installApiNotFound(app);
+  installUnknownKeyGuard(app);
+  installRouteSchemas(app, { checkResponses: options.checkResponses === true });
+  // Before the routes: the document is collected as they are registered.
+  await installOpenApi(app);
   await registerRoutes(app, services);
 
   // The web app: static files, and index.html for every other path so that client routes work.
@@ -144,33 +174,30 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       wildcard: false,
       // Every file's cache-control is set here (the plugin's own would override it).
       cacheControl: false,
-      setHeaders: (res, filePath) => {
+      setHeaders: (reply, filePath) => {
+        // The report runs in an opaque origin (analytics/routes.ts): its scripts and styles are
+        // CORS requests from `Origin: null`, its images cross-origin ones. The built files hold
+        // no secrets, so any origin may load them.
+        if (!filePath.endsWith(".html")) {
+          reply.header("access-control-allow-origin", "*");
+          reply.header("cross-origin-resource-policy", "cross-origin");
+        }
         if (filePath.includes(`${path.sep}assets${path.sep}`)) {
-          res.setHeader("cache-control", "public, max-age=31536000, immutable");
+          reply.header("cache-control", "public, max-age=31536000, immutable");
         } else if (filePath.endsWith(".html")) {
           // The page names the current build's scripts: an hour-old copy would ask for chunks
           // a new version has replaced, and /report's address carries a token.
-          res.setHeader("cache-control", "no-cache");
+          reply.header("cache-control", "no-cache");
         } else {
-          res.setHeader("cache-control", "public, max-age=3600");
+          reply.header("cache-control", "public, max-age=3600");
         }
       },
     });
   }
   app.setNotFoundHandler((request, reply) => {
-    if (request.url.startsWith("/api/") || request.url === "/api") {
-      return reply.code(404).send({
-        error: {
-          code: "not_found",
-          message: `No API route ${request.method} ${request.url.split("?")[0]}.`,
-        },
-      });
-    }
+    if (isApiRequest(request)) return answerApiNotFound(request, reply);
     if (!hasWeb) {
-      return reply
-        .code(404)
-        .type("text/plain")
-        .send("The web app is not built: run npm run build.");
+      return reply.code(404).type("text/plain").send(messages.webNotBuilt);
     }
     // A missing script or style (an old page asking for a chunk a new build replaced) is a 404,
     // not the app's HTML, which the browser would refuse as a script anyway.
@@ -178,7 +205,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       (request.method !== "GET" && request.method !== "HEAD") ||
       request.url.startsWith("/assets/")
     ) {
-      return reply.code(404).send({ error: { code: "not_found", message: "Not found." } });
+      return reply.code(404).send({ error: { code: "not_found", message: messages.notFound } });
     }
     return reply.header("cache-control", "no-cache").sendFile("index.html");
   });

@@ -1,6 +1,7 @@
 import { createPrivateKey } from "node:crypto";
+import { isIP } from "node:net";
 import path from "node:path";
-import { defaultContactEmail } from "@gradecast/contract/site";
+import { schoolNameLimit } from "@gradecast/contract/site";
 import { z } from "zod";
 
 // Every environment variable Gradecast reads, parsed once at start. A bad value stops the
@@ -30,6 +31,47 @@ const emptyToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === 
 const optional = <T extends z.ZodType>(schema: T) =>
   z.preprocess(emptyToUndefined, schema.optional());
 
+// proxy-addr's names for whole ranges, which Fastify accepts beside addresses.
+const proxyRangeNames = ["loopback", "linklocal", "uniquelocal"];
+
+function isProxyAddress(entry: string): boolean {
+  if (proxyRangeNames.includes(entry)) return true;
+  const [address, bits, ...rest] = entry.split("/");
+  const family = isIP(address ?? "");
+  if (rest.length > 0 || family === 0) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * Which X-Forwarded-For entries to believe: none (false), the last N hops, or those added by the
+ * listed proxies; the client is the right-most address not trusted. `true` would take the
+ * left-most entry, which any client writes itself, so it is refused.
+ */
+function parseTrustProxy(value: string, ctx: z.RefinementCtx): false | number | string[] {
+  if (value === "false") return false;
+  if (value === "true") {
+    ctx.addIssue({
+      code: "custom",
+      message:
+        "true would believe any X-Forwarded-For a client sends; set the number of proxies in front of Gradecast (for example 1) or their addresses (for example 10.0.0.2 or 10.0.0.0/24)",
+    });
+    return z.NEVER;
+  }
+  if (/^\d+$/.test(value) && Number(value) >= 1 && Number(value) <= 10) return Number(value);
+  const list = value
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  if (list.length > 0 && list.every(isProxyAddress)) return list;
+  ctx.addIssue({
+    code: "custom",
+    message:
+      "must be false, a number of proxies from 1 to 10, or proxy addresses or CIDR ranges separated by commas",
+  });
+  return z.NEVER;
+}
+
 function isEd25519PrivateKey(pem: string): boolean {
   try {
     return createPrivateKey(pem).asymmetricKeyType === "ed25519";
@@ -54,17 +96,20 @@ export const envSchema = z.object({
   ),
   PUBLIC_URL: optional(url(["http", "https"])),
   SMTP_URL: optional(url(["smtp", "smtps"])),
-  MAIL_FROM: z.preprocess(
-    emptyToUndefined,
-    z.string().default("Gradecast <no-reply@gradecast.local>"),
-  ),
-  CONTACT_EMAIL: z.preprocess(
-    emptyToUndefined,
+  // Unset: "<SCHOOL_NAME or Gradecast> <no-reply@host of PUBLIC_URL>" (see mailSender).
+  MAIL_FROM: optional(z.string().trim()),
+  // Unset: the Contact page says the school has not given one yet (no placeholder address).
+  CONTACT_EMAIL: optional(
     z
       .string()
       .trim()
-      .pipe(z.email({ error: "must be an email address" }))
-      .default(defaultContactEmail),
+      .pipe(z.email({ error: "must be an email address" })),
+  ),
+  SCHOOL_NAME: optional(
+    z
+      .string()
+      .trim()
+      .max(schoolNameLimit, { error: `must be at most ${schoolNameLimit} characters` }),
   ),
   JWT_PRIVATE_KEY: optional(
     z
@@ -86,11 +131,13 @@ export const envSchema = z.object({
   ANALYTICS_EMBED_URL: optional(url(["http", "https"])),
   TEACHER_SIGNUP: z.preprocess(
     emptyToUndefined,
-    z.enum(["open", "approval"], { error: "must be open or approval" }).default("open"),
+    z
+      .enum(["approval", "open", "closed"], { error: "must be approval, open or closed" })
+      .default("approval"),
   ),
   TRUST_PROXY: z.preprocess(
     emptyToUndefined,
-    z.enum(["true", "false"], { error: "must be true or false" }).default("false"),
+    z.string().trim().default("false").transform(parseTrustProxy),
   ),
   LOG_LEVEL: z.preprocess(
     emptyToUndefined,
@@ -115,15 +162,22 @@ export interface Config {
   publicUrl: string | undefined;
   smtpUrl: string | undefined;
   mailFrom: string;
-  /** Shown on the Contact page (GET /api/site). */
-  contactEmail: string;
+  /** Shown on the Contact page (GET /api/site); unset, the page says none is given yet. */
+  contactEmail: string | undefined;
+  /** The school's name on the public pages and as the mail sender's name. */
+  schoolName: string | undefined;
   jwtPrivateKey: string | undefined;
   redisUrl: string | undefined;
   /** Start of every rate-limit key in Redis: deployments sharing one Redis set their own. */
   redisKeyPrefix: string;
   analyticsEmbedUrl: string | undefined;
-  teacherSignup: "open" | "approval";
-  trustProxy: boolean;
+  /**
+   * approval (default): a teacher sign-up waits as a student until an admin approves it; open:
+   * a teacher at once; closed: teacher accounts come only from an admin.
+   */
+  teacherSignup: "approval" | "open" | "closed";
+  /** false, a hop count, or the trusted proxies' addresses and ranges. */
+  trustProxy: false | number | string[];
   logLevel: string;
   rateLimits: boolean;
 }
@@ -138,6 +192,16 @@ export class ConfigError extends Error {
 function shown(name: string, value: string): string {
   if (name === "JWT_PRIVATE_KEY") return "(hidden)";
   return JSON.stringify(value.replace(/(\/\/[^:/@]*:)[^@/]*@/, "$1***@"));
+}
+
+/**
+ * The sender when MAIL_FROM is unset: the school's name, and a no-reply address at the host
+ * people reach Gradecast by (PUBLIC_URL), never a made-up domain a reader could mistake for real.
+ */
+function mailSender(schoolName: string | undefined, publicUrl: string | undefined, port: number) {
+  const host = new URL(publicUrl ?? `http://localhost:${port}`).hostname;
+  const name = (schoolName ?? "Gradecast").replace(/["\\]/g, "");
+  return `"${name}" <no-reply@${host}>`;
 }
 
 /** Parses the environment; throws a ConfigError naming every bad variable. */
@@ -159,14 +223,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databasePoolSize: e.DATABASE_POOL_SIZE,
     publicUrl: e.PUBLIC_URL?.replace(/\/$/, ""),
     smtpUrl: e.SMTP_URL,
-    mailFrom: e.MAIL_FROM,
+    mailFrom: e.MAIL_FROM ?? mailSender(e.SCHOOL_NAME, e.PUBLIC_URL, e.PORT),
     contactEmail: e.CONTACT_EMAIL,
+    schoolName: e.SCHOOL_NAME,
     jwtPrivateKey: e.JWT_PRIVATE_KEY,
     redisUrl: e.REDIS_URL,
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     analyticsEmbedUrl: e.ANALYTICS_EMBED_URL,
     teacherSignup: e.TEACHER_SIGNUP,
-    trustProxy: e.TRUST_PROXY === "true",
+    trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     rateLimits: e.RATE_LIMITS === "on",
   };

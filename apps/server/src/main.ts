@@ -1,7 +1,11 @@
+import { fileURLToPath } from "node:url";
 import { buildApp } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
-import { migrate, openDatabase } from "./db/database.ts";
-import { DataDirBusyError, lockDataDir } from "./users/data-dir-lock.ts";
+import { lockIfEmbedded } from "./db/data-dir-lock.ts";
+import { openMigrated } from "./db/database.ts";
+import { removeStalePartials } from "./db/partial-files.ts";
+import { cacheDir } from "./db/pglite-template.ts";
+import { startVacuuming } from "./db/pglite-vacuum.ts";
 
 // The executable: read the configuration, open and migrate the database, listen, and shut down
 // gracefully. Everything else is built by buildApp.
@@ -20,27 +24,25 @@ async function main() {
 
   // Embedded PGlite serves one process: hold DATA_DIR/server.pid so that a second server or
   // `npm run admin:create` refuses to open the same files.
-  let releaseDataDir = () => {};
-  if (!config.databaseUrl) {
-    try {
-      releaseDataDir = await lockDataDir(config.dataDir);
-    } catch (error) {
-      if (error instanceof DataDirBusyError) {
-        process.stderr.write(
-          `Gradecast cannot start: process ${error.pid} (another Gradecast server?) is using the embedded database in ${config.dataDir}. Stop it first, or use another DATA_DIR.\n`,
-        );
-        process.exit(1);
-      }
-      throw error;
-    }
-  }
-  const database = await openDatabase({
-    url: config.databaseUrl,
-    dataDir: config.dataDir,
-    poolSize: config.databasePoolSize,
+  const releaseDataDir = await lockIfEmbedded(config, (pid) => {
+    process.stderr.write(
+      `Gradecast cannot start: process ${pid} (another Gradecast server?) is using the embedded database in ${config.dataDir}. Stop it first, or use another DATA_DIR.\n`,
+    );
+    process.exit(1);
   });
-  await migrate(database.db);
+  // What a killed build or template copy left half-written (db/partial-files.ts); DATA_DIR's
+  // only once it is this process's.
+  const serverDist = fileURLToPath(new URL("../dist", import.meta.url));
+  for (const dir of [cacheDir, serverDist, ...(config.databaseUrl ? [] : [config.dataDir])]) {
+    removeStalePartials(dir);
+  }
+  const database = await openMigrated(config, config.databasePoolSize);
   const app = await buildApp({ config, database });
+  // PGlite has no autovacuum (db/pglite-vacuum.ts); PostgreSQL runs its own.
+  const stopVacuuming =
+    database.kind === "pglite"
+      ? startVacuuming(database.db, (error) => app.log.warn({ err: error }, "vacuum failed"))
+      : () => {};
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -50,6 +52,7 @@ async function main() {
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     try {
+      stopVacuuming();
       await app.close();
       await database.close();
       releaseDataDir();
@@ -70,6 +73,7 @@ async function main() {
     process.stderr.write(
       `Gradecast cannot start: cannot listen on HOST=${config.host} PORT=${config.port} (${code}). Free the port or change HOST or PORT.\n`,
     );
+    stopVacuuming();
     await app.close();
     await database.close();
     releaseDataDir();

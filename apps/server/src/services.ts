@@ -1,3 +1,4 @@
+import { once } from "node:events";
 import { type GradeModel, loadDefaultModel } from "@gradecast/model";
 import type { FastifyBaseLogger } from "fastify";
 import type { Redis } from "ioredis";
@@ -6,6 +7,7 @@ import type { AppOptions } from "./app.ts";
 import type { Config } from "./config.ts";
 import type { Database } from "./db/database.ts";
 import type { DB } from "./db/schema.ts";
+import { type AttemptCounter, memoryAttempts, redisAttempts } from "./limits/attempts.ts";
 import { createMailer, type Mailer } from "./mail/mailer.ts";
 
 // What route handlers reach: the configuration, the database and the app's services. Built
@@ -19,6 +21,8 @@ export interface Services {
   now: () => Date;
   /** Shared store for rate limits across instances, when REDIS_URL is set. */
   redis: Redis | undefined;
+  /** Counted guesses (failed sign-ins, reset emails): in Redis when REDIS_URL is set. */
+  attempts: AttemptCounter;
   /** Outgoing mail: SMTP when SMTP_URL is set, else .eml files under DATA_DIR/outbox/. */
   mailer: Mailer;
   /** The grade model, loaded once at start (tests may pass their own). */
@@ -40,6 +44,7 @@ export async function createServices(
       })
     : undefined;
   redis?.on("error", (err) => log.warn({ err }, "redis error"));
+  if (redis) await redisReady(redis, log);
   const base: Services = {
     config,
     database,
@@ -47,6 +52,9 @@ export async function createServices(
     log,
     now: () => new Date(),
     redis,
+    attempts: redis
+      ? redisAttempts(redis, config.redisKeyPrefix)
+      : memoryAttempts(() => (options.services?.now?.() ?? new Date()).getTime()),
     mailer: options.services?.mailer ?? createMailer(config, log),
     model: options.services?.model ?? loadDefaultModel(),
     async close() {
@@ -55,4 +63,18 @@ export async function createServices(
     },
   };
   return { ...base, ...options.services };
+}
+
+/**
+ * Waits up to 3 s for Redis before the first request: with the offline queue off, a call that
+ * came in while it was still connecting would answer 503. If Redis does not answer in time the
+ * server starts anyway; limited calls answer 503 until ioredis reconnects.
+ */
+async function redisReady(redis: Redis, log: FastifyBaseLogger): Promise<void> {
+  if (redis.status === "ready") return;
+  try {
+    await once(redis, "ready", { signal: AbortSignal.timeout(3000) });
+  } catch {
+    log.warn("Redis is not answering yet: rate-limited calls answer 503 until it does");
+  }
 }

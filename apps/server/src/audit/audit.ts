@@ -25,3 +25,21 @@ export async function audit(db: Kysely<DB>, entry: AuditEntry): Promise<void> {
     })
     .execute();
 }
+
+/** An entry of what a user did on their own account: they are both the actor and the target. */
+export function auditOwn(
+  db: Kysely<DB>,
+  user: { id: string; email: string },
+  action: string,
+  ip: string | null,
+  details?: Record<string, unknown>,
+): Promise<void> {
+  return audit(db, {
+    actorId: user.id,
+    actorEmail: user.email,
+    action,
+    target: user.id,
+    ...(details ? { details } : {}),
+    ip,
+  });
+}

@@ -1,7 +1,14 @@
-import { type ApiRoute, apiAccess } from "@gradecast/contract/api-access";
+import { securityMessages } from "@gradecast/contract/account-security";
+import {
+  type ApiRoute,
+  apiAccess,
+  needsVerifiedEmail,
+  type Scope,
+} from "@gradecast/contract/api-access";
 import type { Audience, Role } from "@gradecast/contract/roles";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { forbidden, unauthorized } from "../http/errors.ts";
+import type { EmbedClaims } from "../analytics/embed-token.ts";
+import { emailNotVerified, forbidden, unauthenticated } from "../domain-errors.ts";
 
 // Authorisation in one place: every /api route names its line of the contract's access table
 // (route config `access`), and this hook enforces it before any handler runs. A route that
@@ -14,7 +21,24 @@ export interface AuthUser {
   emailVerified: boolean;
   /** The session (refresh-token family) of the caller's ID token. */
   sessionId: string;
+  /** TOTP MFA is on: an admin without it reaches only what enrolment needs. */
+  mfaEnabled: boolean;
 }
+
+// What an admin who has not turned MFA on may still call: their own account and enrolment
+// (and every route open to anyone). Everything else answers 403 mfa_enrolment_required, which
+// the web app answers by opening Settings at the MFA section.
+const enrolmentRoutes: ReadonlySet<ApiRoute> = new Set<ApiRoute>([
+  "GET /api/me",
+  "GET /api/me/mfa",
+  "POST /api/me/mfa/totp",
+  "POST /api/me/mfa/totp/confirm",
+  "GET /api/me/sessions",
+  "DELETE /api/me/sessions",
+  "DELETE /api/me/sessions/:id",
+  "POST /api/verify",
+  "POST /api/verify/resend",
+]);
 
 declare module "fastify" {
   interface FastifyContextConfig {
@@ -22,6 +46,8 @@ declare module "fastify" {
   }
   interface FastifyRequest {
     user: AuthUser | null;
+    /** On the analytics report's route: what the caller's valid embed token says. */
+    embed: EmbedClaims | null;
   }
 }
 
@@ -29,6 +55,7 @@ export type Authenticate = (request: FastifyRequest) => Promise<AuthUser | null>
 
 export function installAccessHook(app: FastifyInstance, authenticate: Authenticate) {
   app.decorateRequest("user", null);
+  app.decorateRequest("embed", null);
   app.addHook("onRoute", (route) => {
     if (!route.url.startsWith("/api/")) return;
     const methods = Array.isArray(route.method) ? route.method : [route.method];
@@ -39,20 +66,26 @@ export function installAccessHook(app: FastifyInstance, authenticate: Authentica
       throw new Error(`Route ${expected} has no matching line in the contract's access table`);
     }
   });
-  app.addHook("preHandler", async (request) => {
+  // onRequest, before the body is read or checked: a caller who may not call a route learns
+  // nothing about what its body should be (401 or 403 whatever was sent).
+  app.addHook("onRequest", async (request) => {
     const access = request.routeOptions.config.access;
     if (!access) return;
     const rule = apiAccess[access];
     const allow = rule.allow as readonly Audience[];
     request.user = await authenticate(request);
     if (allow.includes("anonymous")) return;
-    if (!request.user) throw unauthorized();
+    if (!request.user) throw unauthenticated();
     if (!allow.includes(request.user.role)) throw forbidden();
+    if (request.user.role === "admin" && !request.user.mfaEnabled && !enrolmentRoutes.has(access)) {
+      throw forbidden(securityMessages.mfaEnrolmentRequired, "mfa_enrolment_required");
+    }
+    if (needsVerifiedEmail(access) && !request.user.emailVerified) throw emailNotVerified();
   });
 }
 
 /** Which records of a route a signed-in user reaches, from the same table. */
-export function scopeOf(access: ApiRoute, role: Role): "none" | "own" | "any" {
-  const rule = apiAccess[access] as { scope?: Partial<Record<Audience, "none" | "own" | "any">> };
+export function scopeOf(access: ApiRoute, role: Role): Scope {
+  const rule = apiAccess[access] as { scope?: Partial<Record<Audience, Scope>> };
   return rule.scope?.[role] ?? "any";
 }

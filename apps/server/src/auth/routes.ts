@@ -1,10 +1,23 @@
 import { messages } from "@gradecast/contract/messages";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { AppError } from "../http/errors.ts";
-import { addressLimit, hour, perAccount, routeLimit } from "../http/rate-limits.ts";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { addressLimit, perAccount, routeLimit } from "../http/rate-limits.ts";
+import { route } from "../http/route-schemas.ts";
+import { hour } from "../limits/guarded.ts";
 import type { Services } from "../services.ts";
 import {
+  cookieName,
+  cookieOptions,
+  deviceCookie,
+  refreshCookie,
+  refreshTokenOf,
+} from "./cookies.ts";
+import { deviceCookieDays, signDeviceCookie } from "./device-cookie.ts";
+import { createLoginGuard } from "./login-guard.ts";
+import { reauthenticate } from "./reauth.ts";
+import {
   type AuthContext,
+  completeMfaLogin,
   forgotPassword,
   login,
   logout,
@@ -17,28 +30,11 @@ import {
   verifyEmail,
 } from "./service.ts";
 
-// The auth API of DESIGN.md section 4. The refresh token lives only in an httpOnly,
-// SameSite=Strict cookie scoped to /api/auth; the ID token travels in the JSON answer.
-export const refreshCookie = "gradecast_refresh";
-const cookiePath = "/api/auth";
-
-function cookieOptions(services: Services) {
-  return {
-    httpOnly: true,
-    sameSite: "strict" as const,
-    secure: services.config.publicUrl?.startsWith("https:") ?? false,
-    path: cookiePath,
-  };
-}
-
-export function refreshTokenOf(request: FastifyRequest): string | undefined {
-  const value = request.cookies[refreshCookie];
-  return typeof value === "string" && value.length > 0 ? value : undefined;
-}
-
+// The auth API of DESIGN.md section 4; the cookies are described in cookies.ts. The ID token
+// travels in the JSON answer.
 function sendSession(services: Services, reply: FastifyReply, session: SignedIn) {
   reply
-    .setCookie(refreshCookie, session.refreshToken, {
+    .setCookie(cookieName(services, refreshCookie), session.refreshToken, {
       ...cookieOptions(services),
       maxAge: refreshDays * 86_400,
     })
@@ -51,73 +47,92 @@ function emailOf(request: FastifyRequest): string {
   return typeof email === "string" ? email.trim().toLowerCase() : "";
 }
 
-export async function authRoutes(app: FastifyInstance, ctx: AuthContext) {
+export async function authRoutes(fastify: FastifyInstance, ctx: AuthContext) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { services } = ctx;
-  const origin = (request: FastifyRequest) => ({ ip: request.ip ?? null });
+  const origin = (request: FastifyRequest) => ({
+    ip: request.ip ?? null,
+    userAgent: request.headers["user-agent"] ?? null,
+  });
+  // This browser has signed in to this account: its later wrong tries are its own.
+  const setDeviceCookie = async (reply: FastifyReply, email: string): Promise<void> => {
+    const value = await signDeviceCookie(ctx.keys, email, services.now());
+    reply.setCookie(cookieName(services, deviceCookie), value, {
+      ...cookieOptions(services),
+      maxAge: deviceCookieDays * 86_400,
+    });
+  };
 
   app.post(
     "/api/auth/register",
-    {
-      config: {
-        access: "POST /api/auth/register",
-        ...routeLimit(services, "register", 20, hour, (r) => r.ip),
-      },
-    },
+    route("POST /api/auth/register", {
+      ...routeLimit(services, "register", 20, hour, (r) => r.ip),
+    }),
     async (request, reply) => {
       const user = await register(ctx, origin(request), request.body);
       return reply.code(201).send({ user });
     },
   );
 
-  // Wider limits per client address (see addressLimit): failed sign-ins, and reset emails.
-  const failedLoginsPerAddress = addressLimit(
-    app,
-    services,
-    "login-failed",
-    100,
-    15 * 60_000,
-    (error) => error instanceof AppError && error.code === "invalid_credentials",
-  );
-  const resetsPerAddress = addressLimit(app, services, "forgot-address", 30, hour);
+  // Failed sign-ins per account and per address (login-guard.ts), reset emails per address.
+  const loginGuard = createLoginGuard(ctx);
+  const resetsPerAddress = addressLimit(services, "forgot-address", 30, hour);
 
   app.post(
     "/api/auth/login",
-    {
-      config: {
-        access: "POST /api/auth/login",
-        ...routeLimit(services, "login", 10, 60_000, (r) => `${r.ip}|${emailOf(r)}`),
-      },
-    },
+    route("POST /api/auth/login", {
+      ...routeLimit(services, "login", 10, 60_000, (r) => `${r.ip}|${emailOf(r)}`),
+    }),
     async (request, reply) => {
-      const session = await failedLoginsPerAddress(request, reply, () =>
+      const email = emailOf(request);
+      const session = await loginGuard(request, email, () =>
         login(ctx, origin(request), request.body),
       );
+      // MFA on: no token and no device cookie until the code is right (POST /api/auth/mfa).
+      if ("mfaRequired" in session) {
+        reply.header("cache-control", "no-store");
+        return { mfaRequired: true as const, challenge: session.challenge };
+      }
+      await setDeviceCookie(reply, email);
       return sendSession(services, reply, session);
     },
   );
 
-  app.post(
-    "/api/auth/refresh",
-    { config: { access: "POST /api/auth/refresh" } },
-    async (request, reply) => {
-      try {
-        const session = await refresh(ctx, { ip: request.ip ?? null }, refreshTokenOf(request));
-        return sendSession(services, reply, session);
-      } catch (error) {
-        reply.clearCookie(refreshCookie, cookieOptions(services));
-        throw error;
-      }
-    },
+  // The second step: wrong codes are limited per account in mfa.ts, and per address here.
+  const mfaTriesPerAddress = addressLimit(services, "mfa-address", 100, 15 * 60_000, (error) =>
+    Boolean(error),
   );
+  app.post("/api/auth/mfa", route("POST /api/auth/mfa"), async (request, reply) => {
+    const input = request.body;
+    const session = await mfaTriesPerAddress(request, () =>
+      completeMfaLogin(ctx, origin(request), input),
+    );
+    await setDeviceCookie(reply, session.email);
+    return sendSession(services, reply, session);
+  });
 
-  app.post(
-    "/api/auth/logout",
-    { config: { access: "POST /api/auth/logout" } },
-    async (request, reply) => {
-      await logout(ctx, refreshTokenOf(request));
-      return reply.clearCookie(refreshCookie, cookieOptions(services)).code(204).send();
-    },
-  );
+  app.post("/api/auth/reauth", route("POST /api/auth/reauth"), async (request, reply) => {
+    await reauthenticate(ctx, request.user!, request.ip ?? null, request.body);
+    return reply.code(204).send();
+  });
+
+  app.post("/api/auth/refresh", route("POST /api/auth/refresh"), async (request, reply) => {
+    try {
+      const session = await refresh(ctx, origin(request), refreshTokenOf(services, request));
+      return sendSession(services, reply, session);
+    } catch (error) {
+      reply.clearCookie(cookieName(services, refreshCookie), cookieOptions(services));
+      throw error;
+    }
+  });
+
+  app.post("/api/auth/logout", route("POST /api/auth/logout"), async (request, reply) => {
+    await logout(ctx, refreshTokenOf(services, request));
+    return reply
+      .clearCookie(cookieName(services, refreshCookie), cookieOptions(services))
+      .code(204)
+      .send();
+  });
 
   const background = new Set<Promise<void>>();
   app.addHook("onClose", async () => {
@@ -126,14 +141,11 @@ export async function authRoutes(app: FastifyInstance, ctx: AuthContext) {
 
   app.post(
     "/api/auth/forgot-password",
-    {
-      config: {
-        access: "POST /api/auth/forgot-password",
-        ...routeLimit(services, "forgot", 5, hour, emailOf),
-      },
-    },
+    route("POST /api/auth/forgot-password", {
+      ...routeLimit(services, "forgot", 5, hour, emailOf),
+    }),
     async (request, reply) => {
-      const work = await resetsPerAddress(request, reply, () => forgotPassword(ctx, request.body));
+      const work = await resetsPerAddress(request, () => forgotPassword(ctx, request.body));
       const job = work()
         .catch((error) => request.log.error({ err: error }, "password reset request failed"))
         .finally(() => background.delete(job));
@@ -142,31 +154,29 @@ export async function authRoutes(app: FastifyInstance, ctx: AuthContext) {
     },
   );
 
+  // Tokens are 256 bits and looked up before any hashing; the limit keeps a flood of made-up
+  // ones from filling the log and the database's time.
+  const resetTriesPerAddress = addressLimit(services, "reset-address", 60, hour);
   app.post(
     "/api/auth/reset-password",
-    { config: { access: "POST /api/auth/reset-password" } },
+    route("POST /api/auth/reset-password"),
     async (request, reply) => {
-      await resetPassword(ctx, origin(request), request.body);
-      return reply.code(200).send({ message: "Your password has been reset. You can now log in." });
+      await resetTriesPerAddress(request, () => resetPassword(ctx, origin(request), request.body));
+      return reply.code(200).send({ message: messages.passwordResetDone });
     },
   );
 
-  app.post("/api/verify", { config: { access: "POST /api/verify" } }, async (request, reply) => {
+  app.post("/api/verify", route("POST /api/verify"), async (request, reply) => {
     await verifyEmail(ctx, request.user!.id, request.body);
     return reply.code(200).send({ message: messages.verifySuccess });
   });
 
   app.post(
     "/api/verify/resend",
-    {
-      config: {
-        access: "POST /api/verify/resend",
-        ...perAccount(services, "resend", 5, hour),
-      },
-    },
+    route("POST /api/verify/resend", { ...perAccount(services, "resend", 5, hour) }),
     async (request, reply) => {
       await resendCode(ctx, request.user!.id);
-      return reply.code(202).send({ message: "A new code has been sent to your email." });
+      return reply.code(202).send({ message: messages.codeResent });
     },
   );
 }

@@ -1,18 +1,25 @@
 import { randomInt, randomUUID, timingSafeEqual } from "node:crypto";
-import {
+import type {
   changePasswordSchema,
   forgotPasswordSchema,
   loginSchema,
   registerSchema,
   resetPasswordSchema,
-  type User,
+  User,
   updateNameSchema,
 } from "@gradecast/contract/auth";
+import { type Email, passwordResetEmail, verificationEmail } from "@gradecast/contract/emails";
+import { isId } from "@gradecast/contract/ids";
 import { messages } from "@gradecast/contract/messages";
-import { audit } from "../audit/audit.ts";
+import type { z } from "zod";
+import { acceptTeacherInvitation, isInvitedTeacher } from "../admin/teacher-invitations.ts";
+import type { EmbedSigner } from "../analytics/embed-token.ts";
+import { audit, auditOwn } from "../audit/audit.ts";
+import { enrolInvitedStudent } from "../classes/invitations.ts";
 import type { UserRow } from "../db/schema.ts";
-import { AppError, badRequest, conflict, parse } from "../http/errors.ts";
+import { conflict, DomainError, hasCode, invalid, unauthenticated } from "../domain-errors.ts";
 import type { Services } from "../services.ts";
+import { challengeUser, checkSecondFactor, mfaEnabled, signChallenge } from "./mfa.ts";
 import { hashPassword, isCommonPassword, verifyDummy, verifyPassword } from "./passwords.ts";
 import * as q from "./queries.ts";
 import {
@@ -27,7 +34,10 @@ import {
 // The rules of accounts (DESIGN.md section 4): registration, sign-in with rotating refresh
 // tokens, email verification codes, password resets, the profile. Routes parse and answer;
 // this file decides; queries.ts touches the database.
+/** A session ends 30 days after its sign-in, however often it is refreshed (ASVS 7.3.2)... */
 export const refreshDays = 30;
+/** ...or after 7 days without use (ASVS 7.3.1). */
+export const idleDays = 7;
 export const codeMinutes = 10;
 export const codeMaxTries = 5;
 export const resetMinutes = 30;
@@ -35,10 +45,14 @@ export const resetMinutes = 30;
 export interface AuthContext {
   services: Services;
   keys: SigningKeys;
+  /** Signs and checks the analytics report's embed tokens. */
+  embed: EmbedSigner;
 }
 
 export interface Origin {
   ip: string | null;
+  /** The browser's User-Agent, cut to 300 characters: shown in the list of sessions. */
+  userAgent?: string | null;
 }
 
 export interface SignedIn {
@@ -48,8 +62,15 @@ export interface SignedIn {
   refreshToken: string;
 }
 
-export const commonPasswordMessage =
-  "This password is too common. Choose one that is harder to guess.";
+/** A right password of an account with MFA on: the code comes next (POST /api/auth/mfa). */
+export interface MfaPending {
+  mfaRequired: true;
+  challenge: string;
+  /** For the device cookie, set only once the code is right. */
+  email: string;
+}
+
+export const commonPasswordMessage = messages.passwordTooCommon;
 
 export function toUser(row: UserRow): User {
   return {
@@ -64,37 +85,49 @@ export function toUser(row: UserRow): User {
 }
 
 const invalidCredentials = () =>
-  new AppError(401, "invalid_credentials", messages.invalidCredentials);
-export const accountDisabled = () =>
-  new AppError(401, "account_disabled", messages.accountDisabled);
-const invalidCode = () => new AppError(400, "invalid_code", messages.verifyInvalid);
-const sessionExpired = () =>
-  new AppError(401, "unauthorized", "Your session has ended. Please log in again.");
+  unauthenticated(messages.invalidCredentials, "invalid_credentials");
+/** A wrong email or password: the one sign-in answer that counts as a guess. */
+export const isInvalidCredentials = (error: unknown) => hasCode(error, "invalid_credentials");
+export const accountDisabled = () => unauthenticated(messages.accountDisabled, "account_disabled");
+const invalidCode = () => new DomainError("invalid", "invalid_code", messages.verifyInvalid);
+export const sessionExpired = () => unauthenticated(messages.sessionEnded);
 
 function refuseCommon(password: string, field: string) {
   if (isCommonPassword(password))
-    throw badRequest(commonPasswordMessage, { [field]: commonPasswordMessage });
+    throw invalid(commonPasswordMessage, { [field]: commonPasswordMessage });
 }
 
-function appUrl(services: Services): string {
+export function appUrl(services: Services): string {
   return services.config.publicUrl ?? `http://localhost:${services.config.port}`;
 }
 
-async function sendMail(services: Services, to: string, subject: string, text: string) {
+export async function sendMail(services: Services, to: string, email: Email) {
   try {
-    await services.mailer.send({ to, subject, text });
+    await services.mailer.send({ to, ...email });
   } catch (error) {
-    services.log.error({ err: error, to }, "sending mail failed");
+    services.log.error({ err: error }, "sending mail failed");
   }
 }
 
 // Registration.
-export async function register(ctx: AuthContext, origin: Origin, body: unknown): Promise<User> {
+export async function register(
+  ctx: AuthContext,
+  origin: Origin,
+  input: z.output<typeof registerSchema>,
+): Promise<User> {
   const { services } = ctx;
-  const input = parse(registerSchema, body);
   refuseCommon(input.password, "password");
+  if (
+    input.role === "teacher" &&
+    services.config.teacherSignup === "closed" &&
+    !(await isInvitedTeacher(services.db, input.email))
+  ) {
+    throw invalid(messages.teacherSignupClosed, { role: messages.teacherSignupClosed });
+  }
   if (await q.findUserByEmail(services.db, input.email)) throw conflict(messages.emailTaken);
-  const approval = input.role === "teacher" && services.config.teacherSignup === "approval";
+  // Under closed, only an invited address gets this far: it waits as a student like an approval
+  // until the address is verified, which makes it a teacher (admin/teacher-invitations.ts).
+  const approval = input.role === "teacher" && services.config.teacherSignup !== "open";
   const row = await q.insertUser(services.db, {
     name: input.name,
     email: input.email,
@@ -103,13 +136,9 @@ export async function register(ctx: AuthContext, origin: Origin, body: unknown):
     pending_role: approval ? "teacher" : null,
   });
   if (!row) throw conflict(messages.emailTaken);
-  await audit(services.db, {
-    actorId: row.id,
-    actorEmail: row.email,
-    action: "auth.register",
-    target: row.id,
-    details: { role: row.role, ...(approval ? { pendingRole: "teacher" } : {}) },
-    ip: origin.ip,
+  await auditOwn(services.db, row, "auth.register", origin.ip, {
+    role: row.role,
+    ...(approval ? { pendingRole: "teacher" } : {}),
   });
   await sendVerificationCode(services, row);
   return toUser(row);
@@ -127,15 +156,7 @@ export async function sendVerificationCode(services: Services, user: UserRow): P
   await sendMail(
     services,
     user.email,
-    `Your Gradecast verification code: ${code}`,
-    [
-      `Hello ${user.name},`,
-      "",
-      `Your Gradecast verification code is ${code}.`,
-      "",
-      `Enter it on the Verify page (${appUrl(services)}/Verify). It expires in ${codeMinutes} minutes.`,
-      "If you did not create a Gradecast account, ignore this email.",
-    ].join("\n"),
+    verificationEmail({ name: user.name, code, appUrl: appUrl(services), minutes: codeMinutes }),
   );
 }
 
@@ -144,9 +165,12 @@ function codeHash(userId: string, code: string): string {
 }
 
 // Sign-in and sessions.
-export async function login(ctx: AuthContext, origin: Origin, body: unknown): Promise<SignedIn> {
+export async function login(
+  ctx: AuthContext,
+  origin: Origin,
+  input: z.output<typeof loginSchema>,
+): Promise<SignedIn | MfaPending> {
   const { services } = ctx;
-  const input = parse(loginSchema, body);
   const row = await q.findUserByEmail(services.db, input.email);
   const ok = row
     ? await verifyPassword(row.password_hash, input.password)
@@ -163,37 +187,65 @@ export async function login(ctx: AuthContext, origin: Origin, body: unknown): Pr
     throw invalidCredentials();
   }
   if (row.disabled) {
-    await audit(services.db, {
-      actorId: row.id,
-      actorEmail: row.email,
-      action: "auth.login_failed",
-      target: row.id,
-      details: { reason: "disabled" },
-      ip: origin.ip,
-    });
+    await auditOwn(services.db, row, "auth.login_failed", origin.ip, { reason: "disabled" });
     throw accountDisabled();
   }
-  const signedIn = await startSession(ctx, row, randomUUID());
-  await audit(services.db, {
-    actorId: row.id,
-    actorEmail: row.email,
-    action: "auth.login",
-    target: row.id,
-    ip: origin.ip,
-  });
+  if (mfaEnabled(row)) {
+    return {
+      mfaRequired: true,
+      challenge: await signChallenge(ctx.keys, row.id, services.now()),
+      email: row.email,
+    };
+  }
+  const signedIn = await startSession(ctx, row, randomUUID(), services.now(), origin);
+  await auditOwn(services.db, row, "auth.login", origin.ip);
   return signedIn;
 }
 
-async function startSession(ctx: AuthContext, row: UserRow, familyId: string): Promise<SignedIn> {
+/** POST /api/auth/mfa: the second step of a sign-in with MFA. */
+export async function completeMfaLogin(
+  ctx: AuthContext,
+  origin: Origin,
+  input: { challenge: string; code: string },
+): Promise<SignedIn & { email: string }> {
+  const { services } = ctx;
+  const userId = await challengeUser(ctx.keys, input.challenge, services.now());
+  const row = await q.findUserById(services.db, userId);
+  if (!row || !mfaEnabled(row)) throw invalidCredentials();
+  if (row.disabled) throw accountDisabled();
+  let method: "totp" | "recovery";
+  try {
+    method = await checkSecondFactor(ctx, row, input.code);
+  } catch (error) {
+    await auditOwn(services.db, row, "auth.login_failed", origin.ip, { reason: "wrong_mfa_code" });
+    throw error;
+  }
+  const signedIn = await startSession(ctx, row, randomUUID(), services.now(), origin);
+  await auditOwn(services.db, row, "auth.login", origin.ip, { mfa: method });
+  return { ...signedIn, email: row.email };
+}
+
+async function startSession(
+  ctx: AuthContext,
+  row: UserRow,
+  familyId: string,
+  signedInAt: Date,
+  origin: Origin,
+): Promise<SignedIn> {
   const { services } = ctx;
   const now = services.now();
   const refreshToken = randomToken();
+  const idleEnd = now.getTime() + idleDays * 86_400_000;
+  const absoluteEnd = signedInAt.getTime() + refreshDays * 86_400_000;
   await q.insertSession(services.db, {
     familyId,
     userId: row.id,
     tokenHash: sha256(refreshToken),
     createdAt: now,
-    expiresAt: new Date(now.getTime() + refreshDays * 86_400_000),
+    expiresAt: new Date(Math.min(idleEnd, absoluteEnd)),
+    signedInAt,
+    ip: origin.ip,
+    userAgent: origin.userAgent?.slice(0, 300) ?? null,
   });
   const token = await signIdToken(ctx.keys, { sub: row.id, role: row.role, sid: familyId }, now);
   return { token, expiresIn: idTokenSeconds, user: toUser(row), refreshToken };
@@ -212,6 +264,7 @@ export async function refresh(
   if (!session || session.revoked_at) throw sessionExpired();
   if (session.used_at || !(await q.markSessionUsed(services.db, session.id, now))) {
     await q.revokeFamily(services.db, session.family_id, now);
+    services.database.usersChanged();
     await audit(services.db, {
       actorId: session.user_id,
       actorEmail: null,
@@ -222,14 +275,21 @@ export async function refresh(
     });
     throw sessionExpired();
   }
-  if (new Date(session.expires_at).getTime() <= now.getTime()) throw sessionExpired();
+  const signedInAt = new Date((session.signed_in_at ?? session.created_at) as unknown as Date);
+  if (
+    new Date(session.expires_at).getTime() <= now.getTime() ||
+    signedInAt.getTime() + refreshDays * 86_400_000 <= now.getTime()
+  ) {
+    throw sessionExpired();
+  }
   const row = await q.findUserById(services.db, session.user_id);
   if (!row) throw sessionExpired();
   if (row.disabled) {
     await q.revokeFamily(services.db, session.family_id, now);
+    services.database.usersChanged();
     throw accountDisabled();
   }
-  return startSession(ctx, row, session.family_id);
+  return startSession(ctx, row, session.family_id, signedInAt, origin);
 }
 
 /** The family of a refresh token, when it is known. */
@@ -241,7 +301,9 @@ export async function familyOf(ctx: AuthContext, refreshToken: string | undefine
 
 export async function logout(ctx: AuthContext, refreshToken: string | undefined): Promise<void> {
   const session = await familyOf(ctx, refreshToken);
-  if (session) await q.revokeFamily(ctx.services.db, session.family_id, ctx.services.now());
+  if (!session) return;
+  await q.revokeFamily(ctx.services.db, session.family_id, ctx.services.now());
+  ctx.services.database.usersChanged();
 }
 
 /** The session family named in a valid ID token. */
@@ -264,7 +326,10 @@ export async function verifyEmail(ctx: AuthContext, userId: string, body: unknow
   const given = Buffer.from(codeHash(userId, code), "hex");
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw invalidCode();
   if (!(await q.consumeEmailCode(services.db, live.id, now))) throw invalidCode();
-  await q.updateUser(services.db, userId, { email_verified: true }, now);
+  const row = await q.updateUser(services.db, userId, { email_verified: true }, now);
+  services.database.usersChanged();
+  if (row)
+    await enrolInvitedStudent(services, await acceptTeacherInvitation(services, row, null), null);
 }
 
 export async function resendCode(ctx: AuthContext, userId: string): Promise<void> {
@@ -276,10 +341,9 @@ export async function resendCode(ctx: AuthContext, userId: string): Promise<void
 // Password reset.
 export async function forgotPassword(
   ctx: AuthContext,
-  body: unknown,
+  { email }: z.output<typeof forgotPasswordSchema>,
 ): Promise<() => Promise<void>> {
   const { services } = ctx;
-  const { email } = parse(forgotPasswordSchema, body);
   // The answer is the same whether or not the account exists; the work happens after it.
   return async () => {
     const row = await q.findUserByEmail(services.db, email);
@@ -296,36 +360,29 @@ export async function forgotPassword(
     await sendMail(
       services,
       row.email,
-      "Reset your Gradecast password",
-      [
-        `Hello ${row.name},`,
-        "",
-        "Someone (hopefully you) asked to reset the password of your Gradecast account.",
-        "Open this link to choose a new password:",
-        "",
-        link,
-        "",
-        `The link works once and expires in ${resetMinutes} minutes.`,
-        "If you did not ask for it, ignore this email: your password stays the same.",
-      ].join("\n"),
+      passwordResetEmail({ name: row.name, link, minutes: resetMinutes }),
     );
   };
 }
 
-export const invalidResetMessage = "This reset link is invalid or has expired. Request a new one.";
+export const invalidResetMessage = messages.resetLinkInvalid;
 
 export async function resetPassword(
   ctx: AuthContext,
   origin: Origin,
-  body: unknown,
+  input: z.output<typeof resetPasswordSchema>,
 ): Promise<void> {
   const { services } = ctx;
-  const input = parse(resetPasswordSchema, body);
   refuseCommon(input.password, "password");
+  // The link first: a flood of made-up tokens must cost a lookup each, never a password hash.
+  const tokenHash = sha256(input.token);
+  if (!(await q.isLivePasswordReset(services.db, tokenHash, services.now()))) {
+    throw new DomainError("invalid", "invalid_token", invalidResetMessage);
+  }
   const passwordHash = await hashPassword(input.password);
   const now = services.now();
-  const used = await q.usePasswordReset(services.db, sha256(input.token), now);
-  if (!used) throw new AppError(400, "invalid_token", invalidResetMessage);
+  const used = await q.usePasswordReset(services.db, tokenHash, now);
+  if (!used) throw new DomainError("invalid", "invalid_token", invalidResetMessage);
   // The link reached the mailbox: the email is proven too.
   const row = await q.updateUser(
     services.db,
@@ -334,7 +391,15 @@ export async function resetPassword(
     now,
   );
   await q.revokeUserSessions(services.db, used.user_id, now);
+  services.database.usersChanged();
   await q.endPasswordResets(services.db, used.user_id, now);
+  if (row) {
+    await enrolInvitedStudent(
+      services,
+      await acceptTeacherInvitation(services, row, origin.ip),
+      origin.ip,
+    );
+  }
   await audit(services.db, {
     actorId: used.user_id,
     actorEmail: row?.email ?? null,
@@ -351,35 +416,32 @@ export async function getMe(ctx: AuthContext, userId: string): Promise<User> {
   return toUser(row);
 }
 
-export async function updateMe(ctx: AuthContext, userId: string, body: unknown): Promise<User> {
-  const { name } = parse(updateNameSchema, body);
+export async function updateMe(
+  ctx: AuthContext,
+  userId: string,
+  { name }: z.output<typeof updateNameSchema>,
+): Promise<User> {
   const row = await q.updateUser(ctx.services.db, userId, { name }, ctx.services.now());
+  ctx.services.database.usersChanged();
   if (!row) throw sessionExpired();
   return toUser(row);
 }
 
-export const wrongCurrentPasswordMessage = "Your current password is incorrect.";
+export const wrongCurrentPasswordMessage = messages.currentPasswordWrong;
 
 export async function changePassword(
   ctx: AuthContext,
   origin: Origin,
   userId: string,
   idToken: string | undefined,
-  body: unknown,
+  input: z.output<typeof changePasswordSchema>,
 ): Promise<void> {
   const { services } = ctx;
-  const input = parse(changePasswordSchema, body);
   const row = await q.findUserById(services.db, userId);
   if (!row) throw sessionExpired();
   if (!(await verifyPassword(row.password_hash, input.currentPassword))) {
-    await audit(services.db, {
-      actorId: row.id,
-      actorEmail: row.email,
-      action: "auth.password_change_failed",
-      target: row.id,
-      ip: origin.ip,
-    });
-    throw new AppError(401, "invalid_credentials", wrongCurrentPasswordMessage);
+    await auditOwn(services.db, row, "auth.password_change_failed", origin.ip);
+    throw unauthenticated(wrongCurrentPasswordMessage, "invalid_credentials");
   }
   refuseCommon(input.newPassword, "newPassword");
   const now = services.now();
@@ -391,13 +453,8 @@ export async function changePassword(
   );
   // The refresh cookie is scoped to /api/auth, so the caller's session is named by the ID token.
   const keep = await familyOfToken(ctx, idToken);
-  await q.revokeUserSessions(services.db, row.id, now, keep && q.isUuid(keep) ? keep : undefined);
+  await q.revokeUserSessions(services.db, row.id, now, keep && isId(keep) ? keep : undefined);
+  services.database.usersChanged();
   await q.endPasswordResets(services.db, row.id, now);
-  await audit(services.db, {
-    actorId: row.id,
-    actorEmail: row.email,
-    action: "auth.password_changed",
-    target: row.id,
-    ip: origin.ip,
-  });
+  await auditOwn(services.db, row, "auth.password_changed", origin.ip);
 }

@@ -42,7 +42,10 @@ export async function loadSigningKeys(config: Config): Promise<SigningKeys> {
         if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
         pem = await readFile(file, "utf8");
       }
-      await chmod(file, 0o600).catch(() => {});
+      // A key file another account created keeps the mode its owner gave it.
+      await chmod(file, 0o600).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== "EPERM") throw error;
+      });
     }
   }
   const privateKey = createPrivateKey(pem);

@@ -1,44 +1,49 @@
-import type { ErrorCode } from "@gradecast/contract/errors";
 import { messages } from "@gradecast/contract/messages";
-import type { FastifyError, FastifyInstance } from "fastify";
+import type { FastifyError, FastifyInstance, FastifyReply } from "fastify";
 import type { z } from "zod";
+import { DomainError, type ErrorKind, invalid, limited, tooLarge } from "../domain-errors.ts";
 
-// The uniform error answer of DESIGN.md section 4. Handlers throw AppError; anything else is a
-// fault, answered with a generic message and the request id, never a stack trace or SQL.
-export class AppError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: ErrorCode,
-    message: string,
-    readonly fields?: Record<string, string>,
-  ) {
-    super(message);
+// The uniform error answer of DESIGN.md section 4, in one place: a DomainError's kind becomes
+// its status (and a wait its Retry-After header); Fastify's own refusals (a body too large or
+// not JSON) get the same shape. Anything else is a fault, answered with a generic message and
+// the request id, never a stack trace or SQL.
+
+const statusOf: Record<ErrorKind, number> = {
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  too_large: 413,
+  unsupported: 415,
+  limited: 429,
+  internal: 500,
+  unavailable: 503,
+};
+
+/** Sends a domain error as its status, headers and error body. */
+export function sendDomainError(reply: FastifyReply, error: DomainError) {
+  if (error.retryAfterMs !== undefined) {
+    reply.header("retry-after", String(Math.max(1, Math.ceil(error.retryAfterMs / 1000))));
   }
+  return reply.code(statusOf[error.kind]).send({
+    error: {
+      code: error.code,
+      message: error.message,
+      ...(error.fields ? { fields: error.fields } : {}),
+    },
+  });
 }
 
-export const badRequest = (message: string, fields?: Record<string, string>) =>
-  new AppError(400, "validation_failed", message, fields);
-export const unauthorized = (message: string = messages.signInRequired) =>
-  new AppError(401, "unauthorized", message);
-export const forbidden = () => new AppError(403, "forbidden", messages.notAllowed);
-export const notFound = (message: string = messages.notFound) =>
-  new AppError(404, "not_found", message);
-export const conflict = (message: string) => new AppError(409, "conflict", message);
-export const tooManyRequests = () => new AppError(429, "rate_limited", messages.tooManyRequests);
-export const unavailable = () =>
-  new AppError(503, "service_unavailable", "The service is unavailable. Please try again soon.");
-
-/** Parses input with a contract schema; a failure names each bad field. */
-export function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const result = schema.safeParse(input ?? {});
-  if (result.success) return result.data;
+/** The 400 answer for input a route schema refused (route-schemas.ts): it names each bad field. */
+export function validationError(error: z.ZodError): DomainError {
   const fields: Record<string, string> = {};
-  for (const issue of result.error.issues) {
+  for (const issue of error.issues) {
     const key = issue.path.length > 0 ? issue.path.join(".") : "body";
     fields[key] ??= issue.message;
   }
-  const first = Object.values(fields)[0] ?? "The request is not valid.";
-  throw badRequest(first, fields);
+  const first = Object.values(fields)[0] ?? messages.requestInvalid;
+  return invalid(first, fields);
 }
 
 /**
@@ -66,45 +71,33 @@ export function isBackendDown(error: unknown): boolean {
   );
 }
 
+/** Fastify's refusals of a request before any route ran (413, 415, 429), as domain errors. */
+function refusal(error: FastifyError, bodyLimit: number): DomainError | undefined {
+  const status = error.statusCode;
+  if (status === 429) return limited();
+  if (status === 413 || error.code === "FST_ERR_CTP_BODY_TOO_LARGE") {
+    return tooLarge(messages.bodyTooLarge(bodyLimit / 1024));
+  }
+  if (status === 415 || error.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE") {
+    return new DomainError("unsupported", "unsupported_media_type", messages.bodyNotJsonMedia);
+  }
+  return undefined;
+}
+
 export function installErrorHandlers(app: FastifyInstance) {
-  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
-    if (error instanceof AppError) {
-      return reply.code(error.status).send({
-        error: {
-          code: error.code,
-          message: error.message,
-          ...(error.fields ? { fields: error.fields } : {}),
-        },
-      });
-    }
-    const status = (error as FastifyError).statusCode ?? 500;
-    const fastifyCode = (error as FastifyError).code;
-    if (status === 429) {
-      return reply
-        .code(429)
-        .send({ error: { code: "rate_limited", message: messages.tooManyRequests } });
-    }
-    if (status === 413 || fastifyCode === "FST_ERR_CTP_BODY_TOO_LARGE") {
-      return reply.code(413).send({
-        error: {
-          code: "payload_too_large",
-          message: "The request body is too large (1 MiB at most).",
-        },
-      });
-    }
-    if (status === 415 || fastifyCode === "FST_ERR_CTP_INVALID_MEDIA_TYPE") {
-      return reply.code(415).send({
-        error: { code: "unsupported_media_type", message: "Send the request body as JSON." },
-      });
-    }
+  app.setErrorHandler((error: FastifyError | DomainError, request, reply) => {
+    if (error instanceof DomainError) return sendDomainError(reply, error);
+    const bodyLimit = request.routeOptions.bodyLimit ?? app.initialConfig.bodyLimit ?? 0;
+    const refused = refusal(error, bodyLimit);
+    if (refused) return sendDomainError(reply, refused);
+    const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
+      const badJson =
+        error.code === "FST_ERR_CTP_INVALID_JSON_BODY" || error instanceof SyntaxError;
       return reply.code(status).send({
         error: {
           code: "validation_failed",
-          message:
-            fastifyCode === "FST_ERR_CTP_INVALID_JSON_BODY" || error instanceof SyntaxError
-              ? "The request body is not valid JSON."
-              : "The request is not valid.",
+          message: badJson ? messages.bodyInvalidJson : messages.requestInvalid,
         },
       });
     }
@@ -115,7 +108,7 @@ export function installErrorHandlers(app: FastifyInstance) {
       return reply.code(503).send({
         error: {
           code: "service_unavailable",
-          message: "The service is unavailable. Please try again soon.",
+          message: messages.serviceUnavailable,
           requestId: request.id,
         },
       });

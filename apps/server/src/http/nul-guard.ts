@@ -1,6 +1,6 @@
 import { messages } from "@gradecast/contract/messages";
 import type { FastifyInstance } from "fastify";
-import { badRequest } from "./errors.ts";
+import { invalid } from "../domain-errors.ts";
 
 // PostgreSQL cannot store U+0000 in text, so a NUL in any field would fail deep in a query. One
 // check at the edge, for every route present and future, answers it as the bad input it is.
@@ -18,6 +18,6 @@ export function installNulGuard(app: FastifyInstance) {
   app.addHook("preValidation", async (request) => {
     const field = findNul(request.query, "") ?? findNul(request.body, "");
     if (field !== undefined)
-      throw badRequest(messages.textNul, { [field || "body"]: messages.textNul });
+      throw invalid(messages.textNul, { [field || "body"]: messages.textNul });
   });
 }

@@ -1,11 +1,9 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyRequest } from "fastify";
+import { limited } from "../domain-errors.ts";
 import type { Services } from "../services.ts";
-import { tooManyRequests } from "./errors.ts";
 
 // Route rate limits (429 with Retry-After, counted in Redis when REDIS_URL is set), listed in
 // docs/operations.md. RATE_LIMITS=off turns them off, for benchmarks only.
-
-export const hour = 60 * 60 * 1000;
 
 /** A route's limit: at most `max` calls in `timeWindow` ms per value of `key`. */
 export function routeLimit(
@@ -20,8 +18,9 @@ export function routeLimit(
     rateLimit: {
       max,
       timeWindow,
-      // After the access hook, so that the signed-in account is known.
-      hook: "preHandler" as const,
+      // After the access hook, so that the signed-in account is known, and before the body is
+      // checked against the route's schema, so that a refused body counts as a try too.
+      hook: "preValidation" as const,
       keyGenerator: (request: FastifyRequest) => `${name}:${key(request)}`,
     },
   };
@@ -35,34 +34,30 @@ export function perAccount(services: Services, name: string, max: number, timeWi
 /**
  * A second limit per client address, beside a route's own (the plugin runs one route limit per
  * request, so this one is called by hand): guesses or reset emails spread over many accounts
- * from one address. `counts` says which answers use up the allowance, so that pupils signing in
- * from behind one school address use none of it when their passwords are right.
+ * from one address. The attempt is counted before the work, in one atomic step, and taken back
+ * when `counts` says its answer uses none of the allowance (pupils signing in from behind one
+ * school address use none of it when their passwords are right).
  */
 export function addressLimit(
-  app: FastifyInstance,
   services: Services,
   name: string,
   max: number,
-  timeWindow: number,
+  windowMs: number,
   counts: (error: unknown) => boolean = () => true,
 ) {
-  const check = services.config.rateLimits
-    ? app.createRateLimit({ max, timeWindow, keyGenerator: (r) => `${name}:${r.ip}` })
-    : undefined;
-  return async <T>(request: FastifyRequest, reply: FastifyReply, work: () => Promise<T>) => {
-    if (!check) return work();
-    const status = await check(request, { increment: false });
-    if (!status.isAllowed && status.remaining === 0) {
-      reply.header("retry-after", String(Math.max(1, status.ttlInSeconds)));
-      throw tooManyRequests();
-    }
+  return async <T>(request: FastifyRequest, work: () => Promise<T>) => {
+    if (!services.config.rateLimits) return work();
+    const key = `${name}:${request.ip}`;
+    const hit = await services.attempts.hit(key, { windowMs });
+    if (hit.count > max) throw limited(hit.ttlMs);
+    let result: T;
     try {
-      const result = await work();
-      if (counts(undefined)) await check(request);
-      return result;
+      result = await work();
     } catch (error) {
-      if (counts(error)) await check(request);
+      if (!counts(error)) await services.attempts.undo(key);
       throw error;
     }
+    if (!counts(undefined)) await services.attempts.undo(key);
+    return result;
   };
 }

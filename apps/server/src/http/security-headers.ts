@@ -30,11 +30,23 @@ export function securityHeaders(options: SecurityHeaderOptions): [string, string
   return headers;
 }
 
-export function installSecurityHeaders(app: FastifyInstance, options: SecurityHeaderOptions) {
+export function installSecurityHeaders(
+  app: FastifyInstance,
+  options: SecurityHeaderOptions,
+): [string, string][] {
   const headers = securityHeaders(options);
   app.addHook("onRequest", (_request, reply, done) => {
     // On the raw response, as helmet does: a route may read and adjust them (analytics embed).
     for (const [name, value] of headers) reply.raw.setHeader(name, value);
     done();
   });
+  // API answers carry personal data unless a route says otherwise (the API document, the
+  // site's public details): no browser or proxy keeps a copy.
+  app.addHook("onSend", (request, reply, _payload, done) => {
+    if (request.url.startsWith("/api/") && !reply.hasHeader("cache-control")) {
+      reply.header("cache-control", "no-store");
+    }
+    done();
+  });
+  return headers;
 }

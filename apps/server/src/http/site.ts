@@ -1,12 +1,17 @@
 import type { SiteInfo } from "@gradecast/contract/site";
 import type { FastifyInstance } from "fastify";
 import type { Services } from "../services.ts";
+import { route } from "./route-schemas.ts";
 
-// GET /api/site: what the public pages show about this installation (its contact address).
+// GET /api/site: what the public pages show about this installation (its name, its contact
+// address; null when the school has not set them).
 // The same for every caller and fixed until a restart, so browsers may keep it a few minutes.
 export async function siteRoutes(app: FastifyInstance, services: Services) {
-  const info: SiteInfo = { contactEmail: services.config.contactEmail };
-  app.get("/api/site", { config: { access: "GET /api/site" } }, async (_request, reply) => {
+  const info: SiteInfo = {
+    contactEmail: services.config.contactEmail ?? null,
+    schoolName: services.config.schoolName ?? null,
+  };
+  app.get("/api/site", route("GET /api/site"), async (_request, reply) => {
     reply.header("cache-control", "public, max-age=300");
     return info;
   });
