@@ -3,18 +3,19 @@ import { parseArgs } from "node:util";
 import { emailSchema } from "@gradecast/contract/auth";
 import { findUserByEmail } from "../src/auth/queries.ts";
 import { ConfigError, loadConfig } from "../src/config.ts";
-import { migrate, openDatabase } from "../src/db/database.ts";
+import { lockIfEmbedded } from "../src/db/data-dir-lock.ts";
+import { openMigrated } from "../src/db/database.ts";
 import { AdminInputError, createOrPromoteAdmin } from "../src/users/admin.ts";
-import { DataDirBusyError, lockDataDir } from "../src/users/data-dir-lock.ts";
 
-// npm run admin:create -- --email E --name N [--reset-password]
-// Creates an admin account, or promotes an existing account to admin (its password kept, or
+// npm run admin:create -- --email E --name N [--role teacher] [--reset-password]
+// Creates an admin account (a teacher with --role teacher, the way teachers come to exist under
+// TEACHER_SIGNUP=closed), or promotes an existing account to admin (its password kept, or
 // replaced with --reset-password, which also signs the account out everywhere). The password
 // comes from ADMIN_PASSWORD or a hidden prompt. Uses the same configuration as the
 // server (DATA_DIR or DATABASE_URL) and migrates first. On embedded PGlite it refuses to run
 // while a server has the same DATA_DIR open.
 const usage =
-  "Usage: npm run admin:create -- --email you@school.org --name 'Your Name' [--reset-password]";
+  "Usage: npm run admin:create -- --email you@school.org --name 'Your Name' [--role admin|teacher] [--reset-password]";
 
 function fail(message: string): never {
   process.stderr.write(`admin:create: ${message}\n`);
@@ -60,6 +61,7 @@ async function main() {
     email?: string | undefined;
     name?: string | undefined;
     "reset-password"?: boolean | undefined;
+    role?: string | undefined;
   };
   try {
     args = parseArgs({
@@ -67,6 +69,7 @@ async function main() {
         email: { type: "string" },
         name: { type: "string" },
         "reset-password": { type: "boolean" },
+        role: { type: "string" },
       },
       strict: true,
     }).values;
@@ -74,6 +77,8 @@ async function main() {
     fail(`${(error as Error).message}\n${usage}`);
   }
   if (!args.email) fail(`--email is required.\n${usage}`);
+  const role = args.role ?? "admin";
+  if (role !== "admin" && role !== "teacher") fail(`--role must be admin or teacher.\n${usage}`);
   const email = emailSchema.safeParse(args.email);
   if (!email.success) fail(`--email: ${email.error.issues[0]?.message}`);
 
@@ -85,30 +90,15 @@ async function main() {
     throw error;
   }
 
-  let release = () => {};
-  if (!config.databaseUrl) {
-    try {
-      release = await lockDataDir(config.dataDir);
-    } catch (error) {
-      if (error instanceof DataDirBusyError) {
-        fail(
-          `a Gradecast server (process ${error.pid}) is running on the embedded database in ${config.dataDir}. ` +
-            "Opening it from a second process could corrupt it. Stop the server, run this command, " +
-            "then start the server again; or run the server and this command with DATABASE_URL " +
-            "pointing at PostgreSQL.",
-        );
-      }
-      throw error;
-    }
-  }
+  // One line, the action first: what a newcomer who left `npm start` running must do.
+  const release = await lockIfEmbedded(config, (pid) =>
+    fail(
+      `Stop the server first: a Gradecast server (process ${pid}) has the embedded database in ${config.dataDir} open, and a second process could corrupt it. Run this command, then start the server again (or use DATABASE_URL on PostgreSQL, where both can run at once).`,
+    ),
+  );
 
-  const database = await openDatabase({
-    url: config.databaseUrl,
-    dataDir: config.dataDir,
-    poolSize: 2,
-  });
+  const database = await openMigrated(config, 2);
   try {
-    await migrate(database.db);
     const existing = await findUserByEmail(database.db, email.data);
     const resetPassword = args["reset-password"] === true;
     let password: string | undefined;
@@ -133,12 +123,13 @@ async function main() {
       name: args.name ?? existing?.name ?? "",
       password,
       resetPassword,
+      role,
     });
     const what = result.created
-      ? "Created admin"
+      ? `Created ${role}`
       : result.promoted
-        ? "Promoted to admin"
-        : "Already an admin:";
+        ? `Promoted to ${role}`
+        : `Already ${result.user.role === "admin" ? "an admin" : "a teacher"}:`;
     const kept = result.created
       ? ""
       : result.passwordReset

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { ConfigError, loadConfig } from "../src/config.ts";
-import { DataDirBusyError, lockDataDir } from "../src/users/data-dir-lock.ts";
+import { lockIfEmbedded } from "../src/db/data-dir-lock.ts";
 
 // npm run db:backup -- --out FILE [--force]
 // Backs up the database `npm start` would use: with DATABASE_URL, a pg_dump archive in custom
@@ -23,21 +23,34 @@ export interface BackupOptions {
   force: boolean;
 }
 
-export function parseBackupArgs(argv: string[]): BackupOptions {
-  let out: string | undefined;
+/**
+ * The arguments of db:backup and db:restore: `--NAME FILE` (or `-N FILE`, `--NAME=FILE`) and
+ * `--force`.
+ */
+export function parseFileArgs(
+  argv: string[],
+  name: "out" | "in",
+  usage: string,
+): { file: string; force: boolean } {
+  let file: string | undefined;
   let force = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
-    if (arg === "--out" || arg === "-o") out = argv[++i];
-    else if (arg?.startsWith("--out=")) out = arg.slice("--out=".length);
+    if (arg === `--${name}` || arg === `-${name[0]}`) file = argv[++i];
+    else if (arg?.startsWith(`--${name}=`)) file = arg.slice(`--${name}=`.length);
     else if (arg === "--force") force = true;
     else if (arg === "--help" || arg === "-h") {
       process.stdout.write(`${usage}\n`);
       process.exit(0);
     } else throw new UsageError(`Unknown option ${arg}.\n${usage}`);
   }
-  if (!out) throw new UsageError(`Name the backup file with --out FILE.\n${usage}`);
-  return { out: path.resolve(out), force };
+  if (!file) throw new UsageError(`Name the backup file with --${name} FILE.\n${usage}`);
+  return { file: path.resolve(file), force };
+}
+
+export function parseBackupArgs(argv: string[]): BackupOptions {
+  const { file, force } = parseFileArgs(argv, "out", usage);
+  return { out: file, force };
 }
 
 /** Which dialect wrote a backup file, from its first bytes; undefined when neither. */
@@ -82,18 +95,15 @@ export const pgliteDirOf = (dataDir: string) => path.join(dataDir, "pglite");
  * Takes the DATA_DIR lock that the server holds while it runs (the same as admin:create and
  * seed:demo): PGlite is one process's database, and a second process could corrupt it.
  */
-export async function lockPglite(dataDir: string, what: string): Promise<() => void> {
-  try {
-    return await lockDataDir(dataDir);
-  } catch (error) {
-    if (error instanceof DataDirBusyError) {
-      throw new UsageError(
-        `A Gradecast server (process ${error.pid}) is running on the embedded database in ` +
+export function lockPglite(dataDir: string, what: string): Promise<() => void> {
+  return lockIfEmbedded(
+    { dataDir },
+    (pid) =>
+      new UsageError(
+        `A Gradecast server (process ${pid}) is running on the embedded database in ` +
           `${dataDir}: the database is in use. Stop the server, run ${what}, then start it again.`,
-      );
-    }
-    throw error;
-  }
+      ),
+  );
 }
 
 /** A PostgreSQL URL without its password, for messages. */

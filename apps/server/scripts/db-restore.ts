@@ -10,6 +10,7 @@ import {
   type BackupKind,
   backupKindOf,
   lockPglite,
+  parseFileArgs,
   pgliteDirOf,
   reportFailure,
   runPgTool,
@@ -29,20 +30,8 @@ export interface RestoreOptions {
 }
 
 export function parseRestoreArgs(argv: string[]): RestoreOptions {
-  let input: string | undefined;
-  let force = false;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg === "--in" || arg === "-i") input = argv[++i];
-    else if (arg?.startsWith("--in=")) input = arg.slice("--in=".length);
-    else if (arg === "--force") force = true;
-    else if (arg === "--help" || arg === "-h") {
-      process.stdout.write(`${usage}\n`);
-      process.exit(0);
-    } else throw new UsageError(`Unknown option ${arg}.\n${usage}`);
-  }
-  if (!input) throw new UsageError(`Name the backup file with --in FILE.\n${usage}`);
-  return { input: path.resolve(input), force };
+  const { file, force } = parseFileArgs(argv, "in", usage);
+  return { input: file, force };
 }
 
 const describe = (kind: BackupKind) =>

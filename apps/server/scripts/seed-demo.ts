@@ -1,5 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { loadDefaultModel } from "@gradecast/model";
+import { hashPassword } from "../src/auth/passwords.ts";
+import { ConfigError, loadConfig } from "../src/config.ts";
+import { lockIfEmbedded } from "../src/db/data-dir-lock.ts";
+import { openMigrated } from "../src/db/database.ts";
 import {
   countRealUsers,
   defaultDemoOptions,
@@ -7,11 +11,7 @@ import {
   generateDemoSchool,
   insertDemoSchool,
   removeDemoSchool,
-} from "../src/analytics/demo-school.ts";
-import { hashPassword } from "../src/auth/passwords.ts";
-import { ConfigError, loadConfig } from "../src/config.ts";
-import { migrate, openDatabase } from "../src/db/database.ts";
-import { DataDirBusyError, lockDataDir } from "../src/users/data-dir-lock.ts";
+} from "./demo-school.ts";
 
 // npm run seed:demo [-- --force] [--seed N] [--students N] [--reports N]
 // Fills the configured database (DATABASE_URL, or PGlite under DATA_DIR, as `npm start` reads
@@ -45,29 +45,18 @@ async function main() {
   const config = loadConfig();
 
   // PGlite is one process's database: the same guard as admin:create (DATA_DIR/server.pid).
-  let release = () => {};
-  if (!config.databaseUrl) {
-    try {
-      release = await lockDataDir(config.dataDir);
-    } catch (error) {
-      if (error instanceof DataDirBusyError) {
-        throw new Error(
-          `a Gradecast server (process ${error.pid}) is running on the embedded database in ${config.dataDir}. ` +
-            "Opening it from a second process could corrupt it. Stop the server, run this command, " +
-            "then start the server again; or use DATABASE_URL with PostgreSQL.",
-        );
-      }
-      throw error;
-    }
-  }
+  const release = await lockIfEmbedded(
+    config,
+    (pid) =>
+      new Error(
+        `a Gradecast server (process ${pid}) is running on the embedded database in ${config.dataDir}. ` +
+          "Opening it from a second process could corrupt it. Stop the server, run this command, " +
+          "then start the server again; or use DATABASE_URL with PostgreSQL.",
+      ),
+  );
 
-  const database = await openDatabase({
-    url: config.databaseUrl,
-    dataDir: config.dataDir,
-    poolSize: 2,
-  });
+  const database = await openMigrated(config, 2);
   try {
-    await migrate(database.db);
     const real = await countRealUsers(database.db);
     if (real > 0 && !args.force) {
       throw new Error(

@@ -1,14 +1,18 @@
 import type { FastifyInstance } from "fastify";
+import { teacherInvitationRoutes } from "./admin/invitation-routes.ts";
 import { adminRoutes } from "./admin/routes.ts";
 import { analyticsRoutes } from "./analytics/routes.ts";
 import { installAccessHook } from "./auth/access-hook.ts";
 import { createAuthContext, createAuthenticate } from "./auth/authenticate.ts";
 import { authRoutes } from "./auth/routes.ts";
+import { classRiskRoutes } from "./classes/risk-routes.ts";
+import { classRoutes } from "./classes/routes.ts";
 import { apiDocsRoutes } from "./http/api-docs.ts";
 import { healthRoutes } from "./http/health.ts";
 import { siteRoutes } from "./http/site.ts";
 import { predictionRoutes } from "./prediction/routes.ts";
 import { reportRoutes } from "./reports/routes.ts";
+import { reportStudentRoutes } from "./reports/student-routes.ts";
 import type { Services } from "./services.ts";
 import { studentRoutes } from "./students/routes.ts";
 import { meRoutes } from "./users/routes.ts";
@@ -23,9 +27,13 @@ export async function registerRoutes(app: FastifyInstance, services: Services) {
   await apiDocsRoutes(app);
   await authRoutes(app, auth);
   await meRoutes(app, auth);
-  await analyticsRoutes(app, services);
+  await analyticsRoutes(app, auth);
   await reportRoutes(app, services);
   await adminRoutes(app, auth);
   await studentRoutes(app, services);
   await predictionRoutes(app, services);
+  await classRoutes(app, services);
+  await teacherInvitationRoutes(app, services);
+  await reportStudentRoutes(app, services);
+  await classRiskRoutes(app, services);
 }

@@ -18,9 +18,16 @@ export function likeEscape(text: string): string {
 
 export async function listUsers(
   db: Db,
-  options: { search: string; pendingOnly: boolean; limit: number; after?: Position | undefined },
+  options: {
+    search: string;
+    pendingOnly: boolean;
+    /** Self-registered teachers no admin has decided on (the audit log says both). */
+    reviewOnly?: boolean;
+    limit: number;
+    after?: Position | undefined;
+  },
 ): Promise<(UserRow & { position: Position })[]> {
-  const { search, pendingOnly, limit, after } = options;
+  const { search, pendingOnly, reviewOnly = false, limit, after } = options;
   const rows = await db
     .selectFrom("users")
     .selectAll()
@@ -32,6 +39,16 @@ export async function listUsers(
       ),
     )
     .$if(pendingOnly, (q) => q.where("pending_role", "is not", null))
+    .$if(reviewOnly, (q) =>
+      q.where(
+        sql<SqlBool>`role = 'teacher' and exists (select 1 from audit_log a
+          where a.action = 'auth.register' and a.target = users.id::text
+            and a.details->>'role' = 'teacher')
+          and not exists (select 1 from audit_log a
+          where a.action in ('admin.teacher_approved', 'admin.role_changed')
+            and a.target = users.id::text)`,
+      ),
+    )
     .$if(after !== undefined, (q) =>
       q.where(sql<SqlBool>`(created_at, id) < (${after!.key}::timestamptz, ${after!.id}::uuid)`),
     )
@@ -39,6 +56,18 @@ export async function listUsers(
     .limit(limit)
     .execute();
   return rows.map(({ sortKey, ...row }) => ({ ...row, position: { key: sortKey, id: row.id } }));
+}
+
+/** Teacher sign-ups waiting for an admin, and active admins, in one scan. */
+export async function countAccounts(db: Db): Promise<{ pending: number; activeAdmins: number }> {
+  const row = await db
+    .selectFrom("users")
+    .select([
+      sql<string>`count(*) filter (where pending_role is not null)`.as("pending"),
+      sql<string>`count(*) filter (where role = 'admin' and not disabled)`.as("admins"),
+    ])
+    .executeTakeFirst();
+  return { pending: Number(row?.pending ?? 0), activeAdmins: Number(row?.admins ?? 0) };
 }
 
 export function findUser(db: Db, id: string): Promise<UserRow | undefined> {

@@ -1,21 +1,30 @@
 import {
   type AdminUser,
+  type AdminUserPatch,
+  type AdminUserQuery,
   type AuditEntryView,
   type AuditPage,
+  type AuditQuery,
   adminMessages,
-  adminUserPatchSchema,
-  adminUserQuerySchema,
-  auditQuerySchema,
   type UserPage,
 } from "@gradecast/contract/admin";
+import { isId } from "@gradecast/contract/ids";
+import type { Transaction } from "kysely";
 import { audit } from "../audit/audit.ts";
-import type { AuthUser } from "../auth/access-hook.ts";
-import { type AuthContext, forgotPassword } from "../auth/service.ts";
-import type { UserRow } from "../db/schema.ts";
-import { isBigintText, isTimestampText } from "../http/cursor-keys.ts";
-import { badRequest, conflict, notFound, parse } from "../http/errors.ts";
+import type { Actor } from "../auth/actor.ts";
+import { type AuthContext, forgotPassword, toUser } from "../auth/service.ts";
+import {
+  decodeCursor,
+  encodeCursor,
+  isBigintText,
+  isTimestampText,
+  pageOf,
+} from "../cursor-keys.ts";
+import type { DB, UserRow } from "../db/schema.ts";
+import { conflict, invalid, notFound } from "../domain-errors.ts";
 import type { Services } from "../services.ts";
 import {
+  countAccounts,
   findUser,
   listAudit,
   listUsers,
@@ -31,64 +40,40 @@ import {
 // session at once; the access hook reads the user on each call, so the ID token dies too), and
 // the audit entries every change writes with who, what and from which address.
 
-const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export interface Actor {
-  user: AuthUser;
-  ip: string | null;
-}
+export type { Actor };
 
 function iso(value: Date | string): string {
   return new Date(value).toISOString();
 }
 
 export function toAdminUser(row: UserRow): AdminUser {
+  return { ...toUser(row), disabled: row.disabled };
+}
+
+// Cursors: [time as text, id].
+const encodePosition = (position: Position) => encodeCursor([position.key, position.id]);
+
+function decodePosition(cursor: string, isRowId: (text: string) => boolean): Position {
+  const [key = "", id = ""] = decodeCursor(cursor, [isTimestampText, isRowId]);
+  return { key, id };
+}
+
+export async function listUserPage(services: Services, q: AdminUserQuery): Promise<UserPage> {
+  const after = q.cursor ? decodePosition(q.cursor, isId) : undefined;
+  const [rows, counts] = await Promise.all([
+    listUsers(services.db, {
+      search: q.search,
+      pendingOnly: q.pending === "true",
+      reviewOnly: q.review === "true",
+      limit: q.limit + 1,
+      after,
+    }),
+    countAccounts(services.db),
+  ]);
   return {
-    uid: row.id,
-    name: row.name,
-    email: row.email,
-    role: row.role,
-    pendingRole: row.pending_role,
-    emailVerified: row.email_verified,
-    disabled: row.disabled,
-    createdAt: iso(row.created_at as unknown as Date | string),
-  };
-}
-
-// Cursors: base64url of JSON [time as text, id].
-function encodeCursor(position: Position): string {
-  return Buffer.from(JSON.stringify([position.key, position.id])).toString("base64url");
-}
-
-function decodeCursor(cursor: string, isId: (text: string) => boolean): Position {
-  const bad = () => badRequest("The cursor is not valid.", { cursor: "The cursor is not valid." });
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-  } catch {
-    throw bad();
-  }
-  if (!Array.isArray(value) || value.length !== 2) throw bad();
-  const [key, rowId] = value as unknown[];
-  if (typeof key !== "string" || typeof rowId !== "string") throw bad();
-  if (!isTimestampText(key) || !isId(rowId)) throw bad();
-  return { key, id: rowId };
-}
-
-export async function listUserPage(services: Services, query: unknown): Promise<UserPage> {
-  const q = parse(adminUserQuerySchema, query);
-  const after = q.cursor ? decodeCursor(q.cursor, (text) => uuid.test(text)) : undefined;
-  const rows = await listUsers(services.db, {
-    search: q.search,
-    pendingOnly: q.pending === "true",
-    limit: q.limit + 1,
-    after,
-  });
-  const page = rows.slice(0, q.limit);
-  const last = page.at(-1);
-  return {
-    items: page.map(toAdminUser),
-    nextCursor: rows.length > q.limit && last ? encodeCursor(last.position) : null,
+    ...pageOf(rows, q.limit, toAdminUser, (last) => encodePosition(last.position)),
+    pendingCount: counts.pending,
+    activeAdminCount: counts.activeAdmins,
   };
 }
 
@@ -97,18 +82,15 @@ export async function changeUser(
   services: Services,
   actor: Actor,
   uid: string,
-  body: unknown,
+  patch: AdminUserPatch,
 ): Promise<AdminUser> {
-  if (!uuid.test(uid)) throw notFound(adminMessages.userNotFound);
-  const patch = parse(adminUserPatchSchema, body);
   // A change that may take an admin away locks every active admin first, always in the same
   // order and before the target row, so two admins demoting each other wait for one another
   // (no deadlock) and the second sees the first one's result.
   const mayRemoveAdmin = (patch.role !== undefined && patch.role !== "admin") || patch.disabled;
-  return services.db.transaction().execute(async (tx) => {
+  return changeAccount(services, uid, async (tx) => {
     const admins = mayRemoveAdmin ? await lockActiveAdmins(tx) : [];
-    const before = await lockUser(tx, uid);
-    if (!before) throw notFound(adminMessages.userNotFound);
+    const before = await lockExisting(tx, uid);
     const role = patch.role ?? before.role;
     const disabled = patch.disabled ?? before.disabled;
     const wasActiveAdmin = before.role === "admin" && !before.disabled;
@@ -154,6 +136,54 @@ export async function changeUser(
   });
 }
 
+/**
+ * Rejects a pending teacher request (issue 17): the request is cleared and the account stays a
+ * student, in one transaction with its own audit entry. 409 when no request waits (already
+ * approved or rejected, perhaps by another admin a moment ago).
+ */
+export async function rejectTeacherRequest(
+  services: Services,
+  actor: Actor,
+  uid: string,
+): Promise<AdminUser> {
+  return changeAccount(services, uid, async (tx) => {
+    const before = await lockExisting(tx, uid);
+    if (before.pending_role !== "teacher") throw conflict(adminMessages.noTeacherRequest);
+    const after = await updateUserAccess(tx, uid, { pending_role: null });
+    await audit(tx, {
+      actorId: actor.user.id,
+      actorEmail: actor.user.email,
+      action: "admin.teacher_rejected",
+      target: uid,
+      details: { email: after.email, role: after.role, pendingRole: before.pending_role },
+      ip: actor.ip,
+    });
+    return toAdminUser(after);
+  });
+}
+
+/**
+ * Runs a change of one account in a transaction: 404 for an id that cannot name a user, and the
+ * access checks' cached users dropped once it has committed.
+ */
+async function changeAccount(
+  services: Services,
+  uid: string,
+  change: (tx: Transaction<DB>) => Promise<AdminUser>,
+): Promise<AdminUser> {
+  if (!isId(uid)) throw notFound(adminMessages.userNotFound);
+  const changed = await services.db.transaction().execute(change);
+  services.database.usersChanged();
+  return changed;
+}
+
+/** Locks the user's row to the end of the transaction; 404 when there is no such user. */
+async function lockExisting(tx: Transaction<DB>, uid: string): Promise<UserRow> {
+  const row = await lockUser(tx, uid);
+  if (!row) throw notFound(adminMessages.userNotFound);
+  return row;
+}
+
 /** Emails the user a password-reset link (the same link and rules as "Forgot password"). */
 export async function sendPasswordReset(
   ctx: AuthContext,
@@ -161,7 +191,7 @@ export async function sendPasswordReset(
   uid: string,
 ): Promise<void> {
   const { services } = ctx;
-  if (!uuid.test(uid)) throw notFound(adminMessages.userNotFound);
+  if (!isId(uid)) throw notFound(adminMessages.userNotFound);
   const row = await findUser(services.db, uid);
   if (!row) throw notFound(adminMessages.userNotFound);
   if (row.disabled) throw conflict(adminMessages.resetDisabled);
@@ -206,16 +236,15 @@ function toAuditEntry(row: Awaited<ReturnType<typeof listAudit>>[number]): Audit
   };
 }
 
-export async function listAuditPage(services: Services, query: unknown): Promise<AuditPage> {
-  const q = parse(auditQuerySchema, query);
+export async function listAuditPage(services: Services, q: AuditQuery): Promise<AuditPage> {
   const from = q.from ? startOf(q.from) : undefined;
   const to = q.to ? endOf(q.to) : undefined;
   if (from && to && from.getTime() >= to.getTime()) {
     const message = "The end of the period must come after its start.";
-    throw badRequest(message, { to: message });
+    throw invalid(message, { to: message });
   }
-  const after = q.cursor ? decodeCursor(q.cursor, isBigintText) : undefined;
-  const byId = q.actor !== undefined && uuid.test(q.actor);
+  const after = q.cursor ? decodePosition(q.cursor, isBigintText) : undefined;
+  const byId = q.actor !== undefined && isId(q.actor);
   const rows = await listAudit(services.db, {
     action: q.action,
     actorId: byId ? q.actor : undefined,
@@ -225,10 +254,5 @@ export async function listAuditPage(services: Services, query: unknown): Promise
     limit: q.limit + 1,
     after,
   });
-  const page = rows.slice(0, q.limit);
-  const last = page.at(-1);
-  return {
-    items: page.map(toAuditEntry),
-    nextCursor: rows.length > q.limit && last ? encodeCursor(last.position) : null,
-  };
+  return pageOf(rows, q.limit, toAuditEntry, (last) => encodePosition(last.position));
 }

@@ -6,7 +6,7 @@ import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
 import type { Config } from "../config.ts";
 
 // The embed token of the report frame: a short-lived HS256 JWT that carries only the viewer and
-// the scope of the report they may see. Its key is its own (never the ID-token key), and its
+// the scope of the report they may see (for staff, optionally one class: `cls`). Its key is its own (never the ID-token key), and its
 // header type, issuer and audience differ from an ID token's, so neither token passes for the
 // other: the ID-token verifier expects EdDSA, this one HS256 with the embed audience.
 const ALG = "HS256";
@@ -20,6 +20,8 @@ export interface EmbedClaims {
   /** The session it was made for: signing out ends the report's address too. */
   sessionId: string;
   scope: ReportScope;
+  /** A staff report of this class only; chosen when the token was made, checked there. */
+  classId?: string | undefined;
 }
 
 export interface EmbedSigner {
@@ -66,10 +68,14 @@ export async function createEmbedSigner(
 ): Promise<EmbedSigner> {
   const key = await loadEmbedKey(config);
   return {
-    async sign({ userId, sessionId, scope }, now) {
+    async sign({ userId, sessionId, scope, classId }, now) {
       const iat = Math.floor(now.getTime() / 1000);
       const exp = iat + embedTokenMinutes * 60;
-      const token = await new SignJWT({ scope, sid: sessionId })
+      const token = await new SignJWT({
+        scope,
+        sid: sessionId,
+        ...(classId ? { cls: classId } : {}),
+      })
         .setProtectedHeader({ alg: ALG, typ: TYP })
         .setSubject(userId)
         .setIssuer(ISSUER)
@@ -89,10 +95,11 @@ export async function createEmbedSigner(
           currentDate: now,
           requiredClaims: ["sub", "exp", "iat"],
         });
-        const { scope, sid } = payload;
+        const { scope, sid, cls } = payload;
         if (scope !== "staff" && scope !== "student") return null;
         if (typeof payload.sub !== "string" || typeof sid !== "string") return null;
-        return { userId: payload.sub, sessionId: sid, scope };
+        if (cls !== undefined && (typeof cls !== "string" || scope !== "staff")) return null;
+        return { userId: payload.sub, sessionId: sid, scope, classId: cls };
       } catch (error) {
         if (error instanceof joseErrors.JOSEError) return null;
         throw error;

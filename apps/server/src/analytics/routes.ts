@@ -1,33 +1,67 @@
 import type { EmbedAnswer } from "@gradecast/contract/analytics";
 import { analyticsMessages } from "@gradecast/contract/analytics";
+import { isId } from "@gradecast/contract/ids";
+import { messages } from "@gradecast/contract/messages";
+import type { Role } from "@gradecast/contract/roles";
 import type { FastifyInstance, FastifyReply } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { findAuthUser } from "../auth/queries.ts";
-import { AppError } from "../http/errors.ts";
+import type { AuthContext } from "../auth/service.ts";
+import { forbidden, notFound, unauthenticated } from "../domain-errors.ts";
+import { allowOpaqueOrigin, opaqueOriginRoute } from "../http/opaque-origin.ts";
+import { route } from "../http/route-schemas.ts";
+import { teaches } from "../reports/rosters.ts";
 import type { Services } from "../services.ts";
-import { createEmbedSigner } from "./embed-token.ts";
 import { scopeForRole, staffReport, studentReport } from "./service.ts";
 
 // The analytics report (issue 7): the frame's address, the report's data (the embed token is its
 // only credential), and the /report page itself, the one page that may be framed (by us).
-const reportQuerySchema = z.object({ token: z.string().min(1).max(4096) });
-const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+// classId: a teacher's view of one of their classes (an admin's of any); without it a teacher
+// sees all of theirs, an admin the school (issue 17).
+const reportQuerySchema = z.object({
+  token: z.string().min(1).max(4096).optional(),
+  classId: z.string().max(100).optional(),
+});
 
-const badToken = () => new AppError(401, "invalid_token", analyticsMessages.badToken);
+const badToken = () => unauthenticated(analyticsMessages.badToken, "invalid_token");
 
-export async function analyticsRoutes(app: FastifyInstance, services: Services) {
-  const signer = await createEmbedSigner(services.config);
+/**
+ * Whether a staff member reaches a class's report: a teacher the classes they teach, an admin
+ * every class. Anything else is answered as if the class did not exist (404).
+ */
+async function reachesClass(services: Services, viewer: { id: string; role: Role }, id: string) {
+  if (!isId(id)) return false;
+  if (viewer.role === "teacher") return teaches(services.db, viewer.id, id);
+  if (viewer.role !== "admin") return false;
+  const row = await services.db
+    .selectFrom("classes")
+    .select("id")
+    .where("id", "=", id)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function analyticsRoutes(fastify: FastifyInstance, ctx: AuthContext) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { services, embed: signer } = ctx;
 
   app.get(
     "/api/analytics/embed",
-    { config: { access: "GET /api/analytics/embed" } },
+    route("GET /api/analytics/embed"),
     async (request, reply): Promise<EmbedAnswer> => {
       reply.header("cache-control", "no-store");
       const external = services.config.analyticsEmbedUrl;
       if (external) return { url: external, expiresAt: null, external: true };
       const user = request.user!;
+      const { classId } = request.query;
+      const scope = scopeForRole(user.role);
+      // One class's report, for staff: the class is checked now and carried by the token.
+      if (classId !== undefined) {
+        if (scope !== "staff") throw forbidden();
+        if (!(await reachesClass(services, user, classId))) throw notFound();
+      }
       const { token, expiresAt } = await signer.sign(
-        { userId: user.id, sessionId: user.sessionId, scope: scopeForRole(user.role) },
+        { userId: user.id, sessionId: user.sessionId, scope, classId },
         services.now(),
       );
       return {
@@ -38,50 +72,70 @@ export async function analyticsRoutes(app: FastifyInstance, services: Services) 
     },
   );
 
-  app.get(
-    "/api/analytics/report",
-    { config: { access: "GET /api/analytics/report" } },
-    async (request, reply) => {
-      reply.header("cache-control", "no-store");
-      const query = reportQuerySchema.safeParse(request.query);
-      if (!query.success) throw badToken();
-      const claims = await signer.verify(query.data.token, services.now());
-      if (!claims || !uuid.test(claims.userId)) throw badToken();
-      // The token is short-lived, but a disabled account, a changed role or the end of the
-      // session it was made for (sign-out, a password change or reset) ends it at once.
-      const viewer = await findAuthUser(services.db, claims.userId, claims.sessionId);
-      if (!viewer?.session_live || viewer.disabled || scopeForRole(viewer.role) !== claims.scope) {
-        throw badToken();
-      }
-      return claims.scope === "staff"
-        ? staffReport(services)
-        : studentReport(services, { id: viewer.id, name: viewer.name });
-    },
-  );
+  app.get("/api/analytics/report", route("GET /api/analytics/report"), async (request, reply) => {
+    reply.header("cache-control", "no-store");
+    allowOpaqueOrigin(reply);
+    const query = reportQuerySchema.safeParse(request.query);
+    if (!query.success) throw badToken();
+    // The embed token was checked as every credential is (auth/authenticate.ts): a user only
+    // while the account is enabled and the session it was made for is live. Its scope must
+    // still be the user's (a changed role ends it), and the report needs a verified email.
+    const viewer = request.user;
+    const claims = request.embed;
+    if (!viewer || !claims || !viewer.emailVerified || scopeForRole(viewer.role) !== claims.scope) {
+      throw badToken();
+    }
+    if (claims.scope === "student") {
+      if (query.data.classId !== undefined) throw forbidden();
+      return studentReport(services, { id: viewer.id, name: viewer.name });
+    }
+    // The class of the token (chosen in the host page), or of the address; not two different.
+    const { classId: tokenClass } = claims;
+    if (tokenClass && query.data.classId && query.data.classId !== tokenClass) throw forbidden();
+    const classId = tokenClass ?? query.data.classId;
+    if (classId === undefined) {
+      return staffReport(
+        services,
+        viewer.role === "admin" ? { kind: "school" } : { kind: "teacher", teacherId: viewer.id },
+      );
+    }
+    // Checked again: a teacher who has left the class since the token was made sees nothing.
+    if (!(await reachesClass(services, viewer, classId))) throw notFound();
+    return staffReport(services, { kind: "class", classId });
+  });
+
+  // The preflight of a data call that sends its token as a bearer token from the frame.
+  // Not an operation of the API document: the browser sends it, no client calls it.
+  app.options(opaqueOriginRoute, { schema: { hide: true } }, async (_request, reply) => {
+    allowOpaqueOrigin(reply);
+    reply.header("access-control-allow-methods", "GET");
+    reply.header("access-control-allow-headers", "authorization");
+    reply.header("access-control-max-age", "600");
+    return reply.code(204).send();
+  });
 
   // The report page: the web app's index.html like any client route, but framable by this
   // origin only. Helmet has already set the app-wide headers (frame-ancestors 'none', DENY);
   // this route relaxes exactly those two and keeps the rest of the policy as app.ts wrote it.
+  // Its CSP also sandboxes it (scripts only, no allow-same-origin) wherever it is opened, framed
+  // or in a tab of its own: the report never shares the application's origin or storage.
   app.get("/report", async (_request, reply) => {
-    allowSameOriginFraming(reply);
+    reportPageHeaders(reply);
     reply.header("cache-control", "no-cache");
     if (typeof reply.sendFile !== "function") {
-      return reply
-        .code(404)
-        .type("text/plain")
-        .send("The web app is not built: run npm run build.");
+      return reply.code(404).type("text/plain").send(messages.webNotBuilt);
     }
     return reply.sendFile("index.html");
   });
 }
 
-export function allowSameOriginFraming(reply: FastifyReply) {
+export function reportPageHeaders(reply: FastifyReply) {
   const current = String(reply.raw.getHeader("content-security-policy") ?? "");
   const directives = current
     .split(";")
     .map((d) => d.trim())
     .filter((d) => d !== "" && !/^frame-ancestors\b/i.test(d));
-  directives.push("frame-ancestors 'self'");
+  directives.push("frame-ancestors 'self'", "sandbox allow-scripts");
   reply.header("content-security-policy", directives.join(";"));
   reply.header("x-frame-options", "SAMEORIGIN");
 }

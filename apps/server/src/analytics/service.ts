@@ -18,6 +18,7 @@ import { type Band, bandOf, scoreMessage } from "@gradecast/contract/score";
 import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.ts";
 import type { Services } from "../services.ts";
+import type { Population } from "./population.ts";
 import * as q from "./queries.ts";
 
 // The rules of the report: who sees which scope, how the query results become the answer, and
@@ -34,23 +35,29 @@ export function scopeForRole(role: Role): ReportScope {
 const labelOf = (feature: string) =>
   (questionByKey as Partial<Record<string, Question>>)[feature]?.label ?? feature;
 
-export async function staffReport(services: Services): Promise<StaffReport> {
+/**
+ * The staff report of a population: the school for an admin, a teacher's classes (or one of
+ * them) for a teacher, so at-risk names reach only that student's teachers and admins.
+ */
+export async function staffReport(services: Services, p: Population): Promise<StaffReport> {
   const db = services.db;
   // Independent queries: on PostgreSQL they run on separate pool connections at once.
-  const [totals, marks, cells, fit, courses, behavior, scores, atRisk] = await Promise.all([
-    q.totals(db),
-    q.marksHistogram(db),
-    q.attendanceMarksCells(db),
-    q.attendanceMarksFit(db),
-    q.courseAverages(db, COURSE_LIMIT),
-    q.behaviorCounts(db),
-    q.latestScoresByPoint(db),
-    q.atRisk(db, atRiskListLimit),
+  const [{ aggregates, students }, predictions, scores, atRisk] = await Promise.all([
+    q.reportAggregates(db, p),
+    q.predictionCount(db, p),
+    q.latestScoresByPoint(db, p),
+    q.atRisk(db, p, atRiskListLimit),
   ]);
-
+  const of = (dim: q.ReportAggregate["dim"]) => aggregates.filter((a) => a.dim === dim);
+  const all = of("all")[0];
+  const fit = q.fitOf(all);
+  const courses = of("course");
+  const cells = of("cell")
+    .map((c) => ({ attendance: c.sx / c.n, marks: c.sy / c.n, count: c.n }))
+    .sort((a, b) => a.attendance - b.attendance || a.marks - b.marks);
   const marksBins = binEdges(100, 10).map((edge, i) => ({
     ...edge,
-    count: marks.find((m) => m.bin === i + 1)?.count ?? 0,
+    count: of("marks").find((m) => Number(m.key) === i + 1)?.n ?? 0,
   }));
 
   // Bands have whole-point edges (7 and 14), so a score's whole part decides its band.
@@ -64,7 +71,7 @@ export async function staffReport(services: Services): Promise<StaffReport> {
   return {
     scope: "staff",
     generatedAt: services.now().toISOString(),
-    totals,
+    totals: { reports: all?.n ?? 0, students, predictions },
     marks: marksBins,
     attendanceVsMarks: {
       points: cells.map((c) => ({
@@ -81,15 +88,15 @@ export async function staffReport(services: Services): Promise<StaffReport> {
               r: fit.r === null ? null : round(fit.r, 4),
             },
     },
-    courses: courses.map((c) => ({
-      course: c.course,
-      averageMarks: round(c.averageMarks, 1),
-      reports: c.reports,
+    courses: courses.slice(0, COURSE_LIMIT).map((c) => ({
+      course: c.key,
+      averageMarks: round(c.sy / c.n, 1),
+      reports: c.n,
     })),
-    otherCourses: Math.max(0, (courses[0]?.courses ?? 0) - courses.length),
+    otherCourses: Math.max(0, courses.length - COURSE_LIMIT),
     behavior: behaviors.map((b) => ({
       behavior: b,
-      count: behavior.find((row) => row.behavior === b)?.count ?? 0,
+      count: of("behavior").find((row) => row.key === b)?.n ?? 0,
     })),
     bands: bands.map((band) => ({ band, count: bandCounts.get(band) ?? 0 })),
     atRisk: {
@@ -133,21 +140,30 @@ export async function studentReport(
     q.ownLatestGrades(db, viewer.id),
     q.cohortCounts(db, viewer.id),
   ]);
+  // The latest prediction together with the answers it was made from and its date; with no
+  // prediction yet, the latest saved answers (never one's grades beside the other's score).
+  // Scores go out as stored: the screens round once, to one decimal (formatScore), as the
+  // prediction screen does; rounding to two decimals here first made a stored 13.2499 read
+  // 13.3 in the report and 13.2 on the prediction screen.
   const last = history.at(-1);
-  const prediction = last ? round(last.score, 2) : null;
+  const prediction = last ? last.score : null;
+  const iso = (d: unknown) => new Date(d as Date | string).toISOString();
   return {
     scope: "student",
     generatedAt: services.now().toISOString(),
     name: viewer.name,
     predictions: history.map((p) => ({
-      at: new Date(p.created_at as unknown as Date | string).toISOString(),
-      score: round(p.score, 2),
-      low: round(p.interval_low, 2),
-      high: round(p.interval_high, 2),
+      at: iso(p.created_at),
+      g1: p.g1,
+      g2: p.g2,
+      score: p.score,
+      low: p.interval_low,
+      high: p.interval_high,
     })),
     latest: {
-      g1: grades?.g1 ?? null,
-      g2: grades?.g2 ?? null,
+      at: last ? iso(last.created_at) : grades ? iso(grades.created_at) : null,
+      g1: last ? last.g1 : (grades?.g1 ?? null),
+      g2: last ? last.g2 : (grades?.g2 ?? null),
       prediction,
       band: prediction === null ? null : bandOf(prediction),
       message: scoreMessage(prediction),

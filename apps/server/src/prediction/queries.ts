@@ -1,23 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { CompiledQuery, type Kysely, sql } from "kysely";
+import { groupCommit } from "../db/group-commit.ts";
 import { prepared } from "../db/prepared.ts";
+import { newestFirst, type OwnedRecordsQuery } from "../db/rows.ts";
 import type { DB } from "../db/schema.ts";
+import { Memo } from "../memo.ts";
 
 // The predictions table: each stored prediction keeps its answers, its score and the version of
 // the model that made it.
-
-export interface StoredPrediction {
-  id: string;
-  userId: string;
-  createdAt: Date;
-  inputs: unknown;
-  score: number;
-  rawScore: number;
-  intervalLow: number;
-  intervalHigh: number;
-  extrapolation: boolean;
-  modelVersion: string;
-}
 
 export interface NewPrediction {
   userId: string;
@@ -28,30 +18,36 @@ export interface NewPrediction {
   intervalHigh: number;
   extrapolation: boolean;
   modelVersion: string;
+  modelSetup: "A" | "B" | "C";
+  scoreIfSits: number;
+  noFinalScoreRisk: number;
+}
+
+/** A prediction as stored: the columns of migration 0012 are null on the ones made before it. */
+export interface StoredPrediction
+  extends Omit<NewPrediction, "modelSetup" | "scoreIfSits" | "noFinalScoreRisk"> {
+  id: string;
+  createdAt: Date;
+  modelSetup: NewPrediction["modelSetup"] | null;
+  scoreIfSits: number | null;
+  noFinalScoreRisk: number | null;
 }
 
 const columns =
-  '"id", "user_id", "inputs", "score", "raw_score", "interval_low", "interval_high", "extrapolation", "model_version"';
-const perRow = 9;
-
-const insertTexts = new Map<number, string>();
+  '"id", "user_id", "inputs", "score", "raw_score", "interval_low", "interval_high", "extrapolation", "model_version", "model_setup", "score_if_sits", "no_final_score_risk"';
+const perRow = 12;
 
 /** The insert of n rows: one fixed SQL text per row count, prepared on PostgreSQL. */
-function insertSql(n: number): string {
-  let text = insertTexts.get(n);
-  if (!text) {
-    const values = Array.from(
-      { length: n },
-      (_, r) =>
-        `(${Array.from({ length: perRow }, (_, j) => `$${r * perRow + j + 1}`).join(", ")})`,
-    );
-    text = prepared(
-      `insert into "predictions" (${columns}) values ${values.join(", ")} returning "id", "created_at"`,
-    );
-    insertTexts.set(n, text);
-  }
-  return text;
-}
+const insertTexts = new Memo<number, string>((n) => {
+  const values = Array.from(
+    { length: n },
+    (_, r) => `(${Array.from({ length: perRow }, (_, j) => `$${r * perRow + j + 1}`).join(", ")})`,
+  );
+  return prepared(
+    `insert into "predictions" (${columns}) values ${values.join(", ")} returning "id", "created_at"`,
+  );
+});
+const insertSql = (n: number) => insertTexts.get(n);
 
 /** One insert statement for these rows. */
 async function insertRows(
@@ -71,6 +67,9 @@ async function insertRows(
       p.intervalHigh,
       p.extrapolation,
       p.modelVersion,
+      p.modelSetup,
+      p.scoreIfSits,
+      p.noFinalScoreRisk,
     );
   }
   const result = await db.executeQuery<{ id: string; created_at: Date | string }>(
@@ -79,64 +78,13 @@ async function insertRows(
   return new Map(result.rows.map((row) => [row.id, new Date(row.created_at)]));
 }
 
-// Stored predictions are written in groups. While one insert runs, the predictions that
-// arrive meanwhile wait and then go in together as one statement: a lone prediction is written
-// straight away, and under load each pays a share of one statement instead of a whole one (on PGlite
-// a one-row insert costs about 1 ms of the server's CPU; in a group of 8, 0.14 ms a row). Ids
-// are made here, so each caller gets its own row back whatever order RETURNING uses. If a group
-// fails, its rows are written one by one, so one bad row fails only its own request.
-const maxGroup = 64;
-
-interface Waiting {
-  id: string;
-  p: NewPrediction;
-  resolve: (saved: { id: string; createdAt: Date }) => void;
-  reject: (error: unknown) => void;
-}
-
-function createWriter(db: Kysely<DB>) {
-  const queue: Waiting[] = [];
-  let writing = false;
-
-  async function write(group: Waiting[]) {
-    try {
-      const saved = await insertRows(db, group);
-      for (const w of group) {
-        const createdAt = saved.get(w.id);
-        if (createdAt) w.resolve({ id: w.id, createdAt });
-        else w.reject(new Error("the stored prediction was not returned"));
-      }
-    } catch (error) {
-      if (group.length === 1) {
-        group[0]!.reject(error);
-        return;
-      }
-      for (const w of group) await write([w]);
-    }
-  }
-
-  async function drain() {
-    writing = true;
-    try {
-      while (queue.length > 0) {
-        // One turn of the event loop first: requests already received reach the queue (on
-        // PGlite a statement holds the event loop while it runs, so none arrive meanwhile).
-        await new Promise((resolve) => setImmediate(resolve));
-        await write(queue.splice(0, maxGroup));
-      }
-    } finally {
-      writing = false;
-    }
-  }
-
-  return (p: NewPrediction) =>
-    new Promise<{ id: string; createdAt: Date }>((resolve, reject) => {
-      queue.push({ id: randomUUID(), p, resolve, reject });
-      if (!writing) void drain();
-    });
-}
-
-const writers = new WeakMap<Kysely<DB>, ReturnType<typeof createWriter>>();
+// Stored predictions are written by group commit (db/group-commit.ts): the predictions that
+// arrive together go in as one insert, and each is answered after it committed. Ids are made
+// here, so each caller gets its own row back whatever order RETURNING uses.
+const writers = new WeakMap<
+  Kysely<DB>,
+  (p: NewPrediction) => Promise<{ id: string; createdAt: Date }>
+>();
 
 export function insertPrediction(
   db: Kysely<DB>,
@@ -144,7 +92,18 @@ export function insertPrediction(
 ): Promise<{ id: string; createdAt: Date }> {
   let writer = writers.get(db);
   if (!writer) {
-    writer = createWriter(db);
+    writer = groupCommit(
+      async (batch: NewPrediction[]) => {
+        const rows = batch.map((p) => ({ id: randomUUID(), p }));
+        const saved = await insertRows(db, rows);
+        return rows.map(({ id }) => {
+          const createdAt = saved.get(id);
+          if (!createdAt) throw new Error("a stored prediction was not returned");
+          return { id, createdAt };
+        });
+      },
+      { maxBatch: 64 },
+    );
     writers.set(db, writer);
   }
   return writer(p);
@@ -153,7 +112,7 @@ export function insertPrediction(
 /** Predictions newest first: one user's, or everyone's when userId is undefined. */
 export async function listPredictions(
   db: Kysely<DB>,
-  options: { userId: string | undefined; limit: number },
+  options: OwnedRecordsQuery,
 ): Promise<StoredPrediction[]> {
   const rows = await db
     .selectFrom("predictions")
@@ -167,12 +126,12 @@ export async function listPredictions(
       "interval_high as intervalHigh",
       "extrapolation",
       "model_version as modelVersion",
+      "model_setup as modelSetup",
+      "score_if_sits as scoreIfSits",
+      "no_final_score_risk as noFinalScoreRisk",
     ])
     .select(sql<Date>`created_at`.as("createdAt"))
-    .$if(options.userId !== undefined, (q) => q.where("user_id", "=", options.userId!))
-    .orderBy("created_at", "desc")
-    .orderBy("id", "desc")
-    .limit(options.limit)
+    .$call((q) => newestFirst(q, options))
     .execute();
   return rows.map((r) => ({
     ...r,

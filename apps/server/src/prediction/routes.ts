@@ -1,39 +1,29 @@
 import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { perAccount } from "../http/rate-limits.ts";
+import { route } from "../http/route-schemas.ts";
 import type { Services } from "../services.ts";
-import { allPredictions, myPredictions, parseStore, predict } from "./service.ts";
+import { allPredictions, myPredictions, predict } from "./service.ts";
 
 // The grade prediction (issue 6): any signed-in user may predict; `?store=false` is the
 // what-if mode that answers without storing. The history is the caller's own; admins alone read
 // everyone's through GET /api/predictions.
 
-export async function predictionRoutes(app: FastifyInstance, services: Services) {
+export async function predictionRoutes(fastify: FastifyInstance, services: Services) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const perUser = perAccount(services, "predict", 120, 60_000);
 
-  app.post(
-    "/api/predict",
-    { config: { access: "POST /api/predict", ...perUser } },
-    async (request) => {
-      const store = parseStore(request.query);
-      return predict(services, request.user!, request.body, store);
-    },
-  );
+  app.post("/api/predict", route("POST /api/predict", { ...perUser }), async (request) => {
+    return predict(services, request.user!, request.body, request.query.store !== "false");
+  });
 
-  app.get(
-    "/api/predictions/mine",
-    { config: { access: "GET /api/predictions/mine" } },
-    async (request, reply) => {
-      reply.header("cache-control", "no-store");
-      return myPredictions(services, request.user!);
-    },
-  );
+  app.get("/api/predictions/mine", route("GET /api/predictions/mine"), async (request, reply) => {
+    reply.header("cache-control", "no-store");
+    return myPredictions(services, request.user!);
+  });
 
-  app.get(
-    "/api/predictions",
-    { config: { access: "GET /api/predictions" } },
-    async (request, reply) => {
-      reply.header("cache-control", "no-store");
-      return { items: await allPredictions(services, request.query) };
-    },
-  );
+  app.get("/api/predictions", route("GET /api/predictions"), async (request, reply) => {
+    reply.header("cache-control", "no-store");
+    return { items: await allPredictions(services, request.query) };
+  });
 }

@@ -1,5 +1,4 @@
 import {
-  adminRecordsQuerySchema,
   type PredictionContribution,
   type PredictionHistory,
   type PredictionHistoryItem,
@@ -14,14 +13,17 @@ import {
 } from "@gradecast/contract/questionnaire";
 import { bandMessages, bandOf } from "@gradecast/contract/score";
 import type { GradeModel } from "@gradecast/model";
+import { adminRecords } from "../admin/records.ts";
 import type { AuthUser } from "../auth/access-hook.ts";
-import { badRequest, parse } from "../http/errors.ts";
 import type { Services } from "../services.ts";
+import { withSubject } from "../students/subject.ts";
 import { insertPrediction, listPredictions, type StoredPrediction } from "./queries.ts";
 
 // Predictions (issue 6): the contract's schema validates the answers (strings or numbers), the
 // model predicts and explains, each answer's effect gets its question's label, and the result
-// is stored for the caller unless it is a what-if call.
+// is stored for the caller unless it is a what-if call. Issue 19: the model answers with the
+// setup that fits what is known (G1 and G2 may be null) and in two parts, the risk of not
+// sitting the final and the score if the student sits; the headline combines them.
 
 /** Runs the model on validated answers and shapes the answer of POST /api/predict. */
 export function explain(model: GradeModel, inputs: Questionnaire): PredictionResult {
@@ -40,6 +42,10 @@ export function explain(model: GradeModel, inputs: Questionnaire): PredictionRes
   const band = bandOf(p.prediction);
   return {
     prediction: p.prediction,
+    modelSetup: p.modelSetup,
+    scoreIfSits: p.scoreIfSits,
+    noFinalScoreRisk: p.noFinalScoreRisk,
+    combination: model.artifact.combination,
     raw: p.raw,
     band,
     message: bandMessages[band],
@@ -55,21 +61,14 @@ export function explain(model: GradeModel, inputs: Questionnaire): PredictionRes
   };
 }
 
-/** `?store=false` makes a what-if call: predicted and explained, not stored. */
-export function parseStore(query: unknown): boolean {
-  const store = (query as { store?: unknown } | undefined)?.store;
-  if (store === undefined || store === "true") return true;
-  if (store === "false") return false;
-  throw badRequest("store must be true or false.", { store: "store must be true or false." });
-}
-
 export async function predict(
   services: Services,
   user: AuthUser,
-  body: unknown,
+  input: Questionnaire,
+  /** False for a what-if call (`?store=false`): predicted and explained, not stored. */
   store: boolean,
 ): Promise<PredictionResult> {
-  const inputs = parse(questionnaireSchema, body);
+  const inputs = await withSubject(services.db, user.id, input);
   const result = explain(services.model, inputs);
   if (!store) return result;
   const saved = await insertPrediction(services.db, {
@@ -81,6 +80,9 @@ export async function predict(
     intervalHigh: result.interval.high,
     extrapolation: result.extrapolation,
     modelVersion: result.modelVersion,
+    modelSetup: result.modelSetup,
+    scoreIfSits: result.scoreIfSits,
+    noFinalScoreRisk: result.noFinalScoreRisk,
   });
   return { ...result, id: saved.id, createdAt: saved.createdAt.toISOString() };
 }
@@ -97,6 +99,9 @@ function toHistoryItem(row: StoredPrediction): PredictionHistoryItem {
     extrapolation: row.extrapolation,
     modelVersion: row.modelVersion,
     inputs: row.inputs as Questionnaire,
+    modelSetup: row.modelSetup,
+    scoreIfSits: row.scoreIfSits,
+    noFinalScoreRisk: row.noFinalScoreRisk,
   };
 }
 
@@ -126,11 +131,4 @@ export async function myPredictions(
 }
 
 /** Admins only (access table): every user's stored predictions, or one user's, with the owner. */
-export async function allPredictions(
-  services: Services,
-  query: unknown,
-): Promise<(PredictionHistoryItem & { userId: string })[]> {
-  const { userId, limit } = parse(adminRecordsQuerySchema, query);
-  const rows = await listPredictions(services.db, { userId, limit });
-  return rows.map((row) => ({ ...toHistoryItem(row), userId: row.userId }));
-}
+export const allPredictions = adminRecords(listPredictions, toHistoryItem);

@@ -1,32 +1,31 @@
 import { Readable } from "node:stream";
-import type { FastifyInstance, FastifyRequest } from "fastify";
-import { AppError } from "../http/errors.ts";
+import { messages } from "@gradecast/contract/messages";
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { limited } from "../domain-errors.ts";
 import { perAccount } from "../http/rate-limits.ts";
+import { actorOf } from "../http/request-actor.ts";
+import { route } from "../http/route-schemas.ts";
 import type { Services } from "../services.ts";
 import {
-  type Actor,
   createReport,
   editReport,
   exportCsv,
   getReport,
   listPage,
-  parseListQuery,
+  listQuery,
   removeReport,
+  viewerOf,
 } from "./service.ts";
 
 // Student reports (issue 4): teachers and admins file, list, search, open and export them; the
-// author or an admin edits and deletes. The access hook has checked the role before each handler.
-
-function actorOf(request: FastifyRequest): Actor {
-  return { user: request.user!, ip: request.ip ?? null };
-}
-
-type IdParams = { Params: { id: string } };
+// author or an admin edits and deletes. The access hook has checked the role before each handler;
+// the service scopes a teacher to their own reports and their classes' (issue 17).
 
 const exportLimit = 2;
-export const exportBusyMessage = "Other exports are being prepared. Try again in a few seconds.";
 
-export async function reportRoutes(app: FastifyInstance, services: Services) {
+export async function reportRoutes(fastify: FastifyInstance, services: Services) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   // An export reads every matching report. At most two run at once on an instance, others are
   // told to come back: on PGlite every batch runs in this process, and twenty exports of 30,000
   // reports at once held every other call, health included, for 10 to 18 s (measured).
@@ -34,28 +33,23 @@ export async function reportRoutes(app: FastifyInstance, services: Services) {
 
   // Five a second: far above any teacher's pace, it keeps a script from flooding the table.
   const filing = perAccount(services, "reports", 300, 60_000);
-  app.post(
-    "/api/reports",
-    { config: { access: "POST /api/reports", ...filing } },
-    async (request, reply) => {
-      const report = await createReport(services, actorOf(request), request.body);
-      return reply.code(201).send({ report });
-    },
-  );
+  app.post("/api/reports", route("POST /api/reports", { ...filing }), async (request, reply) => {
+    const report = await createReport(services, actorOf(request), request.body);
+    return reply.code(201).send({ report });
+  });
 
-  app.get("/api/reports", { config: { access: "GET /api/reports" } }, async (request, reply) => {
+  app.get("/api/reports", route("GET /api/reports"), async (request, reply) => {
     reply.header("cache-control", "no-store");
-    return listPage(services, parseListQuery(request.query));
+    return listPage(services, request.user!, listQuery(request.query));
   });
 
   app.get(
     "/api/reports/export.csv",
-    { config: { access: "GET /api/reports/export.csv" } },
+    route("GET /api/reports/export.csv"),
     async (request, reply) => {
-      const { search, sort } = parseListQuery(request.query);
+      const { search, sort } = listQuery(request.query);
       if (exporting >= exportLimit) {
-        reply.header("retry-after", "5");
-        throw new AppError(429, "rate_limited", exportBusyMessage);
+        throw limited(5_000, messages.exportBusy);
       }
       const day = services.now().toISOString().slice(0, 10);
       reply
@@ -63,38 +57,29 @@ export async function reportRoutes(app: FastifyInstance, services: Services) {
         .header("content-type", "text/csv; charset=utf-8")
         .header("content-disposition", `attachment; filename="student-reports-${day}.csv"`);
       exporting++;
-      const csv = Readable.from(exportCsv(services, { search, sort }));
+      const csv = Readable.from(
+        exportCsv(services, { search, sort, viewerId: viewerOf(request.user!) }),
+      );
       // Ended, failed or cut off by the client: the slot is free again.
       csv.once("close", () => {
         exporting--;
       });
-      return reply.send(csv);
+      // The documented body is the CSV text; it is streamed, never serialized.
+      return reply.send(csv as unknown as string);
     },
   );
 
-  app.get<IdParams>(
-    "/api/reports/:id",
-    { config: { access: "GET /api/reports/:id" } },
-    async (request, reply) => {
-      reply.header("cache-control", "no-store");
-      return { report: await getReport(services, request.params.id) };
-    },
-  );
+  app.get("/api/reports/:id", route("GET /api/reports/:id"), async (request, reply) => {
+    reply.header("cache-control", "no-store");
+    return { report: await getReport(services, request.user!, request.params.id) };
+  });
 
-  app.patch<IdParams>(
-    "/api/reports/:id",
-    { config: { access: "PATCH /api/reports/:id" } },
-    async (request) => ({
-      report: await editReport(services, actorOf(request), request.params.id, request.body),
-    }),
-  );
+  app.patch("/api/reports/:id", route("PATCH /api/reports/:id"), async (request) => ({
+    report: await editReport(services, actorOf(request), request.params.id, request.body),
+  }));
 
-  app.delete<IdParams>(
-    "/api/reports/:id",
-    { config: { access: "DELETE /api/reports/:id" } },
-    async (request, reply) => {
-      await removeReport(services, actorOf(request), request.params.id);
-      return reply.code(204).send();
-    },
-  );
+  app.delete("/api/reports/:id", route("DELETE /api/reports/:id"), async (request, reply) => {
+    await removeReport(services, actorOf(request), request.params.id);
+    return reply.code(204).send();
+  });
 }

@@ -1,16 +1,24 @@
+import { isId } from "@gradecast/contract/ids";
+import {
+  type LinkedReport,
+  type reportCreateSchema,
+  reportStudentMessages,
+  type reportUpdateSchema,
+} from "@gradecast/contract/report-students";
 import {
   type Report,
+  type ReportInput,
   type ReportListQuery,
   type ReportSort,
   reportInputSchema,
-  reportListQuerySchema,
-  reportPatchSchema,
 } from "@gradecast/contract/reports";
+import type { z } from "zod";
 import { audit } from "../audit/audit.ts";
 import type { AuthUser } from "../auth/access-hook.ts";
 import { scopeOf } from "../auth/access-hook.ts";
-import { isTextKey, isTimestampText } from "../http/cursor-keys.ts";
-import { badRequest, forbidden, notFound, parse } from "../http/errors.ts";
+import type { Actor } from "../auth/actor.ts";
+import { decodeCursor, encodeCursor, isTextKey, isTimestampText, pageOf } from "../cursor-keys.ts";
+import { forbidden, invalid, notFound } from "../domain-errors.ts";
 import type { Services } from "../services.ts";
 import { csvRow } from "./csv.ts";
 import {
@@ -20,21 +28,22 @@ import {
   type ListPosition,
   listReports,
   positionOf,
+  type ReportLink,
   type ReportRecord,
   updateReport,
 } from "./queries.ts";
+import { readsMostReports } from "./reader-share.ts";
+import { rosterEntry, teaches } from "./rosters.ts";
 
-// The rules of student reports: validation with the contract's schema, who may change which
-// report, opaque cursors, and the CSV export.
+// The rules of student reports: validation with the contract's schema, who may read and change
+// which report, opaque cursors, and the CSV export. Who reads what (docs/decisions/0005): an
+// admin every report; a teacher the reports they wrote and those filed through a class they
+// teach (co-teachers included), anything else is answered as if it did not exist (404). Only the
+// author or an admin changes or deletes a report.
 
-const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export type { Actor };
 
-export interface Actor {
-  user: AuthUser;
-  ip: string | null;
-}
-
-export function toReport(row: ReportRecord): Report {
+export function toReport(row: ReportRecord): LinkedReport {
   return {
     id: row.id,
     studentName: row.studentName,
@@ -48,12 +57,43 @@ export function toReport(row: ReportRecord): Report {
     authorName: row.authorName,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
+    studentId: row.studentId,
+    classId: row.classId,
   };
 }
 
-// Cursor: base64url of JSON [sort, key, id]; its sort must match the request's.
-export function encodeCursor(sort: ReportSort, position: ListPosition): string {
-  return Buffer.from(JSON.stringify([sort, position.key, position.id])).toString("base64url");
+/** Whose lists a caller reads: a teacher's own id (scoped), or undefined for an admin. */
+export const viewerOf = (user: AuthUser) => (user.role === "admin" ? undefined : user.id);
+
+/** True when the actor may read the report (the rule above). */
+async function mayRead(services: Services, user: AuthUser, row: ReportRecord): Promise<boolean> {
+  if (user.role === "admin" || row.authorId === user.id) return true;
+  return row.classId !== null && (await teaches(services.db, user.id, row.classId));
+}
+
+/**
+ * The enrolment a report names: a teacher only through one of their classes (403 otherwise,
+ * whether or not the account exists), an admin through any class the student is in.
+ */
+async function linkFor(
+  services: Services,
+  user: AuthUser,
+  studentId: string,
+  classId: string | undefined,
+): Promise<ReportLink & { name: string }> {
+  const teacherId = user.role === "admin" ? null : user.id;
+  const entry = await rosterEntry(services.db, { teacherId, studentId, classId });
+  if (entry) return { studentId: entry.studentId, classId: entry.classId, name: entry.name };
+  if (teacherId !== null && !(await rosterEntry(services.db, { teacherId, studentId }))) {
+    throw forbidden(reportStudentMessages.notYourStudent);
+  }
+  const message = reportStudentMessages.notEnrolled;
+  throw invalid(message, classId ? { classId: message } : { studentId: message });
+}
+
+// Cursor: [sort, key, id]; its sort must match the request's.
+export function encodeListCursor(sort: ReportSort, position: ListPosition): string {
+  return encodeCursor([sort, position.key, position.id]);
 }
 
 const validKey: Record<ReportSort, (key: string) => boolean> = {
@@ -62,68 +102,81 @@ const validKey: Record<ReportSort, (key: string) => boolean> = {
   marks: (key) => /^\d{1,3}$/.test(key),
 };
 
-export function decodeCursor(sort: ReportSort, cursor: string): ListPosition {
-  const bad = () => badRequest("The cursor is not valid.", { cursor: "The cursor is not valid." });
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-  } catch {
-    throw bad();
-  }
-  if (!Array.isArray(value) || value.length !== 3) throw bad();
-  const [s, key, id] = value as unknown[];
-  if (s !== sort || typeof key !== "string" || typeof id !== "string") throw bad();
-  if (!uuid.test(id) || !validKey[sort](key)) throw bad();
+export function decodeListCursor(sort: ReportSort, cursor: string): ListPosition {
+  const [, key = "", id = ""] = decodeCursor(cursor, [(s) => s === sort, validKey[sort], isId]);
   return { key, id };
 }
 
-export function parseListQuery(query: unknown): ReportListQuery {
-  const parsed = parse(reportListQuerySchema, query);
-  return { ...parsed, search: parsed.search.trim() };
+/** The list's query as the route schema gave it, the search without its outer spaces. */
+export function listQuery(query: ReportListQuery): ReportListQuery {
+  return { ...query, search: query.search.trim() };
 }
 
-export async function listPage(services: Services, query: ReportListQuery) {
-  const after = query.cursor ? decodeCursor(query.sort, query.cursor) : undefined;
+/** How a teacher's list is read (reader-share.ts); nothing for an admin. */
+export async function listScopeOf(services: Services, viewerId: string | undefined) {
+  if (viewerId === undefined) return undefined;
+  return (await readsMostReports(services.db, viewerId)) ? ("wide" as const) : ("walks" as const);
+}
+
+export async function listPage(services: Services, user: AuthUser, query: ReportListQuery) {
+  const after = query.cursor ? decodeListCursor(query.sort, query.cursor) : undefined;
+  const viewerId = viewerOf(user);
   const rows = await listReports(services.db, {
+    viewerId,
+    scope: await listScopeOf(services, viewerId),
     search: query.search,
     sort: query.sort,
     limit: query.limit + 1,
     after,
   });
-  const page = rows.slice(0, query.limit);
-  const last = page.at(-1);
-  return {
-    items: page.map(toReport),
-    nextCursor:
-      rows.length > query.limit && last ? encodeCursor(query.sort, positionOf(last)) : null,
-  };
+  return pageOf(rows, query.limit, toReport, (last) =>
+    encodeListCursor(query.sort, positionOf(last)),
+  );
 }
 
-export async function createReport(services: Services, actor: Actor, body: unknown) {
-  const input = parse(reportInputSchema, body);
-  const id = await insertReport(services.db, actor.user.id, input);
+export async function createReport(
+  services: Services,
+  actor: Actor,
+  { studentId, classId, ...input }: z.output<typeof reportCreateSchema>,
+) {
+  if (classId !== undefined && studentId === undefined) {
+    throw invalid(reportStudentMessages.notEnrolled, {
+      studentId: reportStudentMessages.notEnrolled,
+    });
+  }
+  // An enrolled student's name is their account's, whatever the form sent.
+  const link = studentId ? await linkFor(services, actor.user, studentId, classId) : undefined;
+  const values = link ? { ...input, studentName: link.name } : input;
+  const id = await insertReport(services.db, actor.user.id, values, link);
   const row = await findReport(services.db, id);
   if (!row) throw notFound();
   return toReport(row);
 }
 
-export async function getReport(services: Services, id: string): Promise<Report> {
-  if (!uuid.test(id)) throw notFound();
+export async function getReport(
+  services: Services,
+  user: AuthUser,
+  id: string,
+): Promise<LinkedReport> {
+  if (!isId(id)) throw notFound();
   const row = await findReport(services.db, id);
-  if (!row) throw notFound();
+  if (!row || !(await mayRead(services, user, row))) throw notFound();
   return toReport(row);
 }
 
-/** The report when the actor may change it: 404 if unknown, 403 if another teacher's. */
+/**
+ * The report when the actor may change it: 404 if unknown or out of their sight, 403 if they
+ * may read it but did not write it (a co-teacher).
+ */
 async function changeable(
   services: Services,
   actor: Actor,
   id: string,
   access: "PATCH /api/reports/:id" | "DELETE /api/reports/:id",
 ): Promise<ReportRecord> {
-  if (!uuid.test(id)) throw notFound();
+  if (!isId(id)) throw notFound();
   const row = await findReport(services.db, id);
-  if (!row) throw notFound();
+  if (!row || !(await mayRead(services, actor.user, row))) throw notFound();
   const scope = scopeOf(access, actor.user.role);
   if (scope === "none" || (scope === "own" && row.authorId !== actor.user.id)) throw forbidden();
   return row;
@@ -133,15 +186,35 @@ export async function editReport(
   services: Services,
   actor: Actor,
   id: string,
-  body: unknown,
-): Promise<Report> {
+  { studentId, classId, ...fields }: z.output<typeof reportUpdateSchema>,
+): Promise<LinkedReport> {
   const before = await changeable(services, actor, id, "PATCH /api/reports/:id");
-  const patch = parse(reportPatchSchema, body);
+  // Linking (or moving) the report to an enrolled student: the author must teach them.
+  const target = studentId ?? (classId !== undefined ? before.studentId : null);
+  if (classId !== undefined && target === null) {
+    throw invalid(reportStudentMessages.notEnrolled, {
+      studentId: reportStudentMessages.notEnrolled,
+    });
+  }
+  const link = target ? await linkFor(services, actor.user, target, classId) : undefined;
+  const patch = link ? { ...fields, studentName: link.name } : fields;
+  if (
+    !link &&
+    before.studentId !== null &&
+    patch.studentName !== undefined &&
+    patch.studentName !== before.studentName
+  ) {
+    const message = reportStudentMessages.nameFromAccount;
+    throw invalid(message, { studentName: message });
+  }
   const changed = (Object.keys(patch) as (keyof typeof patch)[]).filter(
     (k) => patch[k] !== undefined && patch[k] !== before[k],
   );
+  const relinked =
+    link !== undefined && (link.studentId !== before.studentId || link.classId !== before.classId);
+  if (relinked) changed.push(...(["studentId", "classId"] as never[]));
   if (changed.length === 0) return toReport(before);
-  await updateReport(services.db, id, patch);
+  await updateReport(services.db, id, patch, relinked ? link : undefined);
   const after = await findReport(services.db, id);
   if (!after) throw notFound();
   await audit(services.db, {
@@ -151,8 +224,8 @@ export async function editReport(
     target: id,
     details: {
       fields: changed,
-      before: Object.fromEntries(changed.map((k) => [k, before[k]])),
-      after: Object.fromEntries(changed.map((k) => [k, after[k]])),
+      before: Object.fromEntries(changed.map((k) => [k, before[k as keyof ReportRecord]])),
+      after: Object.fromEntries(changed.map((k) => [k, after[k as keyof ReportRecord]])),
     },
     ip: actor.ip,
   });
@@ -172,15 +245,10 @@ export async function removeReport(services: Services, actor: Actor, id: string)
   });
 }
 
+/** The export's columns: the id, the report's own fields in the form's order, who and when. */
 export const csvHeader = [
   "id",
-  "studentName",
-  "course",
-  "marks",
-  "attendance",
-  "assignments",
-  "behavior",
-  "feedback",
+  ...(Object.keys(reportInputSchema.shape) as (keyof ReportInput)[]),
   "authorName",
   "createdAt",
   "updatedAt",
@@ -192,14 +260,15 @@ export const csvHeader = [
  */
 export async function* exportCsv(
   services: Services,
-  query: { search: string; sort: ReportSort },
+  query: { search: string; sort: ReportSort; viewerId?: string | undefined },
   batch = 2000,
 ): AsyncGenerator<string> {
   // A byte order mark so spreadsheet programs read the file as UTF-8.
   yield `\uFEFF${csvRow(csvHeader)}`;
   let after: ListPosition | undefined;
+  const scope = await listScopeOf(services, query.viewerId);
   for (;;) {
-    const rows = await listReports(services.db, { ...query, limit: batch, after });
+    const rows = await listReports(services.db, { ...query, scope, limit: batch, after });
     if (rows.length === 0) return;
     let chunk = "";
     for (const row of rows) {

@@ -1,6 +1,7 @@
 import type { QuestionKey, Questionnaire } from "@gradecast/contract/questionnaire";
 import { questionKeys } from "@gradecast/contract/questionnaire";
 import { type Kysely, sql } from "kysely";
+import { newestFirst, type OwnedRecordsQuery } from "../db/rows.ts";
 import type { DB, StudentsTable } from "../db/schema.ts";
 
 // The students table. The questionnaire's keys (Pstatus, Medu, G1…) live in lower-case columns;
@@ -39,6 +40,7 @@ export const columnOf: Record<QuestionKey, AnswerColumn> = {
   absences: "absences",
   G1: "g1",
   G2: "g2",
+  subject: "subject",
 };
 
 export interface StudentRecordRow {
@@ -78,16 +80,13 @@ export async function insertStudent(
 /** Questionnaires newest first: one user's, or everyone's when userId is undefined. */
 export async function listStudents(
   db: Kysely<DB>,
-  options: { userId: string | undefined; limit: number },
+  options: OwnedRecordsQuery,
 ): Promise<StudentRecordRow[]> {
   const rows = await db
     .selectFrom("students")
     .select(["id", "user_id", ...selected])
     .select(sql<Date>`created_at`.as("createdAt"))
-    .$if(options.userId !== undefined, (q) => q.where("user_id", "=", options.userId!))
-    .orderBy("created_at", "desc")
-    .orderBy("id", "desc")
-    .limit(options.limit)
+    .$call((q) => newestFirst(q, options))
     .execute();
   return rows.map(toRow);
 }

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { perAccount } from "../http/rate-limits.ts";
+import { route } from "../http/route-schemas.ts";
 import type { Services } from "../services.ts";
 import { allQuestionnaires, myQuestionnaires, saveQuestionnaire } from "./service.ts";
 
@@ -7,28 +9,21 @@ import { allQuestionnaires, myQuestionnaires, saveQuestionnaire } from "./servic
 // /mine is each caller's own records (scope "own" in the contract's table); admins alone read
 // everyone's through GET /api/students.
 
-export async function studentRoutes(app: FastifyInstance, services: Services) {
+export async function studentRoutes(fastify: FastifyInstance, services: Services) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const perUser = perAccount(services, "students", 30, 60_000);
 
-  app.post(
-    "/api/students",
-    { config: { access: "POST /api/students", ...perUser } },
-    async (request, reply) => {
-      const student = await saveQuestionnaire(services, request.user!, request.body);
-      return reply.code(201).send({ student });
-    },
-  );
+  app.post("/api/students", route("POST /api/students", { ...perUser }), async (request, reply) => {
+    const student = await saveQuestionnaire(services, request.user!, request.body);
+    return reply.code(201).send({ student });
+  });
 
-  app.get(
-    "/api/students/mine",
-    { config: { access: "GET /api/students/mine" } },
-    async (request, reply) => {
-      reply.header("cache-control", "no-store");
-      return { items: await myQuestionnaires(services, request.user!) };
-    },
-  );
+  app.get("/api/students/mine", route("GET /api/students/mine"), async (request, reply) => {
+    reply.header("cache-control", "no-store");
+    return { items: await myQuestionnaires(services, request.user!) };
+  });
 
-  app.get("/api/students", { config: { access: "GET /api/students" } }, async (request, reply) => {
+  app.get("/api/students", route("GET /api/students"), async (request, reply) => {
     reply.header("cache-control", "no-store");
     return { items: await allQuestionnaires(services, request.query) };
   });

@@ -1,9 +1,10 @@
-import { adminRecordsQuerySchema, type StudentRecord } from "@gradecast/contract/prediction";
-import { questionnaireSchema } from "@gradecast/contract/questionnaire";
+import type { StudentRecord } from "@gradecast/contract/prediction";
+import type { Questionnaire } from "@gradecast/contract/questionnaire";
+import { adminRecords } from "../admin/records.ts";
 import type { AuthUser } from "../auth/access-hook.ts";
-import { parse } from "../http/errors.ts";
 import type { Services } from "../services.ts";
 import { insertStudent, listStudents, type StudentRecordRow } from "./queries.ts";
+import { withSubject } from "./subject.ts";
 
 // Questionnaires (issue 6): validated by the contract's schema (strings or numbers, exact option
 // sets, whole numbers in range) and stored as numbers. Each user reads only their own: the
@@ -19,9 +20,9 @@ export function toStudentRecord(row: StudentRecordRow): StudentRecord {
 export async function saveQuestionnaire(
   services: Services,
   user: AuthUser,
-  body: unknown,
+  input: Questionnaire,
 ): Promise<StudentRecord> {
-  const answers = parse(questionnaireSchema, body);
+  const answers = await withSubject(services.db, user.id, input);
   return toStudentRecord(await insertStudent(services.db, user.id, answers));
 }
 
@@ -34,11 +35,4 @@ export async function myQuestionnaires(
 }
 
 /** Admins only (access table): every user's questionnaires, or one user's, with the owner. */
-export async function allQuestionnaires(
-  services: Services,
-  query: unknown,
-): Promise<(StudentRecord & { userId: string })[]> {
-  const { userId, limit } = parse(adminRecordsQuerySchema, query);
-  const rows = await listStudents(services.db, { userId, limit });
-  return rows.map((row) => ({ ...toStudentRecord(row), userId: row.userId }));
-}
+export const allQuestionnaires = adminRecords(listStudents, toStudentRecord);

@@ -30,6 +30,8 @@ export async function createOrPromoteAdmin(
     password?: string | undefined;
     /** For an existing account: set this password, and end its sessions and reset links. */
     resetPassword?: boolean;
+    /** `teacher` makes a teacher (TEACHER_SIGNUP=closed); the default makes an admin. */
+    role?: "admin" | "teacher";
   },
   now: Date = new Date(),
 ) {
@@ -49,26 +51,30 @@ export async function createOrPromoteAdmin(
       ip: null,
     });
   }
+  const role = input.role ?? "admin";
   if (existing) {
-    const row =
-      existing.role === "admin"
-        ? existing
-        : await q.updateUser(db, existing.id, { role: "admin" }, now);
+    // Only ever upwards: an admin asked to be made a teacher stays an admin.
+    const promote =
+      existing.role === "student" || (existing.role === "teacher" && role === "admin");
+    // Whoever runs the command on the server vouches for the address.
+    const row = promote
+      ? await q.updateUser(db, existing.id, { role, pending_role: null, email_verified: true }, now)
+      : existing;
     if (!row) throw new Error("The account disappeared while promoting it.");
-    if (existing.role !== "admin") {
+    if (promote) {
       await audit(db, {
         actorId: null,
         actorEmail: null,
         action: "admin.promoted_by_cli",
         target: row.id,
-        details: { from: existing.role },
+        details: { from: existing.role, to: role },
         ip: null,
       });
     }
     return {
       user: toUser(row),
       created: false,
-      promoted: existing.role !== "admin",
+      promoted: promote,
       passwordReset: input.resetPassword === true,
     };
   }
@@ -84,7 +90,7 @@ export async function createOrPromoteAdmin(
     name: parsed.data.name,
     email: parsed.data.email,
     password_hash: await hashPassword(parsed.data.password),
-    role: "admin",
+    role,
     pending_role: null,
     email_verified: true,
   });
@@ -97,6 +103,7 @@ export async function createOrPromoteAdmin(
     actorEmail: null,
     action: "admin.created_by_cli",
     target: row.id,
+    details: { role },
     ip: null,
   });
   return { user: toUser(row), created: true, promoted: false, passwordReset: false };

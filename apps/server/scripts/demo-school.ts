@@ -1,7 +1,7 @@
 import { behaviors } from "@gradecast/contract/reports";
-import type { GradeModel } from "@gradecast/model";
-import { type Kysely, sql } from "kysely";
-import type { DB } from "../db/schema.ts";
+import { type GradeModel, mulberry32 } from "@gradecast/model";
+import { type Insertable, type Kysely, sql } from "kysely";
+import type { DB, PredictionsTable, StudentReportsTable } from "../src/db/schema.ts";
 
 // A synthetic school for `npm run seed:demo` and the analytics benchmark: students with
 // questionnaires and model predictions over time, teachers and their reports. Every value comes
@@ -44,41 +44,34 @@ interface DemoUser {
 
 export interface DemoSchool {
   users: DemoUser[];
-  reports: {
-    author_id: string;
-    student_name: string;
-    course: string;
-    marks: number;
-    attendance: number;
-    assignments: number;
-    behavior: string;
-    feedback: string;
-    created_at: Date;
-  }[];
+  reports: (Pick<
+    Insertable<StudentReportsTable>,
+    | "author_id"
+    | "student_name"
+    | "course"
+    | "marks"
+    | "attendance"
+    | "assignments"
+    | "behavior"
+    | "feedback"
+  > & { created_at: Date })[];
   questionnaires: (Record<string, string | number | Date> & { user_id: string })[];
-  predictions: {
-    user_id: string;
-    inputs: string;
-    score: number;
-    raw_score: number;
-    interval_low: number;
-    interval_high: number;
-    extrapolation: boolean;
-    model_version: string;
-    created_at: Date;
-  }[];
+  /** Rows of the predictions table, their inputs as JSON text. */
+  predictions: (Pick<
+    PredictionsTable,
+    | "user_id"
+    | "score"
+    | "raw_score"
+    | "interval_low"
+    | "interval_high"
+    | "extrapolation"
+    | "model_version"
+  > & { inputs: string; created_at: Date })[];
 }
 
-/** mulberry32: small, fast, seeded. */
+/** Seeded draws (the model's mulberry32), so a seed always makes the same school. */
 function prng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(seed);
   const normal = (mean = 0, sd = 1) => {
     const u = Math.max(next(), 1e-12);
     return mean + sd * Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * next());

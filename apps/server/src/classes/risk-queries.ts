@@ -1,0 +1,167 @@
+import type { InterventionNote } from "@gradecast/contract/class-risk";
+import { type Kysely, sql } from "kysely";
+import type { DB } from "../db/schema.ts";
+
+// Every SQL statement of the class risk list (migration 0013): each student's newest
+// prediction, their sharing choice, and the class's intervention notes.
+type Db = Kysely<DB>;
+
+const iso = (column: string) =>
+  sql<string>`to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+const day = (column: string) => sql<string>`to_char(${sql.ref(column)}, 'YYYY-MM-DD')`;
+
+export interface LatestPrediction {
+  userId: string;
+  inputs: unknown;
+  score: number;
+  intervalLow: number;
+  intervalHigh: number;
+  modelVersion: string;
+  modelSetup: "A" | "B" | "C" | null;
+  scoreIfSits: number | null;
+  noFinalScoreRisk: number | null;
+  createdAt: string;
+}
+
+/** Students enrolled in the class, as a subquery (no list of ids to bind). */
+const enrolled = (db: Db, classId: string) =>
+  db.selectFrom("enrolments").select("student_id").where("class_id", "=", classId);
+
+/** The newest stored prediction of each student of the class (none for those who never asked). */
+export async function latestPredictions(
+  db: Db,
+  classId: string,
+): Promise<Map<string, LatestPrediction>> {
+  const rows = await db
+    .selectFrom("predictions as p")
+    .distinctOn("p.user_id")
+    .select([
+      "p.user_id as userId",
+      "p.inputs",
+      "p.score",
+      "p.interval_low as intervalLow",
+      "p.interval_high as intervalHigh",
+      "p.model_version as modelVersion",
+      "p.model_setup as modelSetup",
+      "p.score_if_sits as scoreIfSits",
+      "p.no_final_score_risk as noFinalScoreRisk",
+      iso("p.created_at").as("createdAt"),
+    ])
+    .where("p.user_id", "in", enrolled(db, classId))
+    .orderBy("p.user_id")
+    .orderBy("p.created_at", "desc")
+    .orderBy("p.id", "desc")
+    .execute();
+  return new Map(
+    rows.map((r) => [
+      r.userId,
+      { ...r, inputs: typeof r.inputs === "string" ? JSON.parse(r.inputs) : r.inputs },
+    ]),
+  );
+}
+
+/** The students of the class who share their full explanation with their teachers. */
+export async function sharingStudents(db: Db, classId: string): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom("explanation_shares")
+    .select("student_id")
+    .where("student_id", "in", enrolled(db, classId))
+    .where("shared", "=", true)
+    .execute();
+  return new Set(rows.map((r) => r.student_id));
+}
+
+export async function findSharing(
+  db: Db,
+  userId: string,
+): Promise<{ shared: boolean; changedAt: string } | undefined> {
+  return db
+    .selectFrom("explanation_shares")
+    .select(["shared", iso("changed_at").as("changedAt")])
+    .where("student_id", "=", userId)
+    .executeTakeFirst();
+}
+
+export async function saveSharing(
+  db: Db,
+  userId: string,
+  shared: boolean,
+  now: Date,
+): Promise<void> {
+  await db
+    .insertInto("explanation_shares")
+    .values({ student_id: userId, shared, changed_at: now })
+    .onConflict((oc) => oc.column("student_id").doUpdateSet({ shared, changed_at: now }))
+    .execute();
+}
+
+function noteColumns(db: Db) {
+  return db
+    .selectFrom("intervention_notes as n")
+    .select([
+      "n.id",
+      "n.student_id as studentId",
+      "n.action",
+      day("n.done_on").as("doneOn"),
+      day("n.follow_up_on").as("followUpOn"),
+      "n.author_id as authorId",
+      "n.author_name as authorName",
+      iso("n.created_at").as("createdAt"),
+    ]);
+}
+
+type NoteRow = {
+  id: string;
+  studentId: string;
+  action: string;
+  doneOn: string;
+  followUpOn: string | null;
+  authorId: string | null;
+  authorName: string;
+  createdAt: string;
+};
+
+const toNote = ({ authorId, authorName, ...n }: NoteRow): InterventionNote => ({
+  ...n,
+  author: { id: authorId, name: authorName },
+});
+
+/** The class's notes, newest first (most recent action, then most recently written). */
+export async function classNotes(db: Db, classId: string): Promise<InterventionNote[]> {
+  const rows = await noteColumns(db)
+    .where("n.class_id", "=", classId)
+    .orderBy("n.done_on", "desc")
+    .orderBy("n.created_at", "desc")
+    .orderBy("n.id", "desc")
+    .execute();
+  return rows.map(toNote);
+}
+
+export async function insertNote(
+  db: Db,
+  values: {
+    classId: string;
+    studentId: string;
+    authorId: string;
+    authorName: string;
+    action: string;
+    doneOn: string;
+    followUpOn: string | null;
+  },
+): Promise<InterventionNote> {
+  const { id } = await db
+    .insertInto("intervention_notes")
+    .values({
+      class_id: values.classId,
+      student_id: values.studentId,
+      author_id: values.authorId,
+      author_name: values.authorName,
+      action: values.action,
+      done_on: values.doneOn,
+      follow_up_on: values.followUpOn,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  const row = await noteColumns(db).where("n.id", "=", id).executeTakeFirstOrThrow();
+  return toNote(row);
+}

@@ -1,0 +1,77 @@
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { actorOf } from "../http/request-actor.ts";
+import { route } from "../http/route-schemas.ts";
+import type { Services } from "../services.ts";
+import { addNote, classRisk, classRiskCsv, mySharing, setSharing } from "./risk-service.ts";
+import { reach } from "./service.ts";
+
+// The class risk list (issue 20): the list and its CSV, intervention notes, and a student's
+// choice to share their full explanation. Requests are validated by the route schemas
+// (contract api-routes.ts); the access hook has checked role and verified email; the service
+// checks the relationship.
+
+/** A class name as a file name: letters, digits and dashes only. */
+const fileSafe = (name: string) =>
+  name
+    .normalize("NFKD")
+    .replace(/[^A-Za-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 60) || "class";
+
+export async function classRiskRoutes(fastify: FastifyInstance, services: Services) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  // Every answer names students and what is predicted for them: never kept by a cache.
+  const noStore = { "cache-control": "no-store" };
+
+  app.get("/api/classes/:id/risk", route("GET /api/classes/:id/risk"), async (request, reply) => {
+    reply.headers(noStore);
+    return classRisk(services, actorOf(request), request.params.id);
+  });
+
+  app.get(
+    "/api/classes/:id/risk.csv",
+    route("GET /api/classes/:id/risk.csv"),
+    async (request, reply) => {
+      const { csv, name } = await classRiskCsv(services, actorOf(request), request.params.id);
+      const day = services.now().toISOString().slice(0, 10);
+      return reply
+        .headers(noStore)
+        .header("content-type", "text/csv; charset=utf-8")
+        .header("content-disposition", `attachment; filename="risk-${fileSafe(name)}-${day}.csv"`)
+        .send(csv);
+    },
+  );
+
+  app.post(
+    "/api/classes/:id/students/:uid/notes",
+    {
+      ...route("POST /api/classes/:id/students/:uid/notes"),
+      // A caller who does not reach the class learns that (404) before anything about the body.
+      preValidation: async (request: FastifyRequest) => {
+        const { id } = request.params as { id: string };
+        await reach(services, actorOf(request), id, "POST /api/classes/:id/students/:uid/notes");
+      },
+    },
+    async (request, reply) => {
+      const note = await addNote(
+        services,
+        actorOf(request),
+        request.params.id,
+        request.params.uid,
+        request.body,
+      );
+      return reply.code(201).headers(noStore).send({ note });
+    },
+  );
+
+  app.get("/api/me/sharing", route("GET /api/me/sharing"), async (request, reply) => {
+    reply.headers(noStore);
+    return mySharing(services, actorOf(request));
+  });
+
+  app.patch("/api/me/sharing", route("PATCH /api/me/sharing"), async (request, reply) => {
+    reply.headers(noStore);
+    return setSharing(services, actorOf(request), request.body);
+  });
+}

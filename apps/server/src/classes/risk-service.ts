@@ -1,0 +1,210 @@
+import {
+  type ClassRisk,
+  compareRisk,
+  type InterventionNote,
+  isAtRisk,
+  type noteCreateSchema,
+  type RiskItem,
+  type RiskReason,
+  riskCells,
+  riskColumnsFor,
+  riskMessages,
+  riskReasonCount,
+  type Sharing,
+  type sharingPatchSchema,
+  teacherReasons,
+} from "@gradecast/contract/class-risk";
+import { isId } from "@gradecast/contract/ids";
+import { questionnaireSchema } from "@gradecast/contract/questionnaire";
+import { bandOf } from "@gradecast/contract/score";
+import type { z } from "zod";
+import { audit } from "../audit/audit.ts";
+import { notFound } from "../domain-errors.ts";
+import { explain } from "../prediction/service.ts";
+import { csvRow } from "../reports/csv.ts";
+import type { Services } from "../services.ts";
+import * as classes from "./queries.ts";
+import * as q from "./risk-queries.ts";
+import { type Actor, reach } from "./service.ts";
+
+// The class risk list (issue 20): every enrolled student with their newest prediction, sorted
+// by risk, with the reasons a teacher may see (the contract's privacy rule, `teacherReasons`),
+// and, for the class's teachers only, the intervention notes of the class. Who reaches the
+// class is decided by `reach`, the same rule as every class route (its teachers and admins;
+// anybody else 404).
+
+const who = (actor: Actor, target: string) => ({
+  actorId: actor.user.id,
+  actorEmail: actor.user.email,
+  target,
+  ip: actor.ip,
+});
+
+/**
+ * Whether the actor reads the class's notes: a teacher reaches the list only as one of the
+ * class's teachers (`reach`); an admin reaches every class but reads no note (issue 20).
+ */
+const readsNotes = (actor: Actor) => actor.user.role === "teacher";
+
+export async function classRisk(services: Services, actor: Actor, id: string): Promise<ClassRisk> {
+  const { record } = await reach(services, actor, id, "GET /api/classes/:id/risk");
+  return buildRisk(services, record, readsNotes(actor));
+}
+
+async function buildRisk(
+  services: Services,
+  record: classes.ClassRecord,
+  withNotes: boolean,
+): Promise<ClassRisk> {
+  const db = services.db;
+  const [students, latest, sharing, notes] = await Promise.all([
+    classes.listStudents(db, record.id),
+    q.latestPredictions(db, record.id),
+    q.sharingStudents(db, record.id),
+    withNotes ? q.classNotes(db, record.id) : [],
+  ]);
+  const notesOf = new Map<string, InterventionNote[]>();
+  for (const note of notes) {
+    const list = notesOf.get(note.studentId) ?? [];
+    list.push(note);
+    notesOf.set(note.studentId, list);
+  }
+  const items = students.map((s): RiskItem => {
+    const p = latest.get(s.id);
+    const shared = sharing.has(s.id);
+    const base = {
+      studentId: s.id,
+      name: s.name,
+      email: s.email,
+      shared,
+      notes: withNotes ? (notesOf.get(s.id) ?? []) : null,
+    };
+    if (!p) {
+      return {
+        ...base,
+        answered: false,
+        answeredAt: null,
+        prediction: null,
+        interval: null,
+        band: null,
+        noFinalScoreRisk: null,
+        scoreIfSits: null,
+        modelSetup: null,
+        atRisk: false,
+        reasons: null,
+        explanation: null,
+      };
+    }
+    // The explanation is recomputed from the stored answers, as the student's own screen does:
+    // only while the model that made the prediction is the one in use, so reasons and figures
+    // always belong together.
+    let all: RiskReason[] | null = null;
+    const answers = questionnaireSchema.safeParse(p.inputs);
+    if (p.modelVersion === services.model.version && answers.success) {
+      all = teacherReasons(explain(services.model, answers.data).contributions, shared);
+    }
+    return {
+      ...base,
+      answered: true,
+      answeredAt: p.createdAt,
+      prediction: p.score,
+      interval: { low: p.intervalLow, high: p.intervalHigh },
+      band: bandOf(p.score),
+      noFinalScoreRisk: p.noFinalScoreRisk,
+      scoreIfSits: p.scoreIfSits,
+      modelSetup: p.modelSetup,
+      atRisk: isAtRisk(p.score, p.noFinalScoreRisk),
+      reasons: all ? all.slice(0, riskReasonCount) : null,
+      explanation: all && shared ? all : null,
+    };
+  });
+  items.sort(compareRisk);
+  return {
+    class: { id: record.id, name: record.name, subject: record.subject, year: record.year },
+    counts: {
+      students: items.length,
+      answered: items.filter((i) => i.answered).length,
+      atRisk: items.filter((i) => i.atRisk).length,
+    },
+    withNotes,
+    items,
+  };
+}
+
+/** The same list as CSV, the screen's columns in the screen's order; the export is audited. */
+export async function classRiskCsv(
+  services: Services,
+  actor: Actor,
+  id: string,
+): Promise<{ csv: string; name: string }> {
+  const { record } = await reach(services, actor, id, "GET /api/classes/:id/risk.csv");
+  const risk = await buildRisk(services, record, readsNotes(actor));
+  await audit(services.db, {
+    ...who(actor, id),
+    action: "class.risk_exported",
+    details: { students: risk.counts.students },
+  });
+  const lines = [
+    csvRow(riskColumnsFor(risk.withNotes)),
+    ...risk.items.map((item) => csvRow(riskCells(item))),
+  ];
+  return { csv: `\uFEFF${lines.join("")}`, name: record.name };
+}
+
+/**
+ * A note on a student of the class, by one of its teachers (the access rule refuses everyone
+ * else). The audit entry says who wrote a note about whom in which class, never what it says:
+ * admins read the audit log, and the notes are the class's teachers' alone.
+ */
+export async function addNote(
+  services: Services,
+  actor: Actor,
+  id: string,
+  studentId: string,
+  input: z.output<typeof noteCreateSchema>,
+): Promise<InterventionNote> {
+  await reach(services, actor, id, "POST /api/classes/:id/students/:uid/notes");
+  if (!isId(studentId) || !(await classes.isEnrolled(services.db, id, studentId))) {
+    throw notFound(riskMessages.notEnrolled);
+  }
+  return services.db.transaction().execute(async (tx) => {
+    const note = await q.insertNote(tx, {
+      classId: id,
+      studentId,
+      authorId: actor.user.id,
+      authorName: actor.user.name,
+      action: input.action,
+      doneOn: input.doneOn,
+      followUpOn: input.followUpOn ?? null,
+    });
+    await audit(tx, {
+      ...who(actor, id),
+      action: "class.note_added",
+      details: { noteId: note.id, studentId },
+    });
+    return note;
+  });
+}
+
+export async function mySharing(services: Services, actor: Actor): Promise<Sharing> {
+  const row = await q.findSharing(services.db, actor.user.id);
+  return { shareExplanation: row?.shared ?? false, changedAt: row?.changedAt ?? null };
+}
+
+/** Turns sharing the full explanation on or off; a change is audited. */
+export async function setSharing(
+  services: Services,
+  actor: Actor,
+  { shareExplanation }: z.output<typeof sharingPatchSchema>,
+): Promise<Sharing> {
+  const before = await mySharing(services, actor);
+  if (before.shareExplanation === shareExplanation) return before;
+  await services.db.transaction().execute(async (tx) => {
+    await q.saveSharing(tx, actor.user.id, shareExplanation, services.now());
+    await audit(tx, {
+      ...who(actor, actor.user.id),
+      action: shareExplanation ? "student.explanation_shared" : "student.explanation_unshared",
+    });
+  });
+  return mySharing(services, actor);
+}

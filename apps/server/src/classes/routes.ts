@@ -1,0 +1,187 @@
+import { classMessages, rosterLimits } from "@gradecast/contract/classes";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { tooLarge } from "../domain-errors.ts";
+import { perAccount } from "../http/rate-limits.ts";
+import { actorOf } from "../http/request-actor.ts";
+import { route } from "../http/route-schemas.ts";
+import type { Services } from "../services.ts";
+import { createJoinGuard } from "./join-guard.ts";
+import {
+  addCoTeacher,
+  cancelInvitation,
+  classMembers,
+  createClass,
+  disableJoinCode,
+  editClass,
+  getClass,
+  importRoster,
+  joinClass,
+  listClasses,
+  reachClass,
+  removeClass,
+  removeCoTeacher,
+  removeStudent,
+  rotateJoinCode,
+} from "./service.ts";
+
+// Classes and enrolment (issue 17). The access hook has checked the role and the verified email
+// before each handler; the service checks the relationship (which classes the caller reaches).
+
+export async function classRoutes(fastify: FastifyInstance, services: Services) {
+  // Requests typed by the route schemas (http/route-schemas.ts), validated before the handler.
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  // A caller who does not reach the class learns that (404) before anything about the body.
+  const reachFirst =
+    (access: "PATCH /api/classes/:id" | "POST /api/classes/:id/teachers") =>
+    async (request: FastifyRequest) => {
+      await reachClass(services, actorOf(request), (request.params as { id: string }).id, access);
+    };
+  // Every answer names people (teachers, students): never kept by a cache.
+  const noStore = { "cache-control": "no-store" };
+
+  app.post("/api/classes", route("POST /api/classes"), async (request, reply) => {
+    const created = await createClass(services, actorOf(request), request.body);
+    return reply.code(201).headers(noStore).send({ class: created });
+  });
+
+  app.get("/api/classes", route("GET /api/classes"), async (request, reply) => {
+    reply.headers(noStore);
+    return { items: await listClasses(services, actorOf(request)) };
+  });
+
+  const joinGuard = createJoinGuard(services);
+  app.post("/api/classes/join", route("POST /api/classes/join"), async (request, reply) => {
+    const result = await joinGuard(request, () =>
+      joinClass(services, actorOf(request), request.body),
+    );
+    return reply
+      .code(result.joined ? 201 : 200)
+      .headers(noStore)
+      .send({
+        class: result.class,
+        message: result.joined ? classMessages.joined : classMessages.alreadyJoined,
+      });
+  });
+
+  app.get("/api/classes/:id", route("GET /api/classes/:id"), async (request, reply) => {
+    reply.headers(noStore);
+    return { class: await getClass(services, actorOf(request), request.params.id) };
+  });
+
+  app.patch(
+    "/api/classes/:id",
+    { ...route("PATCH /api/classes/:id"), preValidation: reachFirst("PATCH /api/classes/:id") },
+    async (request, reply) => {
+      reply.headers(noStore);
+      return {
+        class: await editClass(services, actorOf(request), request.params.id, request.body),
+      };
+    },
+  );
+
+  app.delete("/api/classes/:id", route("DELETE /api/classes/:id"), async (request, reply) => {
+    await removeClass(services, actorOf(request), request.params.id);
+    return reply.code(204).send();
+  });
+
+  app.get(
+    "/api/classes/:id/members",
+    route("GET /api/classes/:id/members"),
+    async (request, reply) => {
+      reply.headers(noStore);
+      return classMembers(services, actorOf(request), request.params.id);
+    },
+  );
+
+  app.post(
+    "/api/classes/:id/teachers",
+    {
+      ...route("POST /api/classes/:id/teachers"),
+      preValidation: reachFirst("POST /api/classes/:id/teachers"),
+    },
+    async (request, reply) => {
+      reply.headers(noStore);
+      return {
+        class: await addCoTeacher(services, actorOf(request), request.params.id, request.body),
+      };
+    },
+  );
+
+  // Taking a co-teacher or a student out of a class: the same call on another list.
+  for (const [access, remove] of [
+    ["DELETE /api/classes/:id/teachers/:uid", removeCoTeacher],
+    ["DELETE /api/classes/:id/students/:uid", removeStudent],
+  ] as const) {
+    app.delete(access.slice("DELETE ".length), route(access), async (request, reply) => {
+      await remove(services, actorOf(request), request.params.id, request.params.uid);
+      return reply.code(204).send();
+    });
+  }
+
+  app.delete(
+    "/api/classes/:id/invitations/:email",
+    route("DELETE /api/classes/:id/invitations/:email"),
+    async (request, reply) => {
+      const { id, email } = request.params;
+      await cancelInvitation(services, actorOf(request), id, email);
+      return reply.code(204).send();
+    },
+  );
+
+  // A new join code, or none: the class as it is then.
+  for (const [method, change] of [
+    ["POST", rotateJoinCode],
+    ["DELETE", disableJoinCode],
+  ] as const) {
+    app.route({
+      method,
+      url: "/api/classes/:id/join-code",
+      ...route(`${method} /api/classes/:id/join-code`),
+      handler: async (request, reply) => {
+        reply.headers(noStore);
+        return { class: await change(services, actorOf(request), request.params.id) };
+      },
+    });
+  }
+
+  // Roster files arrive as the CSV bytes themselves (Content-Type: text/csv), read here only:
+  // every other route still takes JSON alone. The file may be larger than a JSON body.
+  await app.register(async (roster) => {
+    roster.addContentTypeParser(
+      "text/csv",
+      { parseAs: "buffer", bodyLimit: rosterLimits.bytes },
+      (_request, body, done) => done(null, body),
+    );
+    roster.setErrorHandler((error) => {
+      const e = error as { code?: string; statusCode?: number };
+      if (e.code === "FST_ERR_CTP_BODY_TOO_LARGE") {
+        throw tooLarge(classMessages.rosterTooLarge);
+      }
+      throw error;
+    });
+    // Twenty files a minute: a teacher fixing lines and uploading again stays far below it.
+    const uploads = perAccount(services, "roster", 20, 60_000);
+    for (const dryRun of [true, false]) {
+      const access = dryRun
+        ? ("POST /api/classes/:id/roster/preview" as const)
+        : ("POST /api/classes/:id/roster" as const);
+      roster
+        .withTypeProvider<ZodTypeProvider>()
+        .post(
+          access.slice("POST ".length),
+          { ...route(access, { ...uploads }), bodyLimit: rosterLimits.bytes },
+          async (request, reply) => {
+            reply.headers(noStore);
+            return importRoster(
+              services,
+              actorOf(request),
+              request.params.id,
+              request.body,
+              dryRun,
+            );
+          },
+        );
+    }
+  });
+}

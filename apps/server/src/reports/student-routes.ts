@@ -1,0 +1,24 @@
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { route } from "../http/route-schemas.ts";
+import type { Services } from "../services.ts";
+import { myReportsPage } from "./my-reports.ts";
+import { enrolledStudents } from "./rosters.ts";
+
+// Reports and enrolled students (issue 17): the report form's student picker, and what a student
+// reads about themselves. The access hook has checked the role and a verified email.
+export async function reportStudentRoutes(fastify: FastifyInstance, services: Services) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  app.get("/api/classes/students", route("GET /api/classes/students"), async (request, reply) => {
+    reply.header("cache-control", "no-store");
+    const { search, limit } = request.query;
+    const user = request.user!;
+    const teacherId = user.role === "admin" ? null : user.id;
+    return { items: await enrolledStudents(services.db, { teacherId, search, limit }) };
+  });
+
+  app.get("/api/me/reports", route("GET /api/me/reports"), async (request, reply) => {
+    reply.header("cache-control", "no-store");
+    return myReportsPage(services, request.user!.id, request.query);
+  });
+}
