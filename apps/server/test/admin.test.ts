@@ -1,9 +1,22 @@
 import { adminMessages } from "@gradecast/contract/admin";
 import { messages } from "@gradecast/contract/messages";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { MailMessage } from "../src/mail/mailer.ts";
-import { randomIp, type SignedInUser, signIn, testPassword, uniqueEmail } from "./accounts.ts";
-import { createTestApp, dialects, errorOf, type TestApp } from "./helpers.ts";
+import {
+  postLogin,
+  type SignedInUser,
+  sendRefreshCookie,
+  signIn,
+  uniqueEmail,
+} from "./accounts.ts";
+import {
+  auditOf,
+  createTestApp,
+  dialects,
+  errorOf,
+  recordingMailer,
+  type TestApp,
+  withTestApp,
+} from "./helpers.ts";
 
 // User management (issue 8): list and search, role changes and teacher approval, disabling
 // (sessions and ID tokens end at once), the last-admin rule under concurrency, admin-sent
@@ -23,25 +36,26 @@ type AdminUser = {
 describe.each(dialects)("admin users (%s)", (dialect) => {
   let t: TestApp;
   let admin: SignedInUser;
-  const outbox: MailMessage[] = [];
+  const mailer = recordingMailer();
+  const outbox = mailer.sent;
   const adminIp = "10.99.0.1";
 
   beforeAll(async () => {
-    t = await createTestApp(dialect, {
-      services: {
-        mailer: {
-          async send(message) {
-            outbox.push(message);
-          },
-          close() {},
-        },
-      },
-    });
+    t = await createTestApp(dialect, { services: { mailer } });
     admin = await signIn(t, "admin", { name: "Ada Admin" });
   });
   afterAll(async () => {
     await t?.close();
   });
+
+  /** Leaves the file's admin as the only one (earlier tests may have made others). */
+  const demoteOtherAdmins = () =>
+    t.database.db
+      .updateTable("users")
+      .set({ role: "student" })
+      .where("role", "=", "admin")
+      .where("id", "!=", admin.user.uid)
+      .execute();
 
   function list(query: string, who: SignedInUser = admin) {
     return t.app.inject({ method: "GET", url: `/api/admin/users${query}`, headers: who.auth });
@@ -63,16 +77,6 @@ describe.each(dialects)("admin users (%s)", (dialect) => {
       .selectAll()
       .where("id", "=", uid)
       .executeTakeFirstOrThrow();
-  }
-
-  async function auditOf(action: string, target: string) {
-    return t.database.db
-      .selectFrom("audit_log")
-      .selectAll()
-      .where("action", "=", action)
-      .where("target", "=", target)
-      .orderBy("id", "desc")
-      .execute();
   }
 
   describe("GET /api/admin/users", () => {
@@ -102,7 +106,7 @@ describe.each(dialects)("admin users (%s)", (dialect) => {
         name: "Zebedee Quaffle",
         role: "student",
         pendingRole: null,
-        emailVerified: false,
+        emailVerified: true,
         disabled: false,
       });
       expect(byName.body).not.toContain("password");
@@ -145,12 +149,14 @@ describe.each(dialects)("admin users (%s)", (dialect) => {
     });
 
     it("refuses a bad limit or cursor with 400 naming the field", async () => {
-      const limit = await list("?limit=0");
-      expect(limit.statusCode).toBe(400);
-      expect(errorOf(limit.body).fields).toHaveProperty("limit");
-      const cursor = await list("?cursor=not-a-cursor");
-      expect(cursor.statusCode).toBe(400);
-      expect(errorOf(cursor.body).fields).toHaveProperty("cursor");
+      for (const [query, field] of [
+        ["?limit=0", "limit"],
+        ["?cursor=not-a-cursor", "cursor"],
+      ] as const) {
+        const res = await list(query);
+        expect(res.statusCode, query).toBe(400);
+        expect(errorOf(res.body).fields).toHaveProperty(field);
+      }
     });
 
     it("is refused to teachers (403) and anonymous callers (401)", async () => {
@@ -176,7 +182,7 @@ describe.each(dialects)("admin users (%s)", (dialect) => {
       expect((await row(s.user.uid)).role).toBe("teacher");
       const after = await t.app.inject({ method: "GET", url: "/api/reports", headers: s.auth });
       expect(after.statusCode).toBe(200);
-      const [entry] = await auditOf("admin.role_changed", s.user.uid);
+      const [entry] = await auditOf(t, "admin.role_changed", s.user.uid);
       expect(entry).toMatchObject({
         actor_id: admin.user.uid,
         actor_email: admin.email,
@@ -210,8 +216,8 @@ describe.each(dialects)("admin users (%s)", (dialect) => {
       const s = await signIn(t, "student");
       const res = await patch(s.user.uid, { role: "student", disabled: false });
       expect(res.statusCode).toBe(200);
-      expect(await auditOf("admin.role_changed", s.user.uid)).toHaveLength(0);
-      expect(await auditOf("admin.user_enabled", s.user.uid)).toHaveLength(0);
+      expect(await auditOf(t, "admin.role_changed", s.user.uid)).toHaveLength(0);
+      expect(await auditOf(t, "admin.user_enabled", s.user.uid)).toHaveLength(0);
     });
   });
 
@@ -219,12 +225,7 @@ describe.each(dialects)("admin users (%s)", (dialect) => {
     it("ends every session and the ID token at once, refuses sign-in and refresh, and can be undone", async () => {
       const s = await signIn(t, "teacher");
       // A second session of the same user (another device).
-      const login2 = await t.app.inject({
-        method: "POST",
-        url: "/api/auth/login",
-        remoteAddress: randomIp(),
-        payload: { email: s.email, password: testPassword },
-      });
+      const login2 = await postLogin(t, s.email);
       expect(login2.statusCode).toBe(200);
 
       const res = await patch(s.user.uid, { disabled: true });
@@ -248,58 +249,34 @@ describe.each(dialects)("admin users (%s)", (dialect) => {
       const reports = await t.app.inject({ method: "GET", url: "/api/reports", headers: s.auth });
       expect(reports.statusCode).toBe(401);
 
-      const refresh = await t.app.inject({
-        method: "POST",
-        url: "/api/auth/refresh",
-        cookies: { gradecast_refresh: s.refreshToken },
-      });
+      const refresh = await sendRefreshCookie(t, "refresh", s.refreshToken);
       expect(refresh.statusCode).toBe(401);
 
-      const login = await t.app.inject({
-        method: "POST",
-        url: "/api/auth/login",
-        remoteAddress: randomIp(),
-        payload: { email: s.email, password: testPassword },
-      });
+      const login = await postLogin(t, s.email);
       expect(login.statusCode).toBe(401);
       expect(errorOf(login.body)).toMatchObject({
         code: "account_disabled",
         message: messages.accountDisabled,
       });
 
-      const [entry] = await auditOf("admin.user_disabled", s.user.uid);
+      const [entry] = await auditOf(t, "admin.user_disabled", s.user.uid);
       expect(entry).toMatchObject({ actor_id: admin.user.uid, ip: adminIp });
 
       const enable = await patch(s.user.uid, { disabled: false });
       expect(enable.statusCode).toBe(200);
-      expect(await auditOf("admin.user_enabled", s.user.uid)).toHaveLength(1);
-      const again = await t.app.inject({
-        method: "POST",
-        url: "/api/auth/login",
-        remoteAddress: randomIp(),
-        payload: { email: s.email, password: testPassword },
-      });
+      expect(await auditOf(t, "admin.user_enabled", s.user.uid)).toHaveLength(1);
+      const again = await postLogin(t, s.email);
       expect(again.statusCode).toBe(200);
       // The old refresh token stays dead after re-enabling.
-      const oldRefresh = await t.app.inject({
-        method: "POST",
-        url: "/api/auth/refresh",
-        cookies: { gradecast_refresh: s.refreshToken },
-      });
+      const oldRefresh = await sendRefreshCookie(t, "refresh", s.refreshToken);
       expect(oldRefresh.statusCode).toBe(401);
     });
   });
 
   describe("the last active admin", () => {
     it("can be neither demoted nor disabled, by anyone; a disabled admin does not count", async () => {
-      const db = t.database.db;
       // Start from this one admin only.
-      await db
-        .updateTable("users")
-        .set({ role: "student" })
-        .where("role", "=", "admin")
-        .where("id", "!=", admin.user.uid)
-        .execute();
+      await demoteOtherAdmins();
       for (const body of [{ role: "teacher" }, { role: "student" }, { disabled: true }]) {
         const res = await patch(admin.user.uid, body);
         expect(res.statusCode).toBe(409);
@@ -329,12 +306,7 @@ describe.each(dialects)("admin users (%s)", (dialect) => {
     it("holds when two admins demote each other at the same time", async () => {
       const db = t.database.db;
       for (let round = 0; round < 4; round++) {
-        await db
-          .updateTable("users")
-          .set({ role: "student" })
-          .where("role", "=", "admin")
-          .where("id", "!=", admin.user.uid)
-          .execute();
+        await demoteOtherAdmins();
         const other = await signIn(t, "admin", { name: `Rival ${round}` });
         const [a, b] = await Promise.all([
           patch(other.user.uid, round % 2 ? { disabled: true } : { role: "student" }, admin),
@@ -370,15 +342,18 @@ describe.each(dialects)("admin users (%s)", (dialect) => {
   });
 
   describe("POST /api/admin/users/:uid/reset-password", () => {
-    it("emails a working single-use reset link, audited without the token", async () => {
-      const s = await signIn(t, "student");
-      outbox.length = 0;
-      const res = await t.app.inject({
+    const sendReset = (uid: string) =>
+      t.app.inject({
         method: "POST",
-        url: `/api/admin/users/${s.user.uid}/reset-password`,
+        url: `/api/admin/users/${uid}/reset-password`,
         headers: admin.auth,
         remoteAddress: adminIp,
       });
+
+    it("emails a working single-use reset link, audited without the token", async () => {
+      const s = await signIn(t, "student");
+      outbox.length = 0;
+      const res = await sendReset(s.user.uid);
       expect(res.statusCode).toBe(202);
       expect(res.json()).toEqual({ message: adminMessages.resetSent });
       const mail = outbox.find((m) => m.to === s.email);
@@ -391,7 +366,7 @@ describe.each(dialects)("admin users (%s)", (dialect) => {
         payload: { token, password: "a brand new passphrase" },
       });
       expect(reset.statusCode).toBe(200);
-      const [entry] = await auditOf("admin.password_reset_sent", s.user.uid);
+      const [entry] = await auditOf(t, "admin.password_reset_sent", s.user.uid);
       expect(entry).toMatchObject({ actor_id: admin.user.uid, ip: adminIp });
       expect(JSON.stringify(entry!.details)).not.toContain(token!);
     });
@@ -400,19 +375,11 @@ describe.each(dialects)("admin users (%s)", (dialect) => {
       const s = await signIn(t, "student");
       await patch(s.user.uid, { disabled: true });
       outbox.length = 0;
-      const res = await t.app.inject({
-        method: "POST",
-        url: `/api/admin/users/${s.user.uid}/reset-password`,
-        headers: admin.auth,
-      });
+      const res = await sendReset(s.user.uid);
       expect(res.statusCode).toBe(409);
       expect(errorOf(res.body).message).toBe(adminMessages.resetDisabled);
       expect(outbox).toHaveLength(0);
-      const unknown = await t.app.inject({
-        method: "POST",
-        url: "/api/admin/users/00000000-0000-4000-8000-000000000000/reset-password",
-        headers: admin.auth,
-      });
+      const unknown = await sendReset("00000000-0000-4000-8000-000000000000");
       expect(unknown.statusCode).toBe(404);
     });
   });
@@ -420,10 +387,9 @@ describe.each(dialects)("admin users (%s)", (dialect) => {
 
 describe.each(dialects)("teacher approval (%s)", (dialect) => {
   it("TEACHER_SIGNUP=approval: a teacher sign-up waits as a student until an admin approves it", async () => {
-    const t = await createTestApp(dialect, { env: { TEACHER_SIGNUP: "approval" } });
-    try {
+    await withTestApp(dialect, { env: { TEACHER_SIGNUP: "approval" } }, async (t) => {
       const admin = await signIn(t, "admin");
-      const teacher = await signIn(t, "teacher", { name: "Pending Teacher" });
+      const teacher = await signIn(t, "teacher", { name: "Pending Teacher", pending: true });
       expect(teacher.user.role).toBe("student");
       const denied = await t.app.inject({
         method: "GET",
@@ -440,6 +406,16 @@ describe.each(dialects)("teacher approval (%s)", (dialect) => {
       });
       const items = (pending.json() as { items: AdminUser[] }).items;
       expect(items.map((u) => u.uid)).toEqual([teacher.user.uid]);
+      // The sidebar's count, whatever the list's filter.
+      expect((pending.json() as { pendingCount: number }).pendingCount).toBe(1);
+      const all = await t.app.inject({
+        method: "GET",
+        url: "/api/admin/users?limit=1",
+        headers: admin.auth,
+      });
+      expect((all.json() as { pendingCount: number }).pendingCount).toBe(1);
+      // One active admin: the screen turns off demoting or disabling it.
+      expect((all.json() as { activeAdminCount: number }).activeAdminCount).toBe(1);
       expect(items[0]).toMatchObject({ role: "student", pendingRole: "teacher" });
       expect(items.map((u) => u.uid)).not.toContain(student.user.uid);
 
@@ -472,15 +448,13 @@ describe.each(dialects)("teacher approval (%s)", (dialect) => {
         headers: admin.auth,
       });
       expect((none.json() as { items: AdminUser[] }).items).toEqual([]);
-    } finally {
-      await t.close();
-    }
+      expect((none.json() as { pendingCount: number }).pendingCount).toBe(0);
+    });
   });
 
-  it("TEACHER_SIGNUP=open (default): a teacher sign-up is a teacher at once", async () => {
-    const t = await createTestApp(dialect);
-    try {
-      const teacher = await signIn(t, "teacher");
+  it("TEACHER_SIGNUP=open: a teacher sign-up is a teacher at once", async () => {
+    await withTestApp(dialect, { env: { TEACHER_SIGNUP: "open" } }, async (t) => {
+      const teacher = await signIn(t, "teacher", { pending: true });
       expect(teacher.user.role).toBe("teacher");
       const row = await t.database.db
         .selectFrom("users")
@@ -488,8 +462,6 @@ describe.each(dialects)("teacher approval (%s)", (dialect) => {
         .where("id", "=", teacher.user.uid)
         .executeTakeFirstOrThrow();
       expect(row).toEqual({ role: "teacher", pending_role: null });
-    } finally {
-      await t.close();
-    }
+    });
   });
 });

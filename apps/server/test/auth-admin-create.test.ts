@@ -1,43 +1,18 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyPassword } from "../src/auth/passwords.ts";
-import { openDatabase } from "../src/db/database.ts";
+import { type Database, openDatabase } from "../src/db/database.ts";
 import { createTestDatabase, dialects } from "./helpers.ts";
+import { runScript } from "./run-script.ts";
 
 // `npm run admin:create -- --email E --name N` as an operator runs it: a separate process on the
 // configured database. It creates or promotes, and never opens a PGlite directory a server holds.
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-const script = path.join(root, "apps/server/scripts/admin-create.ts");
-const tsx = path.join(root, "node_modules/.bin/tsx");
-
-function run(args: string[], env: Record<string, string>) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(tsx, [script, ...args], {
-      cwd: root,
-      env: {
-        PATH: process.env.PATH ?? "",
-        HOME: process.env.HOME ?? "",
-        LOG_LEVEL: "silent",
-        ...env,
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (c) => {
-      stdout += c;
-    });
-    child.stderr.on("data", (c) => {
-      stderr += c;
-    });
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const run = (args: string[], env: Record<string, string>) =>
+  runScript("apps/server/scripts/admin-create.ts", args, env);
 
 describe.each(dialects)("admin:create (%s)", (dialect) => {
   let dataDir: string;
@@ -58,18 +33,36 @@ describe.each(dialects)("admin:create (%s)", (dialect) => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  async function userRow(email: string) {
+  /** The command's database, opened as another process would, for the time of `use`. */
+  async function withDatabase<T>(use: (db: Database["db"]) => Promise<T>): Promise<T> {
     const database = await openDatabase({ url: env.DATABASE_URL, dataDir });
     try {
-      return await database.db
-        .selectFrom("users")
-        .select(["role", "name", "email_verified", "password_hash"])
-        .where("email", "=", email)
-        .executeTakeFirst();
+      return await use(database.db);
     } finally {
       await database.close();
     }
   }
+  const userRow = (email: string) =>
+    withDatabase((db) =>
+      db
+        .selectFrom("users")
+        .select(["role", "pending_role", "name", "email_verified", "password_hash"])
+        .where("email", "=", email)
+        .executeTakeFirst(),
+    );
+  /** An account made before the command runs, with a hash the command must keep. */
+  const addUser = (user: {
+    name: string;
+    email: string;
+    role: "student" | "teacher";
+    pending_role: "teacher" | null;
+  }) =>
+    withDatabase((db) =>
+      db
+        .insertInto("users")
+        .values({ ...user, password_hash: "kept-hash" })
+        .execute(),
+    );
 
   it("creates an admin with ADMIN_PASSWORD (email lower-cased, hash stored), then leaves it as is", async () => {
     const first = await run(["--email", "Head@School.ORG", "--name", "Head Teacher"], {
@@ -118,21 +111,7 @@ describe.each(dialects)("admin:create (%s)", (dialect) => {
   }, 120_000);
 
   it("promotes an existing account, keeping its password", async () => {
-    const database = await openDatabase({ url: env.DATABASE_URL, dataDir });
-    try {
-      await database.db
-        .insertInto("users")
-        .values({
-          name: "Tess",
-          email: "tess@school.org",
-          password_hash: "kept-hash",
-          role: "teacher",
-          pending_role: null,
-        })
-        .execute();
-    } finally {
-      await database.close();
-    }
+    await addUser({ name: "Tess", email: "tess@school.org", role: "teacher", pending_role: null });
     const res = await run(["--email", "TESS@school.org"], env);
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(/^Promoted to admin tess@school\.org/);
@@ -140,6 +119,37 @@ describe.each(dialects)("admin:create (%s)", (dialect) => {
       role: "admin",
       password_hash: "kept-hash",
     });
+  }, 120_000);
+
+  it("--role teacher makes a verified teacher (TEACHER_SIGNUP=closed), and approves a waiting sign-up", async () => {
+    const made = await run(
+      ["--email", "made.teacher@school.org", "--name", "Made Teacher", "--role", "teacher"],
+      { ...env, ADMIN_PASSWORD: "a long enough teacher password" },
+    );
+    expect(made.code).toBe(0);
+    expect(made.stdout).toMatch(/^Created teacher made\.teacher@school\.org/);
+    expect(await userRow("made.teacher@school.org")).toMatchObject({
+      role: "teacher",
+      email_verified: true,
+    });
+
+    await addUser({
+      name: "Waiting",
+      email: "waiting@school.org",
+      role: "student",
+      pending_role: "teacher",
+    });
+    const approved = await run(["--email", "waiting@school.org", "--role", "teacher"], env);
+    expect(approved.code).toBe(0);
+    expect(approved.stdout).toMatch(/^Promoted to teacher waiting@school\.org/);
+    expect(await userRow("waiting@school.org")).toMatchObject({
+      role: "teacher",
+      pending_role: null,
+      password_hash: "kept-hash",
+    });
+    const bad = await run(["--email", "x@school.org", "--role", "owner"], env);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/--role must be admin or teacher/);
   }, 120_000);
 
   it("refuses a common or short password, a missing name, and no password without a terminal", async () => {
@@ -166,33 +176,41 @@ describe.each(dialects)("admin:create (%s)", (dialect) => {
 });
 
 describe("admin:create beside a running server (PGlite)", () => {
-  let dataDir: string;
-  let holder: ChildProcess;
-  beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(os.tmpdir(), "gradecast-admin-lock-"));
-    await mkdir(dataDir, { recursive: true });
-    // Stands in for a server process: the lock names a live process.
-    holder = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60000)"], { stdio: "ignore" });
-    await writeFile(path.join(dataDir, "server.pid"), `${holder.pid}\n`);
-  });
+  const cleanups: Array<() => Promise<unknown>> = [];
   afterAll(async () => {
-    holder.kill();
-    await rm(dataDir, { recursive: true, force: true });
+    for (const c of cleanups) await c();
   });
+  /** A data directory of its own for each test, locked by a process standing in for a server. */
+  async function lockedDataDir() {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), "gradecast-admin-lock-"));
+    await mkdir(dataDir, { recursive: true });
+    const holder = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60000)"], {
+      stdio: "ignore",
+    });
+    await writeFile(path.join(dataDir, "server.pid"), `${holder.pid}\n`);
+    cleanups.push(async () => {
+      holder.kill();
+      await rm(dataDir, { recursive: true, force: true });
+    });
+    return { dataDir, holder };
+  }
 
   it("refuses with a clear message and does not touch the database", async () => {
+    const { dataDir, holder } = await lockedDataDir();
     const res = await run(["--email", "x@school.org", "--name", "X"], {
       DATA_DIR: dataDir,
       ADMIN_PASSWORD: "a long admin passphrase",
     });
     expect(res.code).toBe(1);
     expect(res.stderr).toContain(`process ${holder.pid}`);
-    expect(res.stderr).toMatch(/Stop the server/);
+    expect(res.stderr).toMatch(/^admin:create: Stop the server first/);
     expect(res.stderr).toMatch(/DATABASE_URL/);
+    expect(res.stderr.trim().split("\n")).toHaveLength(1);
     expect(existsSync(path.join(dataDir, "pglite"))).toBe(false);
   });
 
   it("runs once the holder is gone (a stale lock from a crash does not count)", async () => {
+    const { dataDir, holder } = await lockedDataDir();
     holder.kill();
     await new Promise((r) => holder.once("exit", r));
     const res = await run(["--email", "x@school.org", "--name", "X"], {

@@ -3,53 +3,23 @@ import { questionByKey, questionKeys } from "@gradecast/contract/questionnaire";
 import { bandMessages } from "@gradecast/contract/score";
 import { type GradeModel, loadDefaultModel } from "@gradecast/model";
 import { sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertPrediction } from "../src/prediction/queries.ts";
+import { describe, expect, it } from "vitest";
 import { signIn } from "./accounts.ts";
-import { createTestApp, dialects, errorOf, type TestApp } from "./helpers.ts";
+import { dialects, errorOf, type TestApp, withTestApp } from "./helpers.ts";
+import { sampleAnswers, sampleQuestionnaire } from "./sample-answers.ts";
+import { signedInFor, testAppFor } from "./shared-app.ts";
 
 // POST /api/predict and GET /api/predictions/mine through the real API (issue 6): the answer's
 // every field, the explanation adding up to the raw prediction, labels and actionable flags from
 // the contract, extrapolation, what-if calls that store nothing, and each caller's own history.
+// Issue 19: the setup chosen by the grades known, the two parts and how they combine, the
+// subject filled in from the student's own class, and the new columns kept with each row.
 
 type Session = Awaited<ReturnType<typeof signIn>>;
 
-// A whole questionnaire as the original form sent it: every value a string.
-const form: Record<string, string> = {
-  school: "GP",
-  sex: "M",
-  age: "16",
-  address: "U",
-  famsize: "LE3",
-  Pstatus: "T",
-  Medu: "2",
-  Fedu: "2",
-  Mjob: "services",
-  Fjob: "other",
-  reason: "home",
-  guardian: "mother",
-  traveltime: "2",
-  studytime: "2",
-  failures: "0",
-  schoolsup: "no",
-  famsup: "yes",
-  paid: "no",
-  activities: "no",
-  nursery: "yes",
-  higher: "yes",
-  internet: "yes",
-  romantic: "no",
-  famrel: "4",
-  freetime: "3",
-  goout: "3",
-  health: "4",
-  absences: "6",
-  G1: "11",
-  G2: "11",
-};
-const numbers = Object.fromEntries(
-  Object.entries(form).map(([k, v]) => [k, /^\d+$/.test(v) ? Number(v) : v]),
-);
+// A whole questionnaire as the original form sent it (every value a string), and as stored.
+const form: Record<string, string> = { ...sampleAnswers, subject: "mat" };
+const numbers = { ...sampleQuestionnaire, subject: "mat" };
 
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 
@@ -78,23 +48,12 @@ function shifted(model: GradeModel, by: number): GradeModel {
 }
 
 describe.each(dialects)("prediction on %s", (dialect) => {
-  let t: TestApp;
-  let student: Session;
-  let other: Session;
-  let teacher: Session;
-  let admin: Session;
-
-  beforeAll(async () => {
-    t = await createTestApp(dialect, { env: { RATE_LIMITS: "off" } });
-    [student, other, teacher, admin] = await Promise.all([
-      signIn(t, "student"),
-      signIn(t, "student"),
-      signIn(t, "teacher"),
-      signIn(t, "admin"),
-    ]);
-  });
-  afterAll(async () => {
-    await t?.close();
+  const t = testAppFor(dialect, { env: { RATE_LIMITS: "off" } });
+  const people = signedInFor(t, {
+    student: "student",
+    other: "student",
+    teacher: "teacher",
+    admin: "admin",
   });
 
   const predict = (who: Session | null, payload: unknown, query = "") =>
@@ -118,7 +77,7 @@ describe.each(dialects)("prediction on %s", (dialect) => {
     );
 
   it("answers every field: score, band message, interval, explanation, model version", async () => {
-    const res = await predict(student, form);
+    const res = await predict(people.student, form);
     expect(res.statusCode, res.body).toBe(200);
     const r = res.json() as PredictionResult;
     expect(typeof r.prediction).toBe("number");
@@ -143,8 +102,8 @@ describe.each(dialects)("prediction on %s", (dialect) => {
   });
 
   it("explains the prediction: baseValue plus every effect is the raw prediction, labels and flags from the contract", async () => {
-    const r = (await predict(student, form, "?store=false")).json() as PredictionResult;
-    expect(r.contributions).toHaveLength(30);
+    const r = (await predict(people.student, form, "?store=false")).json() as PredictionResult;
+    expect(r.contributions).toHaveLength(questionKeys.length);
     expect(r.contributions.map((c) => c.feature).sort()).toEqual([...questionKeys].sort());
     expect(Math.abs(r.baseValue + sum(r.contributions.map((c) => c.effect)) - r.raw)).toBeLessThan(
       1e-6,
@@ -169,15 +128,19 @@ describe.each(dialects)("prediction on %s", (dialect) => {
   });
 
   it("accepts strings and numbers alike, with the same prediction", async () => {
-    const a = (await predict(student, form, "?store=false")).json() as PredictionResult;
-    const b = (await predict(student, numbers, "?store=false")).json() as PredictionResult;
+    const a = (await predict(people.student, form, "?store=false")).json() as PredictionResult;
+    const b = (await predict(people.student, numbers, "?store=false")).json() as PredictionResult;
     expect(b.prediction).toBe(a.prediction);
     expect(b.inputs).toEqual(a.inputs);
   });
 
   it("moves with the answers: better grades predict a higher score", async () => {
-    const low = (await predict(student, { ...form, G1: "5", G2: "5" }, "?store=false")).json();
-    const high = (await predict(student, { ...form, G1: "18", G2: "18" }, "?store=false")).json();
+    const low = (
+      await predict(people.student, { ...form, G1: "5", G2: "5" }, "?store=false")
+    ).json();
+    const high = (
+      await predict(people.student, { ...form, G1: "18", G2: "18" }, "?store=false")
+    ).json();
     expect((high as PredictionResult).prediction).toBeGreaterThan(
       (low as PredictionResult).prediction + 5,
     );
@@ -186,16 +149,22 @@ describe.each(dialects)("prediction on %s", (dialect) => {
   });
 
   it("flags extrapolation for age 25 and 100 absences", async () => {
-    const res = await predict(student, { ...form, age: "25", absences: "100" }, "?store=false");
+    const res = await predict(
+      people.student,
+      { ...form, age: "25", absences: "100" },
+      "?store=false",
+    );
     expect(res.statusCode).toBe(200);
     const r = res.json() as PredictionResult;
     expect(r.extrapolation).toBe(true);
     expect([...r.extrapolationFeatures].sort()).toEqual(["absences", "age"]);
-    const one = (await predict(student, { ...form, age: "25" }, "?store=false")).json();
+    const one = (await predict(people.student, { ...form, age: "25" }, "?store=false")).json();
     expect((one as PredictionResult).extrapolationFeatures).toEqual(["age"]);
   });
 
   it("stores each prediction with its answers, score and model version; ?store=false stores nothing", async () => {
+    // An account of its own: it counts the stored rows from none.
+    const other = await signIn(t, "student");
     const me = other.user.uid;
     expect(await stored(me)).toBe(0);
     const r = (await predict(other, form)).json() as PredictionResult;
@@ -243,7 +212,7 @@ describe.each(dialects)("prediction on %s", (dialect) => {
     expect(h.latest).not.toBeNull();
     expect(h.latest!.id).toBe(h.items[0]!.id);
     expect(h.latest!.prediction).toBe(h.items[0]!.prediction);
-    expect(h.latest!.contributions).toHaveLength(30);
+    expect(h.latest!.contributions).toHaveLength(questionKeys.length);
     expect(h.latest!.inputs.G2).toBe(16);
   });
 
@@ -274,49 +243,23 @@ describe.each(dialects)("prediction on %s", (dialect) => {
     });
   });
 
-  it("fails only the prediction whose row cannot be stored when several are written together", async () => {
-    const a = await signIn(t, "student");
-    const row = (userId: string) => ({
-      userId,
-      inputs: numbers,
-      score: 12,
-      rawScore: 12,
-      intervalLow: 10,
-      intervalHigh: 14,
-      extrapolation: false,
-      modelVersion: "test",
-    });
-    const gone = "00000000-0000-4000-8000-000000000000";
-    const results = await Promise.allSettled([
-      insertPrediction(t.database.db, row(a.user.uid)),
-      insertPrediction(t.database.db, row(a.user.uid)),
-      insertPrediction(t.database.db, row(gone)),
-      insertPrediction(t.database.db, row(a.user.uid)),
-    ]);
-    expect(results.map((r) => r.status)).toEqual([
-      "fulfilled",
-      "fulfilled",
-      "rejected",
-      "fulfilled",
-    ]);
-    expect(await stored(a.user.uid)).toBe(3);
-  });
-
   it("never shows another student's predictions", async () => {
-    await predict(student, { ...form, G2: "19" });
-    const theirs = (await history(student)).json() as PredictionHistory;
-    const mine = (await history(other)).json() as PredictionHistory;
+    // Each test makes the predictions it reads: in a shuffled run no other has run before it.
+    expect((await predict(people.other, form)).statusCode).toBe(200);
+    await predict(people.student, { ...form, G2: "19" });
+    const theirs = (await history(people.student)).json() as PredictionHistory;
+    const mine = (await history(people.other)).json() as PredictionHistory;
     const theirIds = new Set(theirs.items.map((i) => i.id));
     expect(mine.items.length).toBeGreaterThan(0);
     expect(mine.items.some((i) => theirIds.has(i.id))).toBe(false);
-    expect(mine.latest?.inputs.G2).toBe(11);
+    expect(mine.latest?.inputs.G2).toBe(numbers.G2);
   });
 
   it("lets any signed-in user predict; teachers have no history to read; anonymous gets 401", async () => {
-    expect((await predict(teacher, form, "?store=false")).statusCode).toBe(200);
-    expect((await predict(admin, form)).statusCode).toBe(200);
-    expect(((await history(admin)).json() as PredictionHistory).items).toHaveLength(1);
-    const listed = await history(teacher);
+    expect((await predict(people.teacher, form, "?store=false")).statusCode).toBe(200);
+    expect((await predict(people.admin, form)).statusCode).toBe(200);
+    expect(((await history(people.admin)).json() as PredictionHistory).items).toHaveLength(1);
+    const listed = await history(people.teacher);
     expect(listed.statusCode).toBe(403);
     expect(errorOf(listed.body).code).toBe("forbidden");
     expect((await predict(null, form)).statusCode).toBe(401);
@@ -326,20 +269,24 @@ describe.each(dialects)("prediction on %s", (dialect) => {
   it("lets an admin alone read everyone's stored predictions, or one user's", async () => {
     const get = (who: Session, url: string) =>
       t.app.inject({ method: "GET", url, headers: who.auth });
-    const all = await get(admin, "/api/predictions?limit=100");
+    for (const who of [people.student, people.other])
+      expect((await predict(who, form)).statusCode).toBe(200);
+    const all = await get(people.admin, "/api/predictions?limit=100");
     expect(all.statusCode).toBe(200);
     type Item = PredictionHistory["items"][number] & { userId: string };
     const items = (all.json() as { items: Item[] }).items;
     const owners = new Set(items.map((i) => i.userId));
-    expect(owners.has(student.user.uid)).toBe(true);
-    expect(owners.has(other.user.uid)).toBe(true);
-    const theirs = (await get(admin, `/api/predictions?userId=${other.user.uid}`)).json() as {
+    expect(owners.has(people.student.user.uid)).toBe(true);
+    expect(owners.has(people.other.user.uid)).toBe(true);
+    const theirs = (
+      await get(people.admin, `/api/predictions?userId=${people.other.user.uid}`)
+    ).json() as {
       items: Item[];
     };
     expect(theirs.items.length).toBeGreaterThan(0);
-    expect(theirs.items.every((i) => i.userId === other.user.uid)).toBe(true);
-    expect((await get(student, "/api/predictions")).statusCode).toBe(403);
-    expect((await get(teacher, "/api/predictions")).statusCode).toBe(403);
+    expect(theirs.items.every((i) => i.userId === people.other.user.uid)).toBe(true);
+    expect((await get(people.student, "/api/predictions")).statusCode).toBe(403);
+    expect((await get(people.teacher, "/api/predictions")).statusCode).toBe(403);
   });
 
   it("answers no explanation for a prediction made by another model version", async () => {
@@ -365,7 +312,132 @@ describe.each(dialects)("prediction on %s", (dialect) => {
       message: "Good effort!",
       modelVersion: "an-old-model",
       interval: { low: 10, high: 15 },
+      // a row stored before the model answered in two parts reads with nulls
+      modelSetup: null,
+      scoreIfSits: null,
+      noFinalScoreRisk: null,
     });
+  });
+
+  it("answers which setup answered, the two parts and how they combine, and stores them", async () => {
+    const who = await signIn(t, "student");
+    const res = await predict(who, form);
+    expect(res.statusCode, res.body).toBe(200);
+    const r = res.json() as PredictionResult;
+    expect(r.modelSetup).toBe("A");
+    expect(r.noFinalScoreRisk).toBeGreaterThan(0);
+    expect(r.noFinalScoreRisk).toBeLessThan(1);
+    expect(r.scoreIfSits).toBeGreaterThanOrEqual(r.prediction);
+    // the headline is the expected score: (1 - risk) * score if the student sits
+    expect(r.prediction).toBeCloseTo((1 - r.noFinalScoreRisk) * r.scoreIfSits, 6);
+    expect(r.combination).toMatch(/\(1 - noFinalScoreRisk\) \* scoreIfSits/);
+    const row = await t.database.db
+      .selectFrom("predictions")
+      .selectAll()
+      .where("id", "=", r.id!)
+      .executeTakeFirstOrThrow();
+    expect(row.model_setup).toBe("A");
+    expect(row.score_if_sits).toBeCloseTo(r.scoreIfSits, 9);
+    expect(row.no_final_score_risk).toBeCloseTo(r.noFinalScoreRisk, 12);
+    const h = (await history(who)).json() as PredictionHistory;
+    expect(h.items[0]).toMatchObject({
+      modelSetup: "A",
+      scoreIfSits: r.scoreIfSits,
+      noFinalScoreRisk: r.noFinalScoreRisk,
+    });
+  });
+
+  it("answers early in the term: G1 and G2 not known yet (null) choose setups B and C, with wider intervals", async () => {
+    const width = (r: PredictionResult) => r.interval.high - r.interval.low;
+    const a = (await predict(people.student, form, "?store=false")).json() as PredictionResult;
+    const resB = await predict(people.student, { ...form, G2: null }, "?store=false");
+    expect(resB.statusCode, resB.body).toBe(200);
+    const b = resB.json() as PredictionResult;
+    const c = (
+      await predict(people.student, { ...form, G1: null, G2: null }, "?store=false")
+    ).json() as PredictionResult;
+    expect([a.modelSetup, b.modelSetup, c.modelSetup]).toEqual(["A", "B", "C"]);
+    expect(b.inputs.G2).toBeNull();
+    expect(c.inputs.G1).toBeNull();
+    expect(width(b)).toBeGreaterThan(width(a));
+    expect(width(c)).toBeGreaterThan(width(b));
+    const g1 = c.contributions.find((x) => x.feature === "G1")!;
+    expect(g1).toMatchObject({ value: null, effect: 0 });
+    expect(Math.abs(c.baseValue + sum(c.contributions.map((x) => x.effect)) - c.raw)).toBeLessThan(
+      1e-6,
+    );
+    // a second-period grade without the first is refused and nothing is stored
+    const before = await stored(people.student.user.uid);
+    const bad = await predict(people.student, { ...form, G1: null });
+    expect(bad.statusCode).toBe(400);
+    expect(errorOf(bad.body).fields).toEqual({
+      G2: "Give the first period grade (G1) before the second (G2).",
+    });
+    expect(await stored(people.student.user.uid)).toBe(before);
+    // leaving a grade out is not the same as "not known yet"
+    const { G1: _g1, ...noG1 } = form;
+    const missing = await predict(people.student, noG1, "?store=false");
+    expect(missing.statusCode).toBe(400);
+    expect(Object.keys(errorOf(missing.body).fields ?? {})).toEqual(["G1"]);
+  });
+
+  it("never suggests a harmful change: more absences or going out never raise, more study never lowers", async () => {
+    const at = async (changes: Record<string, string | null>) =>
+      (
+        (
+          await predict(people.student, { ...form, ...changes }, "?store=false")
+        ).json() as PredictionResult
+      ).prediction;
+    const early: Record<string, string | null>[] = [{}, { G2: null }, { G1: null, G2: null }];
+    for (const grades of early) {
+      const abs = [];
+      for (const a of ["0", "4", "10", "30", "75"]) abs.push(await at({ ...grades, absences: a }));
+      for (let i = 1; i < abs.length; i++) expect(abs[i]).toBeLessThanOrEqual(abs[i - 1]! + 1e-9);
+      const study = [];
+      for (const v of ["1", "2", "3", "4"]) study.push(await at({ ...grades, studytime: v }));
+      for (let i = 1; i < study.length; i++) {
+        expect(study[i]).toBeGreaterThanOrEqual(study[i - 1]! - 1e-9);
+      }
+      expect(await at({ ...grades, higher: "yes" })).toBeGreaterThanOrEqual(
+        await at({ ...grades, higher: "no" }),
+      );
+      expect(await at({ ...grades, goout: "5" })).toBeLessThanOrEqual(
+        await at({ ...grades, goout: "1" }),
+      );
+    }
+  });
+
+  it("takes the subject as an input, and fills it in from the student's own class when left out", async () => {
+    const who = await signIn(t, "student");
+    const mat = (await predict(who, form, "?store=false")).json() as PredictionResult;
+    const por = (
+      await predict(who, { ...form, subject: "por" }, "?store=false")
+    ).json() as PredictionResult;
+    expect(por.prediction).not.toBe(mat.prediction);
+    const { subject: _s, ...noSubject } = form;
+    const unknown = (await predict(who, noSubject, "?store=false")).json() as PredictionResult;
+    expect(unknown.inputs.subject).toBeNull();
+    // enrolled in a Portuguese class: the class's subject is used
+    const cls = await t.database.db
+      .insertInto("classes")
+      .values({ name: "10B Portuguese", subject: "por", year: "2026" })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    await t.database.db
+      .insertInto("enrolments")
+      .values({ class_id: cls.id, student_id: who.user.uid })
+      .execute();
+    const filled = (await predict(who, noSubject, "?store=false")).json() as PredictionResult;
+    expect(filled.inputs.subject).toBe("por");
+    expect(filled.prediction).toBe(por.prediction);
+    // another student's enrolment never fills this one's
+    const stranger = (
+      await predict(people.other, noSubject, "?store=false")
+    ).json() as PredictionResult;
+    expect(stranger.inputs.subject).toBeNull();
+    const bad = await predict(who, { ...form, subject: "history" }, "?store=false");
+    expect(bad.statusCode).toBe(400);
+    expect(Object.keys(errorOf(bad.body).fields ?? {})).toEqual(["subject"]);
   });
 });
 
@@ -375,27 +447,28 @@ describe("prediction clamps", () => {
     [-30, 0, "You need to improve!"],
   ] as const) {
     it(`clamps to ${expected} and keeps the raw prediction equal to baseValue plus the effects`, async () => {
-      const t = await createTestApp("pglite", {
-        env: { RATE_LIMITS: "off" },
-        services: { model: shifted(loadDefaultModel(), by) },
-      });
-      try {
-        const s = await signIn(t, "student");
-        const res = await predict(t, s, form);
-        expect(res.statusCode, res.body).toBe(200);
-        const r = res.json() as PredictionResult;
-        expect(r.prediction).toBe(expected);
-        expect(r.message).toBe(message);
-        expect(r.raw).not.toBe(expected);
-        expect(
-          Math.abs(r.baseValue + sum(r.contributions.map((c) => c.effect)) - r.raw),
-        ).toBeLessThan(1e-6);
-        expect(((await history2(t, s)).json() as PredictionHistory).items[0]?.prediction).toBe(
-          expected,
-        );
-      } finally {
-        await t.close();
-      }
+      await withTestApp(
+        "pglite",
+        {
+          env: { RATE_LIMITS: "off" },
+          services: { model: shifted(loadDefaultModel(), by) },
+        },
+        async (t) => {
+          const s = await signIn(t, "student");
+          const res = await predict(t, s, form);
+          expect(res.statusCode, res.body).toBe(200);
+          const r = res.json() as PredictionResult;
+          expect(r.prediction).toBe(expected);
+          expect(r.message).toBe(message);
+          expect(r.raw).not.toBe(expected);
+          expect(
+            Math.abs(r.baseValue + sum(r.contributions.map((c) => c.effect)) - r.raw),
+          ).toBeLessThan(1e-6);
+          expect(((await history2(t, s)).json() as PredictionHistory).items[0]?.prediction).toBe(
+            expected,
+          );
+        },
+      );
     });
   }
   const predict = (t: TestApp, s: Session, payload: unknown) =>
@@ -411,8 +484,7 @@ describe("prediction clamps", () => {
 
 describe("prediction rate limit", () => {
   it("answers 429 in the error shape after 120 predictions a minute from one user", async () => {
-    const t = await createTestApp("pglite");
-    try {
+    await withTestApp("pglite", {}, async (t) => {
       const s = await signIn(t, "student");
       let last = { statusCode: 0, body: "" };
       for (let i = 0; i < 121; i++) {
@@ -435,8 +507,6 @@ describe("prediction rate limit", () => {
         payload: form,
       });
       expect(res.statusCode).toBe(200);
-    } finally {
-      await t.close();
-    }
+    });
   });
 });

@@ -5,7 +5,7 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.ts";
 import { loadConfig } from "../src/config.ts";
-import { type SignedInUser, signIn } from "./accounts.ts";
+import { type SignedInUser, sendRefreshCookie, signIn } from "./accounts.ts";
 import { createTestApp, createTestDatabase, dialects, errorOf, type TestApp } from "./helpers.ts";
 import { hostileTexts } from "./security-payloads.ts";
 
@@ -21,6 +21,9 @@ function expectStrictHeaders(headers: Record<string, unknown>, where: string) {
   expect(csp, where).toMatch(/default-src 'self'/);
   expect(csp, where).toMatch(/script-src 'self'(;|$)/);
   expect(csp, where).toMatch(/object-src 'none'/);
+  // No <base> may move relative addresses elsewhere; forms post only here.
+  expect(csp, where).toMatch(/base-uri 'none'/);
+  expect(csp, where).toMatch(/form-action 'self'/);
   expect(csp, where).not.toMatch(/unsafe-inline|unsafe-eval|\*/);
   expect(csp, where).toMatch(/frame-ancestors 'none'/);
   expect(headers["x-frame-options"], where).toBe("DENY");
@@ -105,31 +108,19 @@ describe.each(dialects)("security on %s", (dialect) => {
     expect(login.body).not.toContain(cookie!.value);
     expect(login.headers["cache-control"]).toMatch(/no-store/);
 
-    const refreshed = await t.app.inject({
-      method: "POST",
-      url: "/api/auth/refresh",
-      cookies: { gradecast_refresh: cookie!.value },
-    });
+    const refreshed = await sendRefreshCookie(t, "refresh", cookie!.value);
     expect(refreshed.statusCode).toBe(200);
     const [rotated] = setCookies(refreshed.headers).filter((c) => c.name === "gradecast_refresh");
     expect(rotated!.attrs.get("httponly")).toBe(true);
     expect(String(rotated!.attrs.get("samesite")).toLowerCase()).toBe("strict");
     expect(rotated!.value).not.toBe(cookie!.value);
 
-    const out = await t.app.inject({
-      method: "POST",
-      url: "/api/auth/logout",
-      cookies: { gradecast_refresh: rotated!.value },
-    });
+    const out = await sendRefreshCookie(t, "logout", rotated!.value);
     expect(out.statusCode).toBe(204);
     const [cleared] = setCookies(out.headers).filter((c) => c.name === "gradecast_refresh");
     expect(cleared!.value).toBe("");
     expect(cleared!.attrs.get("path")).toBe("/api/auth");
-    const again = await t.app.inject({
-      method: "POST",
-      url: "/api/auth/refresh",
-      cookies: { gradecast_refresh: rotated!.value },
-    });
+    const again = await sendRefreshCookie(t, "refresh", rotated!.value);
     expect(again.statusCode).toBe(401);
     errorOf(again.body);
   });

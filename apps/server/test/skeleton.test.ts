@@ -1,19 +1,13 @@
 import { generateKeyPairSync } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { apiAccess } from "@gradecast/contract/api-access";
-import { defaultContactEmail } from "@gradecast/contract/site";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../src/config.ts";
-import { createTestApp, dialects, errorOf, type TestApp } from "./helpers.ts";
+import { createTestApp, dialects, errorOf } from "./helpers.ts";
+import { testAppFor } from "./shared-app.ts";
 
 describe.each(dialects)("skeleton on %s", (dialect) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(dialect);
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  const t = testAppFor(dialect);
 
   it("reports health with the database and the model ok, and the model's version", async () => {
     const res = await t.app.inject({ method: "GET", url: "/api/health" });
@@ -30,8 +24,8 @@ describe.each(dialects)("skeleton on %s", (dialect) => {
     });
   });
 
-  it("describes its API at /api/docs: an OpenAPI document from the contract's table and schemas, and a page", async () => {
-    const res = await t.app.inject({ method: "GET", url: "/api/docs/openapi.json" });
+  it("describes its API at /api/docs: an OpenAPI document from the route schemas, and a page", async () => {
+    const res = await t.app.inject({ method: "GET", url: "/api/openapi.json" });
     expect(res.statusCode).toBe(200);
     const doc = res.json() as {
       openapi: string;
@@ -62,22 +56,25 @@ describe.each(dialects)("skeleton on %s", (dialect) => {
     expect(page.statusCode).toBe(200);
     expect(page.headers["content-type"]).toBe("text/html; charset=utf-8");
     expect(page.body).toContain("<h2>POST /api/reports</h2>");
-    expect(page.body).toContain('href="/api/docs/openapi.json"');
+    expect(page.body).toContain('href="/api/openapi.json"');
     expect(page.body).not.toMatch(/<script|style=/);
   });
 
-  it("gives anyone the installation's contact address, CONTACT_EMAIL or the default", async () => {
+  it("gives anyone the school's name and contact address, null (no placeholder) when unset", async () => {
     const res = await t.app.inject({ method: "GET", url: "/api/site" });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ contactEmail: defaultContactEmail });
+    expect(res.json()).toEqual({ contactEmail: null, schoolName: null });
     expect(res.headers["cache-control"]).toBe("public, max-age=300");
 
     const school = await createTestApp(dialect, {
-      env: { CONTACT_EMAIL: " helpdesk@school.example " },
+      env: { CONTACT_EMAIL: " helpdesk@school.example ", SCHOOL_NAME: " Hillside School " },
     });
     try {
       const own = await school.app.inject({ method: "GET", url: "/api/site" });
-      expect(own.json()).toEqual({ contactEmail: "helpdesk@school.example" });
+      expect(own.json()).toEqual({
+        contactEmail: "helpdesk@school.example",
+        schoolName: "Hillside School",
+      });
     } finally {
       await school.close();
     }
@@ -90,15 +87,18 @@ describe.each(dialects)("skeleton on %s", (dialect) => {
     expect(errorOf(res.body).code).toBe("not_found");
   });
 
-  it("refuses a body over 1 MiB with 413 in the error shape", async () => {
+  it("refuses a body over the route's limit with 413 in the error shape, naming the limit", async () => {
     const res = await t.app.inject({
       method: "POST",
       url: "/api/auth/login",
       headers: { "content-type": "application/json" },
-      payload: JSON.stringify({ email: "a@b.c", password: "x".repeat(1024 * 1024 + 10) }),
+      payload: JSON.stringify({ email: "a@b.c", password: "x".repeat(10 * 1024) }),
     });
     expect(res.statusCode).toBe(413);
-    expect(errorOf(res.body).code).toBe("payload_too_large");
+    expect(errorOf(res.body)).toEqual({
+      code: "payload_too_large",
+      message: "The request body is too large (10 KB at most).",
+    });
   });
 
   it("refuses malformed JSON with 400 in the error shape", async () => {
@@ -186,7 +186,14 @@ describe("configuration", () => {
   it("has working defaults", () => {
     const config = loadConfig({});
     expect(config.port).toBe(3000);
-    expect(config.teacherSignup).toBe("open");
+    expect(config.teacherSignup).toBe("approval");
     expect(config.databaseUrl).toBeUndefined();
+    // No made-up address: the sender is at the host people reach Gradecast by.
+    expect(config.contactEmail).toBeUndefined();
+    expect(config.mailFrom).toBe('"Gradecast" <no-reply@localhost>');
+    expect(
+      loadConfig({ SCHOOL_NAME: "Hillside School", PUBLIC_URL: "https://grades.hillside.example" })
+        .mailFrom,
+    ).toBe('"Hillside School" <no-reply@grades.hillside.example>');
   });
 });

@@ -1,34 +1,12 @@
-import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { runScript } from "./run-script.ts";
 
 // The server as an operator starts it: an address it cannot listen on stops it with one line
 // that names the variables to change, and no stack trace.
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-const tsx = path.join(root, "node_modules/.bin/tsx");
-
-function start(env: Record<string, string>) {
-  return new Promise<{ code: number | null; stderr: string }>((resolve) => {
-    const child = spawn(tsx, [path.join(root, "apps/server/src/main.ts")], {
-      cwd: root,
-      env: {
-        PATH: process.env.PATH ?? "",
-        HOME: process.env.HOME ?? "",
-        LOG_LEVEL: "silent",
-        ...env,
-      },
-      stdio: ["ignore", "ignore", "pipe"],
-    });
-    let stderr = "";
-    child.stderr.on("data", (c) => {
-      stderr += c;
-    });
-    child.on("close", (code) => resolve({ code, stderr }));
-  });
-}
+const start = (env: Record<string, string>) => runScript("apps/server/src/main.ts", [], env);
 
 describe("start-up", () => {
   it("names HOST and PORT when it cannot listen there", async () => {

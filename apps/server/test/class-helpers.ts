@@ -1,0 +1,50 @@
+import type { ClassView } from "@gradecast/contract/classes";
+import { randomIp, type SignedInUser } from "./accounts.ts";
+import type { TestApp } from "./helpers.ts";
+
+// Calls of the classes API in tests, through the real routes.
+export type Caller = SignedInUser | undefined;
+
+export function api(t: TestApp) {
+  const call = (
+    method: "GET" | "POST" | "PATCH" | "DELETE",
+    url: string,
+    who: Caller,
+    payload?: object,
+    remoteAddress = randomIp(),
+  ) =>
+    t.app.inject({
+      method,
+      url,
+      remoteAddress,
+      headers: who ? who.auth : {},
+      ...(payload !== undefined ? { payload } : {}),
+    });
+
+  return {
+    call,
+    async createClass(who: SignedInUser, body: object = {}): Promise<ClassView> {
+      const res = await call("POST", "/api/classes", who, {
+        name: "Maths 10B",
+        subject: "mat",
+        year: "2026/27",
+        ...body,
+      });
+      if (res.statusCode !== 201) throw new Error(`create failed: ${res.statusCode} ${res.body}`);
+      return (res.json() as { class: ClassView }).class;
+    },
+    join(who: Caller, code: unknown, remoteAddress?: string) {
+      return call("POST", "/api/classes/join", who, { code }, remoteAddress);
+    },
+    /** Uploads a roster file (text, or raw bytes) as text/csv. */
+    roster(who: Caller, classId: string, file: string | Buffer, preview: boolean) {
+      return t.app.inject({
+        method: "POST",
+        url: `/api/classes/${classId}/roster${preview ? "/preview" : ""}`,
+        remoteAddress: randomIp(),
+        headers: { ...(who ? who.auth : {}), "content-type": "text/csv" },
+        payload: file,
+      });
+    },
+  };
+}

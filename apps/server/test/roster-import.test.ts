@@ -1,0 +1,275 @@
+import type { RosterResult } from "@gradecast/contract/classes";
+import { type ClassView, classMessages, rosterLimits } from "@gradecast/contract/classes";
+import { beforeAll, describe, expect, it } from "vitest";
+import {
+  logIn,
+  randomIp,
+  readOutbox,
+  signIn,
+  testPassword,
+  uniqueEmail,
+  verifyByMail,
+  waitForMail,
+} from "./accounts.ts";
+import { api } from "./class-helpers.ts";
+import { auditOf, dialects, errorOf } from "./helpers.ts";
+import { signedInFor, testAppFor } from "./shared-app.ts";
+
+// Roster import: a CSV of name,email previewed, then imported in one transaction; verified
+// students enrolled, other emails invited by email and enrolled once they register and verify;
+// a file with any bad line refused whole with each line and reason; a repeat adds nothing.
+describe.each(dialects)("roster import (%s)", (dialect) => {
+  const t = testAppFor(dialect, { env: { RATE_LIMITS: "off" } });
+  const people = signedInFor(t, {
+    teacher: ["teacher", { name: "Ana Teacher" }],
+    otherTeacher: "teacher",
+    admin: "admin",
+  });
+  let c: ReturnType<typeof api>;
+
+  beforeAll(async () => {
+    c = api(t);
+  });
+
+  const members = async (classId: string) => {
+    const res = await c.call("GET", `/api/classes/${classId}/members`, people.teacher);
+    expect(res.statusCode).toBe(200);
+    return res.json() as {
+      students: { id: string; email: string }[];
+      invitations: { email: string; name: string }[];
+    };
+  };
+  const emailsOf = (rows: { email: string }[]) => rows.map((r) => r.email).sort();
+  const mailsTo = async (email: string) =>
+    (await readOutbox(t.dataDir)).filter((m) => m.to.toLowerCase().includes(email));
+
+  it("previews, imports once, and enrols the invited student after register and verify", async () => {
+    const klass = await c.createClass(people.teacher, { name: "Roster class" });
+    const verified = await signIn(t, "student", { name: "Vera Verified" });
+    const already = await signIn(t, "student", { name: "Al Ready" });
+    await c.join(already, klass.joinCode);
+    const unverified = await signIn(t, "student", { verified: false, name: "Una Verified" });
+    const newcomer = uniqueEmail("newcomer");
+    const file = [
+      "name,email",
+      `Vera Verified,${verified.email.toUpperCase()}`,
+      `"Newcomer, Nia",${newcomer}`,
+      `Al Ready,${already.email}`,
+      `Una Verified,${unverified.email}`,
+      "",
+    ].join("\r\n");
+
+    const preview = await c.roster(people.teacher, klass.id, file, true);
+    expect(preview.statusCode).toBe(200);
+    const planned = preview.json() as RosterResult;
+    expect(planned.dryRun).toBe(true);
+    expect(emailsOf(planned.enrolled)).toEqual([verified.email]);
+    expect(emailsOf(planned.invited)).toEqual([newcomer, unverified.email].sort());
+    expect(planned.alreadyEnrolled).toEqual([{ line: 4, name: "Al Ready", email: already.email }]);
+    expect(planned.invited.find((r) => r.email === newcomer)).toEqual({
+      line: 3,
+      name: "Newcomer, Nia",
+      email: newcomer,
+    });
+    // The preview changed nothing and sent nothing.
+    expect(emailsOf((await members(klass.id)).students)).toEqual([already.email]);
+    expect((await members(klass.id)).invitations).toEqual([]);
+    expect(await mailsTo(newcomer)).toEqual([]);
+    expect(await auditOf(t, "class.roster_imported", klass.id)).toEqual([]);
+
+    const done = await c.roster(people.teacher, klass.id, file, false);
+    expect(done.statusCode).toBe(200);
+    expect({ ...(done.json() as RosterResult), dryRun: true }).toEqual(planned);
+    const after = await members(klass.id);
+    expect(emailsOf(after.students)).toEqual([already.email, verified.email].sort());
+    expect(emailsOf(after.invitations)).toEqual([newcomer, unverified.email].sort());
+    const invitation = await waitForMail(t.dataDir, newcomer, /Roster class/);
+    expect(invitation.subject).toContain("Roster class");
+    expect(invitation.text).toContain("Hello Newcomer, Nia");
+    expect(invitation.text).toContain("Ana Teacher");
+    expect(invitation.text).toContain("/register");
+    const [entry] = await auditOf(t, "class.roster_imported", klass.id);
+    expect(entry?.details).toEqual({
+      rows: 4,
+      enrolled: 1,
+      invited: 2,
+      alreadyEnrolled: 1,
+      alreadyInvited: 0,
+    });
+
+    // The same file again: nothing is added twice, nobody is emailed twice.
+    const repeat = await c.roster(people.teacher, klass.id, file, false);
+    const second = repeat.json() as RosterResult;
+    expect(second.enrolled).toEqual([]);
+    expect(second.invited).toEqual([]);
+    expect(emailsOf(second.alreadyEnrolled)).toEqual([already.email, verified.email].sort());
+    expect(emailsOf(second.alreadyInvited)).toEqual([newcomer, unverified.email].sort());
+    expect(await mailsTo(newcomer)).toHaveLength(1);
+    expect((await members(klass.id)).students).toHaveLength(2);
+
+    // The newcomer registers with the invited address and verifies it: now in the class.
+    const address = randomIp();
+    const registered = await t.app.inject({
+      method: "POST",
+      url: "/api/auth/register",
+      remoteAddress: address,
+      payload: { name: "Nia Newcomer", email: newcomer, password: testPassword },
+    });
+    expect(registered.statusCode).toBe(201);
+    const auth = await logIn(t, newcomer, address);
+    const before = await t.app.inject({ method: "GET", url: "/api/classes", headers: auth });
+    expect(before.statusCode).toBe(403);
+    expect((await members(klass.id)).students).toHaveLength(2);
+    expect((await verifyByMail(t, newcomer, auth)).statusCode).toBe(200);
+    const mine = await t.app.inject({ method: "GET", url: "/api/classes", headers: auth });
+    expect((mine.json().items as ClassView[]).map((i) => i.id)).toEqual([klass.id]);
+    const final = await members(klass.id);
+    expect(emailsOf(final.students)).toContain(newcomer);
+    expect(emailsOf(final.invitations)).toEqual([unverified.email]);
+    const accepted = await auditOf(t, "class.invitation_accepted", klass.id);
+    expect(accepted).toHaveLength(1);
+    expect(accepted[0]?.actor_id).toBe(registered.json().user.uid);
+  });
+
+  it("refuses a file with any bad line whole, naming each line and reason", async () => {
+    const klass = await c.createClass(people.teacher);
+    const good = await signIn(t, "student");
+    const pending = await signIn(t, "teacher", { pending: true });
+    const fresh = uniqueEmail("fresh");
+    const file = [
+      "name,email",
+      `Good Student,${good.email}`,
+      "Bad Email,not-an-email",
+      `,${uniqueEmail("noname")}`,
+      `"Two`,
+      `Lines",${uniqueEmail("twolines")}`,
+      `A Teacher,${people.otherTeacher.email}`,
+      `An Admin,${people.admin.email}`,
+      `Fresh One,${fresh}`,
+      `Fresh Again,${fresh.toUpperCase()}`,
+      `Three,Columns,here@example.com`,
+      `Pending,${pending.email}`,
+    ].join("\n");
+    for (const preview of [true, false]) {
+      const res = await c.roster(people.teacher, klass.id, file, preview);
+      expect(res.statusCode).toBe(400);
+      const error = errorOf(res.body);
+      expect(error.code).toBe("validation_failed");
+      expect(error.message).toBe(classMessages.rosterRejected);
+      expect(error.fields).toEqual({
+        "line 3": classMessages.rosterEmailInvalid,
+        "line 4": classMessages.rosterNameRequired,
+        "line 5": classMessages.rosterNameMultiline,
+        "line 7": classMessages.rosterStaffEmail,
+        "line 8": classMessages.rosterStaffEmail,
+        "line 10": classMessages.rosterDuplicate(9),
+        "line 11": classMessages.rosterColumns,
+        "line 12": classMessages.rosterPendingTeacher,
+      });
+    }
+    const after = await members(klass.id);
+    expect(after.students).toEqual([]);
+    expect(after.invitations).toEqual([]);
+    expect(await mailsTo(fresh)).toEqual([]);
+    expect(await auditOf(t, "class.roster_imported", klass.id)).toEqual([]);
+  });
+
+  it("refuses a wrong header, an empty file, too many rows, bytes that are not UTF-8, and JSON", async () => {
+    const klass = await c.createClass(people.teacher);
+    const cases: [string | Buffer, Record<string, string>][] = [
+      ["email,name\nA,a@example.com\n", { "line 1": classMessages.rosterHeader }],
+      ["name,email\n", { file: classMessages.rosterEmpty }],
+      [
+        `name,email\n${Array.from({ length: rosterLimits.rows + 1 }, (_, i) => `S ${i},s${i}@example.com`).join("\n")}`,
+        { file: classMessages.rosterTooMany },
+      ],
+      [
+        Buffer.from("name,email\nJos\xe9,jose@example.com\n", "latin1"),
+        { file: classMessages.rosterNotUtf8 },
+      ],
+      ['name,email\n"Unclosed,u@example.com\n', { "line 2": classMessages.rosterNotCsv }],
+    ];
+    for (const [file, fields] of cases) {
+      const res = await c.roster(people.teacher, klass.id, file, false);
+      expect(res.statusCode, String(file).slice(0, 40)).toBe(400);
+      expect(errorOf(res.body).fields).toEqual(fields);
+    }
+    const json = await c.call("POST", `/api/classes/${klass.id}/roster`, people.teacher, {
+      csv: "name,email",
+    });
+    expect(json.statusCode).toBe(400);
+    expect((await members(klass.id)).invitations).toEqual([]);
+  });
+
+  it("imports a file of exactly 1,000 rows, and refuses the 1,001st row with the whole file", async () => {
+    const klass = await c.createClass(people.teacher);
+    // Three of the rows are students with verified accounts: enrolled; the others are invited.
+    const known = await Promise.all(Array.from({ length: 3 }, () => signIn(t, "student")));
+    const tag = klass.id.slice(0, 8);
+    const lines = Array.from({ length: rosterLimits.rows }, (_, i) =>
+      i < known.length ? `Known ${i},${known[i]!.email}` : `S ${i},full${i}-${tag}@example.com`,
+    );
+    const extra = `One Too Many,extra-${tag}@example.com`;
+    // With a byte order mark, as spreadsheets save it.
+    const file = (rows: string[]) => `\uFEFFname,email\n${rows.join("\n")}\n`;
+
+    const tooMany = await c.roster(people.teacher, klass.id, file([...lines, extra]), false);
+    expect(tooMany.statusCode).toBe(400);
+    expect(errorOf(tooMany.body).fields).toEqual({ file: classMessages.rosterTooMany });
+    expect(await members(klass.id)).toEqual({ students: [], invitations: [] });
+    expect(await auditOf(t, "class.roster_imported", klass.id)).toEqual([]);
+
+    const res = await c.roster(people.teacher, klass.id, file(lines), false);
+    expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+    const done = res.json() as RosterResult;
+    expect(done.dryRun).toBe(false);
+    expect(emailsOf(done.enrolled)).toEqual(emailsOf(known));
+    expect(done.invited).toHaveLength(rosterLimits.rows - known.length);
+    expect(done.invited.at(-1)).toEqual({
+      line: rosterLimits.rows + 1,
+      name: `S ${rosterLimits.rows - 1}`,
+      email: `full${rosterLimits.rows - 1}-${tag}@example.com`,
+    });
+    const after = await members(klass.id);
+    expect(emailsOf(after.students)).toEqual(emailsOf(known));
+    expect(after.invitations).toHaveLength(rosterLimits.rows - known.length);
+    const [entry] = await auditOf(t, "class.roster_imported", klass.id);
+    expect(entry?.details).toEqual({
+      rows: rosterLimits.rows,
+      enrolled: known.length,
+      invited: rosterLimits.rows - known.length,
+      alreadyEnrolled: 0,
+      alreadyInvited: 0,
+    });
+    // Every invited address got its invitation, the last row's too.
+    const invitedTo = new Set(
+      (await readOutbox(t.dataDir))
+        .filter((m) => m.to.includes(`-${tag}@example.com`))
+        .map((m) => m.to.toLowerCase()),
+    );
+    expect(invitedTo.size).toBe(rosterLimits.rows - known.length);
+    expect([...invitedTo].some((to) => to.includes(`full${rosterLimits.rows - 1}-${tag}`))).toBe(
+      true,
+    );
+
+    // The same file with one row more is refused whole again: nothing of it is imported.
+    const again = await c.roster(people.teacher, klass.id, file([...lines, extra]), false);
+    expect(again.statusCode).toBe(400);
+    expect((await members(klass.id)).invitations).toHaveLength(rosterLimits.rows - known.length);
+    expect((await mailsTo(`extra-${tag}@example.com`)).length).toBe(0);
+  }, 180_000);
+
+  it("lets only the class's teachers and admins import", async () => {
+    const klass = await c.createClass(people.teacher);
+    const student = await signIn(t, "student");
+    const file = `name,email\nSomeone,${uniqueEmail("someone")}\n`;
+    expect((await c.roster(people.otherTeacher, klass.id, file, false)).statusCode).toBe(404);
+    expect((await c.roster(people.otherTeacher, klass.id, file, true)).statusCode).toBe(404);
+    expect((await c.roster(student, klass.id, file, false)).statusCode).toBe(403);
+    expect((await c.roster(undefined, klass.id, file, false)).statusCode).toBe(401);
+    expect((await members(klass.id)).invitations).toEqual([]);
+    const byAdmin = await c.roster(people.admin, klass.id, file, false);
+    expect(byAdmin.statusCode).toBe(200);
+    expect((await members(klass.id)).invitations).toHaveLength(1);
+  });
+});
