@@ -73,26 +73,30 @@ describe("sidebar per role", () => {
       "Teacher Input",
       "Student Dashboard",
       "Teacher Dashboard",
+      "Classes",
       "Settings",
       "Users",
       "Audit log",
     ]);
   });
 
-  it("teacher sees only Teacher Input, Student Dashboard, Teacher Dashboard, Settings and Profile", () => {
+  it("teacher sees only Teacher Input, Student Dashboard, Teacher Dashboard, Settings and Profile, and Classes (issue 17)", () => {
     expect(new Set(labels("teacher"))).toEqual(
-      new Set(["Teacher Input", "Student Dashboard", "Teacher Dashboard", "Settings", "Profile"]),
+      new Set([
+        "Teacher Input",
+        "Student Dashboard",
+        "Teacher Dashboard",
+        "Settings",
+        "Profile",
+        "Classes",
+      ]),
     );
   });
 
   it("student sees everything but Teacher Input (and no staff or admin screen)", () => {
-    expect(labels("student")).toEqual([
-      "Dashboard",
-      "Profile",
-      "Student Input",
-      "Student Dashboard",
-      "Settings",
-    ]);
+    // the admin's list (pinned above) in the same order, less the staff and admin screens
+    const staffOnly = ["Teacher Input", "Teacher Dashboard", "Classes", "Users", "Audit log"];
+    expect(labels("student")).toEqual(labels("admin").filter((l) => !staffOnly.includes(l)));
   });
 
   it("every sidebar item leads to a page of the router", () => {

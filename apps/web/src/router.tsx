@@ -15,18 +15,23 @@ const Help = lazy(() => import("./pages/help.tsx"));
 const Contact = lazy(() => import("./pages/contact.tsx"));
 const NotFound = lazy(() => import("./pages/not-found.tsx"));
 const Home = lazy(() => import("./pages/home.tsx"));
-const Verify = lazy(() => import("./pages/verify.tsx"));
-const Dashboard = lazy(() => import("./pages/dashboard.tsx"));
-const Profile = lazy(() => import("./pages/profile.tsx"));
-const Settings = lazy(() => import("./pages/settings.tsx"));
-const StudentDashboard = lazy(() => import("./pages/student-dashboard.tsx"));
-const TeacherDashboard = lazy(() => import("./pages/teacher-dashboard.tsx"));
-const StudentInput = lazy(() => import("./pages/student-input.tsx"));
-const TeacherInput = lazy(() => import("./pages/teacher-input.tsx"));
-const Prediction = lazy(() => import("./pages/prediction.tsx"));
-const AdminUsers = lazy(() => import("./pages/admin-users.tsx"));
-const AdminAudit = lazy(() => import("./pages/admin-audit.tsx"));
 const Report = lazy(() => import("./pages/report.tsx"));
+// The pages inside the app's frame, by their path, each loaded when first opened.
+const appPages = {
+  "/Verify": lazy(() => import("./pages/verify.tsx")),
+  "/dashboard": lazy(() => import("./pages/dashboard.tsx")),
+  "/profile": lazy(() => import("./pages/profile.tsx")),
+  "/settings": lazy(() => import("./pages/settings.tsx")),
+  "/student-dashboard": lazy(() => import("./pages/student-dashboard.tsx")),
+  "/teacher-dashboard": lazy(() => import("./pages/teacher-dashboard.tsx")),
+  "/student-input": lazy(() => import("./pages/student-input.tsx")),
+  "/teacher-input": lazy(() => import("./pages/teacher-input.tsx")),
+  "/prediction": lazy(() => import("./pages/prediction.tsx")),
+  "/admin/users": lazy(() => import("./pages/admin-users.tsx")),
+  "/admin/audit": lazy(() => import("./pages/admin-audit.tsx")),
+  "/classes": lazy(() => import("./pages/classes.tsx")),
+  "/classes/:id": lazy(() => import("./pages/class.tsx")),
+};
 // TanStack Query is only needed past the sign-in screens: it loads with the pages that use it.
 const QueryShell = lazy(() => import("./components/query-shell.tsx"));
 
@@ -36,9 +41,12 @@ export const routes = (
     <Route element={<PublicLayout />}>
       <Route path="/" element={<Login />} />
       <Route path="/login" caseSensitive element={<Login />} />
-      <Route path="/register" caseSensitive element={<Register />} />
-      <Route path="/forgot-password" caseSensitive element={<ForgotPassword />} />
-      <Route path="/reset-password" caseSensitive element={<ResetPassword />} />
+      {/* Their writes go through TanStack Query, loaded with them (not with /login). */}
+      <Route element={<QueryShell />}>
+        <Route path="/register" caseSensitive element={<Register />} />
+        <Route path="/forgot-password" caseSensitive element={<ForgotPassword />} />
+        <Route path="/reset-password" caseSensitive element={<ResetPassword />} />
+      </Route>
       <Route path="/about" caseSensitive element={<About />} />
       <Route path="/help" caseSensitive element={<Help />} />
       <Route path="/contact" caseSensitive element={<Contact />} />
@@ -50,17 +58,9 @@ export const routes = (
       <Route id="signed-in" element={<RequireSignIn />}>
         <Route path="/Home" caseSensitive element={<Home />} />
         <Route element={<AppLayout />}>
-          <Route path="/Verify" caseSensitive element={<Verify />} />
-          <Route path="/dashboard" caseSensitive element={<Dashboard />} />
-          <Route path="/profile" caseSensitive element={<Profile />} />
-          <Route path="/settings" caseSensitive element={<Settings />} />
-          <Route path="/student-dashboard" caseSensitive element={<StudentDashboard />} />
-          <Route path="/teacher-dashboard" caseSensitive element={<TeacherDashboard />} />
-          <Route path="/student-input" caseSensitive element={<StudentInput />} />
-          <Route path="/teacher-input" caseSensitive element={<TeacherInput />} />
-          <Route path="/prediction" caseSensitive element={<Prediction />} />
-          <Route path="/admin/users" caseSensitive element={<AdminUsers />} />
-          <Route path="/admin/audit" caseSensitive element={<AdminAudit />} />
+          {Object.entries(appPages).map(([path, Page]) => (
+            <Route key={path} path={path} caseSensitive element={<Page />} />
+          ))}
         </Route>
       </Route>
     </Route>

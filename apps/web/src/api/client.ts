@@ -162,19 +162,30 @@ async function send(
   token: string | null,
 ): Promise<Response> {
   const headers: Record<string, string> = { accept: "application/json", ...opts.headers };
-  if (body !== undefined) headers["content-type"] = "application/json";
+  // A Blob (an uploaded file) goes as its own bytes and type; anything else as JSON.
+  const file = body instanceof Blob ? body : undefined;
+  if (body !== undefined) headers["content-type"] = file ? file.type : "application/json";
   if (token && opts.auth !== false) headers.authorization = `Bearer ${token}`;
   try {
     return await fetch(apiUrl(path), {
       method,
       headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: file ?? (body === undefined ? undefined : JSON.stringify(body)),
       credentials: "same-origin",
       signal: opts.signal,
     });
   } catch (err) {
     if ((err as Error).name === "AbortError") throw err;
     throw new ApiError(0, "network_error", networkErrorMessage);
+  }
+}
+
+/** An admin without two-step sign-in can only enrol: every other call sends them to Settings. */
+async function leadToMfaEnrolment(res: Response): Promise<void> {
+  const error = await errorFromResponse(res.clone());
+  if (error.code !== "mfa_enrolment_required") return;
+  if (typeof window !== "undefined" && window.location.pathname !== "/settings") {
+    window.location.assign("/settings#mfa");
   }
 }
 
@@ -187,6 +198,7 @@ export async function request(
 ): Promise<Response> {
   const token = opts.auth === false ? null : getToken();
   let res = await send(method, path, body, opts, token);
+  if (res.status === 403) await leadToMfaEnrolment(res);
   if (res.ok || res.status !== 401 || opts.auth === false) return res;
   const error = await errorFromResponse(res.clone());
   if (!isTokenProblem(error)) return res;

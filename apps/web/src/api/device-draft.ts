@@ -1,7 +1,37 @@
-// A form's draft kept on this device: what a user typed survives a reload, Back/Forward and a
-// session that ended. In localStorage per user (one browser may serve several people), dropped
-// once the form is sent. The `gradecast:` prefix makes logout forget it (auth/session.tsx
-// forgetUserData), the rule for shared computers.
+// A form's draft kept on this device: what a user typed survives a reload and Back/Forward. In
+// localStorage per user (one browser may serve several people), dropped once the form is sent.
+// Logout forgets every draft (auth/session.tsx), the rule for shared computers. A session that
+// ends without a logout (expired, ended from another device, refresh refused) forgets the drafts
+// named in `endsWithSession` too: the student's questionnaire answers are personal, and a
+// session ended from elsewhere is how someone who left a school computer signed in cleans up.
+
+/** Every draft on this device, and whether it goes when the session ends without a logout. */
+const endsWithSession = {
+  questionnaire: true,
+  // The teacher's report: kept until submitted or logout (a long form; issue 16's decision).
+  report: false,
+} as const;
+export type DraftName = keyof typeof endsWithSession;
+
+const prefix = "gradecast:";
+const keyOf = (name: DraftName, userId: string) => `${prefix}${name}-draft:${userId}`;
+
+/** Deletes the drafts of this device: every one at logout, the session-bound ones otherwise. */
+export function forgetDrafts(why: "logout" | "sessionEnded"): void {
+  try {
+    const names = (Object.keys(endsWithSession) as DraftName[]).filter(
+      (name) => why === "logout" || endsWithSession[name],
+    );
+    for (const key of Object.keys(localStorage)) {
+      if (!key.startsWith(prefix)) continue;
+      if (why === "logout" || names.some((name) => key.startsWith(`${prefix}${name}-draft:`))) {
+        localStorage.removeItem(key);
+      }
+    }
+  } catch {
+    // storage unavailable: nothing kept
+  }
+}
 
 export interface DeviceDraft<T extends Record<string, string>> {
   /** The saved draft, each value kept only if the form itself could have produced it. */
@@ -16,11 +46,11 @@ export interface DeviceDraft<T extends Record<string, string>> {
  * a stored draft may come from an older version of the form, or have been edited by hand.
  */
 export function deviceDraft<T extends Record<string, string>>(
-  name: string,
+  name: DraftName,
   empty: () => T,
   accept: (key: keyof T & string, value: string) => string | null,
 ): DeviceDraft<T> {
-  const keyFor = (userId: string) => `gradecast:${name}-draft:${userId}`;
+  const keyFor = (userId: string) => keyOf(name, userId);
   return {
     load(userId) {
       const draft = empty();

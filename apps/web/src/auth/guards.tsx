@@ -1,4 +1,6 @@
+import { useState } from "react";
 import { Navigate, Outlet, useLocation } from "react-router";
+import { Button } from "../components/button.tsx";
 import { Spinner } from "../components/spinner.tsx";
 import { loginUrlFor } from "./next.ts";
 import { useSession } from "./session.tsx";
@@ -12,6 +14,7 @@ export function RequireSignIn() {
   const { status, endedBy } = useSession();
   const location = useLocation();
   if (status === "loading") return <Spinner label="Loading..." className="spinner-page" />;
+  if (status === "unreachable") return <Unreachable />;
   if (status === "signedOut") {
     // Logout goes to /login itself; a session that ended otherwise comes back here after login.
     if (endedBy === "logout") return <Navigate to="/login" replace />;
@@ -20,4 +23,32 @@ export function RequireSignIn() {
     );
   }
   return <Outlet />;
+}
+
+/** The account could not be loaded (not a sign-out): say so, keep trying, offer Retry. */
+function Unreachable() {
+  const { refresh } = useSession();
+  const [busy, setBusy] = useState(false);
+  return (
+    <div className="stack narrow page-problem" role="alert">
+      <h1>Gradecast cannot be reached</h1>
+      <p>
+        Your account could not be loaded just now. You are still signed in: this page tries again
+        every few seconds.
+      </p>
+      <p className="actions">
+        <Button
+          loading={busy}
+          onClick={() => {
+            setBusy(true);
+            refresh()
+              .catch(() => undefined)
+              .finally(() => setBusy(false));
+          }}
+        >
+          Retry now
+        </Button>
+      </p>
+    </div>
+  );
 }

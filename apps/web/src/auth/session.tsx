@@ -1,3 +1,4 @@
+import type { MfaChallenge } from "@gradecast/contract/account-security";
 import type { Session, User } from "@gradecast/contract/auth";
 import {
   createContext,
@@ -10,20 +11,26 @@ import {
   useState,
 } from "react";
 import { ApiError, api, getToken, sessionEndedEvent, setToken, tokenKey } from "../api/client.ts";
+import { forgetDrafts } from "../api/device-draft.ts";
 import { announceSessionChange } from "./session-events.ts";
 import { tokenSubject } from "./token-subject.ts";
 
 // Who is signed in. The ID token lives in localStorage `token` (SPEC.md section 3); the user is
 // fetched from GET /api/me whenever a token exists. Other tabs follow through the `storage`
 // event: a token removed elsewhere signs this tab out, a new one signs it in.
-export type SessionStatus = "loading" | "signedIn" | "signedOut";
+// "unreachable": a token is stored but GET /api/me failed for another reason than the session
+// (the server restarting, a network drop): the session is kept and retried, never ended.
+export type SessionStatus = "loading" | "signedIn" | "signedOut" | "unreachable";
 
 export interface SessionValue {
   user: User | null;
   status: SessionStatus;
   /** Why the session last ended here: "logout" when this tab's user asked for it. */
   endedBy: "logout" | "elsewhere" | null;
-  signIn(email: string, password: string): Promise<User>;
+  /** The user, or the challenge to answer with a code when the account has MFA on. */
+  signIn(email: string, password: string): Promise<User | MfaChallenge>;
+  /** The second step of a sign-in with MFA: a TOTP code or a recovery code. */
+  completeMfa(challenge: string, code: string): Promise<User>;
   signOut(): Promise<void>;
   /** Fetches GET /api/me again (e.g. after verifying the email). */
   refresh(): Promise<User | null>;
@@ -31,18 +38,7 @@ export interface SessionValue {
 }
 
 const SessionContext = createContext<SessionValue | null>(null);
-
-// What this browser keeps for a signed-in person (the questionnaire's draft) goes when they sign
-// out: school computers are shared, and the answers are personal.
-function forgetUserData() {
-  try {
-    for (const key of Object.keys(localStorage)) {
-      if (key.startsWith("gradecast:")) localStorage.removeItem(key);
-    }
-  } catch {
-    // storage unavailable: nothing kept
-  }
-}
+const retryUnreachableMs = 3000;
 
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [user, setUserState] = useState<User | null>(null);
@@ -52,7 +48,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const userRef = useRef<User | null>(null);
   userRef.current = user;
 
+  // What this browser keeps for a signed-in person goes with the session (api/device-draft.ts):
+  // everything at logout, the questionnaire's answers whenever the session ends.
   const endLocally = useCallback((reason: "logout" | "elsewhere" = "elsewhere") => {
+    forgetDrafts(reason === "logout" ? "logout" : "sessionEnded");
     generation.current += 1;
     setEndedBy(reason);
     setUserState(null);
@@ -80,19 +79,13 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         endLocally();
         return null;
       }
-      // The server could not be reached: keep the token and let the guard offer a retry.
-      setStatus((prev) => (prev === "loading" ? "signedOut" : prev));
+      // The server could not be reached or failed: keep the token; the guard says so and retries.
+      setStatus((prev) => (prev === "loading" || prev === "unreachable" ? "unreachable" : prev));
       throw err;
     }
   }, [endLocally]);
 
-  const signIn = useCallback(async (email: string, password: string): Promise<User> => {
-    const session = await api<Session>(
-      "POST",
-      "/api/auth/login",
-      { email, password },
-      { auth: false },
-    );
+  const start = useCallback((session: Session): User => {
     generation.current += 1;
     announceSessionChange();
     setToken(session.token);
@@ -102,9 +95,27 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     return session.user;
   }, []);
 
+  const signIn = useCallback(
+    async (email: string, password: string): Promise<User | MfaChallenge> => {
+      const answer = await api<Session | MfaChallenge>(
+        "POST",
+        "/api/auth/login",
+        { email, password },
+        { auth: false },
+      );
+      return "mfaRequired" in answer ? answer : start(answer);
+    },
+    [start],
+  );
+
+  const completeMfa = useCallback(
+    async (challenge: string, code: string): Promise<User> =>
+      start(await api<Session>("POST", "/api/auth/mfa", { challenge, code }, { auth: false })),
+    [start],
+  );
+
   const signOut = useCallback(async () => {
     setToken(null);
-    forgetUserData();
     endLocally("logout");
     try {
       await api<void>("POST", "/api/auth/logout", undefined, { auth: false });
@@ -122,6 +133,13 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (getToken()) refresh().catch(() => undefined);
   }, []);
+
+  // Unreachable at start: try again every few seconds, as the guard's banner says.
+  useEffect(() => {
+    if (status !== "unreachable") return;
+    const timer = setTimeout(() => refresh().catch(() => undefined), retryUnreachableMs);
+    return () => clearTimeout(timer);
+  }, [status, refresh]);
 
   // Other tabs, and a refresh the server refused.
   useEffect(() => {
@@ -149,8 +167,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, [endLocally, refresh]);
 
   const value = useMemo<SessionValue>(
-    () => ({ user, status, endedBy, signIn, signOut, refresh, setUser }),
-    [user, status, endedBy, signIn, signOut, refresh, setUser],
+    () => ({ user, status, endedBy, signIn, completeMfa, signOut, refresh, setUser }),
+    [user, status, endedBy, signIn, completeMfa, signOut, refresh, setUser],
   );
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }

@@ -9,7 +9,8 @@ import { Spinner } from "./spinner.tsx";
 import { useFocusMainOnNavigate } from "./use-focus-main.ts";
 import { VerifyBanner } from "./verify-banner.tsx";
 
-const NotAllowed = lazy(() => import("../pages/not-allowed.tsx"));
+const NotAllowed = lazy(() => import("./not-allowed.tsx"));
+const PendingCount = lazy(() => import("../features/admin/pending-count.tsx"));
 
 /**
  * The frame of every app page: the sidebar of SPEC.md section 2 filtered for the role by the
@@ -76,6 +77,11 @@ export function AppLayout() {
                 onClick={() => setMenuOpen(false)}
               >
                 {item.label}
+                {item.path === "/admin/users" && user.role === "admin" && user.emailVerified ? (
+                  <Suspense fallback={null}>
+                    <PendingCount />
+                  </Suspense>
+                ) : null}
               </NavLink>
             </li>
           ))}

@@ -1,10 +1,9 @@
 import type { EChartsCoreOption, EChartsType } from "echarts/core";
 import { type RefObject, useEffect, useState } from "react";
 
-// Drawing an ECharts option into an element, for the report's charts and the prediction
-// screen's: ECharts is loaded on first use (each screen passes the lazily imported module with
-// the parts it draws), and an option built for the drawing's size is rebuilt when the width
-// changes, because resizing alone keeps labels laid out for the old width.
+// Drawing an ECharts option into an element, for every chart: ECharts is loaded on first use
+// (echarts.ts, imported lazily), and an option built for the drawing's size is rebuilt when the
+// width changes, because resizing alone keeps labels laid out for the old width.
 
 /** The width in pixels of a text in the charts' 12 px label font. */
 export type Measure = (text: string) => number;
@@ -37,17 +36,12 @@ const measureLabel: Measure = (text) => {
   return measureContext.measureText(text).width;
 };
 
-interface EChartsModule {
-  echarts: {
-    init(element: HTMLElement, theme: undefined, options: { renderer: "canvas" }): EChartsType;
-  };
-}
+const load = () => import("./echarts.ts");
 
 /** Draws `option` into the element of `ref`; true when ECharts could not be loaded. */
 export function useEChartsCanvas(
   ref: RefObject<HTMLDivElement | null>,
   option: ChartOption,
-  load: () => Promise<EChartsModule>,
 ): boolean {
   const [failed, setFailed] = useState(false);
   useEffect(() => {
@@ -87,6 +81,6 @@ export function useEChartsCanvas(
       observer?.disconnect();
       instance?.dispose();
     };
-  }, [ref, option, load]);
+  }, [ref, option]);
   return failed;
 }

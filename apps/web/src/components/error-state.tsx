@@ -1,5 +1,13 @@
 import type { ReactNode } from "react";
-import { Button } from "./button.tsx";
+import { ApiError } from "../api/client.ts";
+import { Button, ButtonLink } from "./button.tsx";
+
+/** What a failed query gives its error state: the error, and Retry (busy while it refetches). */
+export interface FailedQuery {
+  error: unknown;
+  refetch: () => unknown;
+  isFetching: boolean;
+}
 
 export interface ErrorStateProps {
   title?: string;
@@ -8,6 +16,8 @@ export interface ErrorStateProps {
   children?: ReactNode;
   onRetry?: () => void;
   retrying?: boolean;
+  /** A failed query: its error, and Retry fetches it again. */
+  query?: FailedQuery;
 }
 
 export function errorMessage(error: unknown): string {
@@ -18,16 +28,21 @@ export function errorMessage(error: unknown): string {
 
 export function ErrorState({
   title = "This could not be loaded.",
-  error,
+  query,
+  error = query?.error,
   children,
-  onRetry,
-  retrying,
+  onRetry = query ? () => void query.refetch() : undefined,
+  retrying = query?.isFetching,
 }: ErrorStateProps) {
+  // Retrying cannot mend an unverified address: the way on is the code from the email.
+  const unverified = error instanceof ApiError && error.code === "email_not_verified";
   return (
     <div className="error-state" role="alert">
       <p className="error-state-title">{title}</p>
       <p>{children ?? errorMessage(error)}</p>
-      {onRetry ? (
+      {unverified ? (
+        <ButtonLink to="/Verify">Verify your email</ButtonLink>
+      ) : onRetry ? (
         <Button variant="secondary" onClick={onRetry} loading={retrying}>
           Retry
         </Button>

@@ -1,21 +1,31 @@
 import { type ReactNode, useEffect } from "react";
+import { ButtonLink } from "./button.tsx";
 
 export interface PageHeaderProps {
   title: string;
   description?: ReactNode;
   actions?: ReactNode;
+  /** A way on to another screen ("Back to Dashboard"), as a secondary button beside the title. */
+  link?: { to: string; label: string };
 }
 
 /** The page's one h1, its lead text, and the browser tab title. */
-export function PageHeader({ title, description, actions }: PageHeaderProps) {
+export function PageHeader({ title, description, actions, link }: PageHeaderProps) {
   useDocumentTitle(title);
+  const side = link ? (
+    <ButtonLink to={link.to} variant="secondary">
+      {link.label}
+    </ButtonLink>
+  ) : (
+    actions
+  );
   return (
     <header className="page-header">
       <div>
         <h1 className="page-title">{title}</h1>
         {description ? <p className="page-description">{description}</p> : null}
       </div>
-      {actions ? <div className="page-actions">{actions}</div> : null}
+      {side ? <div className="page-actions">{side}</div> : null}
     </header>
   );
 }

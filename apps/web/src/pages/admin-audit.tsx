@@ -1,15 +1,13 @@
 import { type AuditEntryView, auditActionLabel, auditActions } from "@gradecast/contract/admin";
 import { type FormEvent, useState } from "react";
 import { ApiError } from "../api/client.ts";
-import { Alert } from "../components/alert.tsx";
-import { Button } from "../components/button.tsx";
 import { EmptyState } from "../components/empty-state.tsx";
-import { ErrorState } from "../components/error-state.tsx";
 import { Field } from "../components/field.tsx";
 import { PageHeader } from "../components/page-header.tsx";
 import { Select } from "../components/select.tsx";
-import { Spinner } from "../components/spinner.tsx";
+import { AdminFilters } from "../features/admin/admin-filters.tsx";
 import { type AuditFilters, noFilters, useAuditLog } from "../features/admin/api.ts";
+import { PagedTable } from "../features/admin/paged-table.tsx";
 import "../features/admin/admin.css";
 
 // /admin/audit (issue 8): who did what, when and from which address, newest first, paged, with
@@ -79,7 +77,12 @@ export default function AdminAudit() {
         title="Audit log"
         description="Who changed what and when: sign-ins, role changes, disables, password changes and resets, report edits and deletions."
       />
-      <form className="admin-filters" onSubmit={apply} aria-label="Filter the audit log">
+      <AdminFilters
+        label="Filter the audit log"
+        onSubmit={apply}
+        submitLabel="Apply filters"
+        onClear={filtered ? clear : undefined}
+      >
         <Select
           label="Action"
           value={draft.action}
@@ -96,29 +99,17 @@ export default function AdminAudit() {
           maxLength={254}
           error={fieldError("actor")}
         />
-        <Field
-          label="From"
-          type="date"
-          value={draft.from}
-          onChange={(e) => set("from")(e.target.value)}
-          error={fieldError("from")}
-        />
-        <Field
-          label="To"
-          type="date"
-          value={draft.to}
-          onChange={(e) => set("to")(e.target.value)}
-          error={fieldError("to")}
-        />
-        <div className="admin-filters-actions">
-          <Button type="submit">Apply filters</Button>
-          {filtered ? (
-            <Button variant="ghost" onClick={clear}>
-              Clear
-            </Button>
-          ) : null}
-        </div>
-      </form>
+        {(["from", "to"] as const).map((name) => (
+          <Field
+            key={name}
+            label={name === "from" ? "From" : "To"}
+            type="date"
+            value={draft[name]}
+            onChange={(e) => set(name)(e.target.value)}
+            error={fieldError(name)}
+          />
+        ))}
+      </AdminFilters>
       <AuditTable
         state={log}
         entries={entries}
@@ -140,88 +131,43 @@ function AuditTable({
   filtered: boolean;
   refreshing: boolean;
 }) {
-  if (state.isPending) return <Spinner label="Loading the audit log..." />;
-  if (state.isError && entries.length === 0) {
-    return (
-      <ErrorState
-        title="The audit log could not be loaded."
-        error={state.error}
-        onRetry={() => state.refetch()}
-        retrying={state.isFetching}
-      />
-    );
-  }
-  if (entries.length === 0) {
-    return filtered ? (
-      <EmptyState title="No entry matches these filters." />
-    ) : (
-      <EmptyState title="The audit log is empty." />
-    );
-  }
   return (
-    <>
-      <p className="admin-status" aria-live="polite">
-        {refreshing
-          ? "Loading..."
-          : `${entries.length}${state.hasNextPage ? "+" : ""} ${
-              entries.length === 1 && !state.hasNextPage ? "entry" : "entries"
-            }, newest first`}
-      </p>
-      <div className="admin-table-wrap">
-        <table className="admin-table" aria-busy={refreshing || undefined}>
-          <caption className="visually-hidden">Audit log, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Action</th>
-              <th scope="col">Who</th>
-              <th scope="col">Target</th>
-              <th scope="col">Address</th>
-              <th scope="col">Details</th>
-            </tr>
-          </thead>
-          <tbody>
-            {entries.map((e) => (
-              <tr key={e.id}>
-                <td data-label="When">
-                  <time dateTime={e.at}>{formatTime(e.at)}</time>
-                </td>
-                <td data-label="Action">
-                  {auditActionLabel(e.action)}
-                  <br />
-                  <span className="admin-mono muted">{e.action}</span>
-                </td>
-                <td className="admin-email" data-label="Who">
-                  {e.actorEmail ?? (e.actorId ? e.actorId : "System (command line)")}
-                </td>
-                <td className="admin-mono" data-label="Target">
-                  {e.target ?? "—"}
-                </td>
-                <td className="admin-mono" data-label="Address">
-                  {e.ip ?? "—"}
-                </td>
-                <td data-label="Details">
-                  <Details details={e.details} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      {state.isError ? (
-        <Alert tone="error">The next page could not be loaded. {state.error.message}</Alert>
-      ) : null}
-      {state.hasNextPage ? (
-        <div className="admin-more">
-          <Button
-            variant="secondary"
-            onClick={() => state.fetchNextPage()}
-            loading={state.isFetchingNextPage}
-          >
-            Load more
-          </Button>
-        </div>
-      ) : null}
-    </>
+    <PagedTable
+      state={state}
+      count={entries.length}
+      nouns={["audit log entry", "audit log entries"]}
+      busy={refreshing}
+      empty={
+        <EmptyState
+          title={filtered ? "No entry matches these filters." : "The audit log is empty."}
+        />
+      }
+      head={["When", "Action", "Who", "Target", "Address", "Details"]}
+    >
+      {entries.map((e) => (
+        <tr key={e.id}>
+          <td data-label="When">
+            <time dateTime={e.at}>{formatTime(e.at)}</time>
+          </td>
+          <td data-label="Action">
+            {auditActionLabel(e.action)}
+            <br />
+            <span className="admin-mono muted">{e.action}</span>
+          </td>
+          <td className="admin-email" data-label="Who">
+            {e.actorEmail ?? (e.actorId ? e.actorId : "System (command line)")}
+          </td>
+          <td className="admin-mono" data-label="Target">
+            {e.target ?? "—"}
+          </td>
+          <td className="admin-mono" data-label="Address">
+            {e.ip ?? "—"}
+          </td>
+          <td data-label="Details">
+            <Details details={e.details} />
+          </td>
+        </tr>
+      ))}
+    </PagedTable>
   );
 }

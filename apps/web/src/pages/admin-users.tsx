@@ -1,25 +1,26 @@
-import type { AdminUser } from "@gradecast/contract/admin";
-import { type Role, roles } from "@gradecast/contract/roles";
-import { useQueryClient } from "@tanstack/react-query";
+import { type AdminUser, adminMessages } from "@gradecast/contract/admin";
+import { type Role, roleLabels, roles } from "@gradecast/contract/roles";
 import { type FormEvent, type ReactNode, useState } from "react";
 import { useSession } from "../auth/session.tsx";
 import { Alert } from "../components/alert.tsx";
-import { Button } from "../components/button.tsx";
+import { Button, type ButtonVariant } from "../components/button.tsx";
+import { ConfirmDialog } from "../components/confirm-dialog.tsx";
 import { EmptyState } from "../components/empty-state.tsx";
-import { ErrorState } from "../components/error-state.tsx";
 import { Field } from "../components/field.tsx";
 import { PageHeader } from "../components/page-header.tsx";
 import { Select } from "../components/select.tsx";
-import { Spinner } from "../components/spinner.tsx";
-import { sendReset, updateUser, usersKey, useUserList } from "../features/admin/api.ts";
-import { ConfirmDialog } from "../features/admin/confirm-dialog.tsx";
+import { useReauth } from "../features/account-security/reauth.tsx";
+import { AdminFilters } from "../features/admin/admin-filters.tsx";
+import { useUserActions, useUserList } from "../features/admin/api.ts";
+import { InviteTeacher } from "../features/admin/invite-teacher.tsx";
+import { PagedTable } from "../features/admin/paged-table.tsx";
 import "../features/admin/admin.css";
 
 // /admin/users (issue 8): find accounts by name or email, see role, verification and creation
-// date, change a role, approve a pending teacher, disable or re-enable an account, and send a
-// password-reset email. Every change asks first; its error shows in the dialog that asked.
+// date, change a role, approve or reject a pending teacher, disable or re-enable an account, and send a
+// password-reset email; end all of a user's sessions, reset their two-step sign-in (issue 18).
+// Every change asks first; its error shows in the dialog that asked.
 
-const roleLabels: Record<Role, string> = { student: "Student", teacher: "Teacher", admin: "Admin" };
 // In a sentence, as the approval says it: "is now a teacher".
 const roleInSentence: Record<Role, string> = {
   student: "a student",
@@ -34,19 +35,22 @@ function formatDate(iso: string): string {
 type Pending =
   | { kind: "role"; user: AdminUser }
   | { kind: "approve"; user: AdminUser }
+  | { kind: "reject"; user: AdminUser }
   | { kind: "disable"; user: AdminUser }
   | { kind: "enable"; user: AdminUser }
-  | { kind: "reset"; user: AdminUser };
+  | { kind: "reset"; user: AdminUser }
+  | { kind: "sessions"; user: AdminUser }
+  | { kind: "mfa"; user: AdminUser };
 
 export default function AdminUsers() {
   const { user: me, refresh } = useSession();
-  const queryClient = useQueryClient();
   const [draft, setDraft] = useState("");
   const [search, setSearch] = useState("");
   const [pendingOnly, setPendingOnly] = useState(false);
+  const [reviewOnly, setReviewOnly] = useState(false);
   const [action, setAction] = useState<Pending | null>(null);
   const [notice, setNotice] = useState("");
-  const list = useUserList(search, pendingOnly);
+  const list = useUserList(search, pendingOnly, reviewOnly);
   const users = list.data?.pages.flatMap((p) => p.items) ?? [];
 
   function submit(event: FormEvent) {
@@ -57,7 +61,6 @@ export default function AdminUsers() {
   async function done(message: string, changed?: AdminUser) {
     setAction(null);
     setNotice(message);
-    await queryClient.invalidateQueries({ queryKey: usersKey });
     // An admin who changed their own account sees the result at once.
     if (changed && changed.uid === me?.uid) await refresh().catch(() => undefined);
   }
@@ -66,9 +69,21 @@ export default function AdminUsers() {
     <div className="stack">
       <PageHeader
         title="Users"
-        description="Every account: search, change a role, approve teachers, disable or re-enable a user, send a password reset."
+        description="Every account: search, change a role, approve or reject teachers, disable or re-enable a user, send a password reset, sign a user out everywhere, reset their two-step sign-in."
       />
-      <form className="admin-filters" onSubmit={submit} aria-label="Search users">
+      <AdminFilters
+        label="Search users"
+        onSubmit={submit}
+        submitLabel="Search"
+        onClear={
+          search
+            ? () => {
+                setDraft("");
+                setSearch("");
+              }
+            : undefined
+        }
+      >
         <Field
           label="Search by name or email"
           type="search"
@@ -84,21 +99,20 @@ export default function AdminUsers() {
           />
           Only teachers waiting for approval
         </label>
-        <div className="admin-filters-actions">
-          <Button type="submit">Search</Button>
-          {search ? (
-            <Button
-              variant="ghost"
-              onClick={() => {
-                setDraft("");
-                setSearch("");
-              }}
-            >
-              Clear
-            </Button>
-          ) : null}
-        </div>
-      </form>
+        <label className="admin-check">
+          <input
+            type="checkbox"
+            checked={reviewOnly}
+            onChange={(e) => setReviewOnly(e.target.checked)}
+            aria-describedby="review-hint"
+          />
+          Only teachers who registered themselves, to review
+        </label>
+        <p className="field-hint" id="review-hint">
+          Teachers who signed up on their own before approval was required, and whom no admin has
+          approved or changed since. Keep them as teachers, or make them students.
+        </p>
+      </AdminFilters>
       <Alert tone="success" className="admin-notice">
         {notice}
       </Alert>
@@ -112,7 +126,7 @@ export default function AdminUsers() {
           setAction(a);
         }}
         empty={
-          search || pendingOnly ? (
+          search || pendingOnly || reviewOnly ? (
             <EmptyState title="No account matches.">
               Try part of the name or of the email address.
             </EmptyState>
@@ -121,6 +135,7 @@ export default function AdminUsers() {
           )
         }
       />
+      <InviteTeacher />
       {action ? (
         <ActionDialog
           action={action}
@@ -130,6 +145,86 @@ export default function AdminUsers() {
       ) : null}
     </div>
   );
+}
+
+interface RowAction {
+  kind: Pending["kind"];
+  label: string;
+  /** The button's accessible name, which says whose account it acts on. */
+  name: string;
+  variant: ButtonVariant;
+  /** Turned off for the last active admin (the server refuses it), with the reason beside. */
+  guarded?: boolean;
+}
+
+/** What a row of the table offers for the account `u`. */
+function rowActions(u: AdminUser, meId: string | undefined): RowAction[] {
+  const actions: RowAction[] = [];
+  if (u.pendingRole === "teacher") {
+    actions.push(
+      {
+        kind: "approve",
+        label: "Approve as teacher",
+        name: `Approve as teacher: ${u.name}`,
+        variant: "primary",
+      },
+      {
+        kind: "reject",
+        label: "Reject",
+        name: `Reject teacher request: ${u.name}`,
+        variant: "secondary",
+      },
+    );
+  }
+  actions.push({
+    kind: "role",
+    label: "Change role",
+    name: `Change role of ${u.name}`,
+    variant: "secondary",
+    guarded: true,
+  });
+  if (u.disabled) {
+    actions.push({
+      kind: "enable",
+      label: "Re-enable",
+      name: `Re-enable ${u.name}`,
+      variant: "secondary",
+    });
+    return actions;
+  }
+  actions.push(
+    {
+      kind: "disable",
+      label: "Disable",
+      name: `Disable ${u.name}`,
+      variant: "danger",
+      guarded: true,
+    },
+    {
+      kind: "reset",
+      label: "Send password reset",
+      name: `Send password reset to ${u.name}`,
+      variant: "ghost",
+    },
+  );
+  // One's own sessions and two-step sign-in are on Settings.
+  if (u.uid !== meId) {
+    actions.push(
+      {
+        kind: "sessions",
+        label: "Sign out everywhere",
+        name: `Sign out everywhere: ${u.name}`,
+        variant: "ghost",
+      },
+      {
+        kind: "mfa",
+        label: "Reset two-step sign-in",
+        name: `Reset two-step sign-in of ${u.name}`,
+        variant: "ghost",
+      },
+    );
+  }
+  return actions;
 }
 
 function UserTable({
@@ -147,142 +242,88 @@ function UserTable({
   onAction: (action: Pending) => void;
   empty: ReactNode;
 }) {
-  if (state.isPending) return <Spinner label="Loading users..." />;
-  if (state.isError && users.length === 0) {
-    return (
-      <ErrorState
-        title="The users could not be loaded."
-        error={state.error}
-        onRetry={() => state.refetch()}
-        retrying={state.isFetching}
-      />
-    );
-  }
-  if (users.length === 0) return <>{empty}</>;
+  const activeAdmins = state.data?.pages[0]?.activeAdminCount ?? 0;
   return (
-    <>
-      <p className="admin-status" aria-live="polite">
-        {searching
-          ? "Searching..."
-          : `${users.length}${state.hasNextPage ? "+" : ""} ${
-              users.length === 1 && !state.hasNextPage ? "account" : "accounts"
-            }`}
-      </p>
-      <div className="admin-table-wrap">
-        <table className="admin-table" aria-busy={searching || undefined}>
-          <caption className="visually-hidden">Accounts, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Email</th>
-              <th scope="col">Role</th>
-              <th scope="col">Email verified</th>
-              <th scope="col">Created</th>
-              <th scope="col">Status</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {users.map((u) => (
-              <tr key={u.uid} className={u.disabled ? "admin-row-disabled" : undefined}>
-                <th scope="row" data-label="Name">
-                  {u.name}
-                  {u.uid === meId ? <span className="muted"> (you)</span> : null}
-                </th>
-                <td className="admin-email" data-label="Email">
-                  {u.email}
-                </td>
-                <td data-label="Role">
-                  <span className="admin-tags">
-                    {roleLabels[u.role]}
-                    {u.pendingRole ? (
-                      <span className="tag tag-warn">Wants to be a teacher</span>
-                    ) : null}
-                  </span>
-                </td>
-                <td data-label="Email verified">
-                  {u.emailVerified ? (
-                    <span className="tag tag-ok">Verified</span>
-                  ) : (
-                    <span className="tag tag-warn">Not verified</span>
-                  )}
-                </td>
-                <td data-label="Created">
-                  <time dateTime={u.createdAt}>{formatDate(u.createdAt)}</time>
-                </td>
-                <td data-label="Status">
-                  {u.disabled ? (
-                    <span className="tag tag-danger">Disabled</span>
-                  ) : (
-                    <span className="tag tag-ok">Active</span>
-                  )}
-                </td>
-                <td data-label="Actions">
-                  <div className="admin-actions">
-                    {u.pendingRole === "teacher" ? (
-                      <Button
-                        onClick={() => onAction({ kind: "approve", user: u })}
-                        aria-label={`Approve as teacher: ${u.name}`}
-                      >
-                        Approve as teacher
-                      </Button>
-                    ) : null}
-                    <Button
-                      variant="secondary"
-                      onClick={() => onAction({ kind: "role", user: u })}
-                      aria-label={`Change role of ${u.name}`}
-                    >
-                      Change role
-                    </Button>
-                    {u.disabled ? (
-                      <Button
-                        variant="secondary"
-                        onClick={() => onAction({ kind: "enable", user: u })}
-                        aria-label={`Re-enable ${u.name}`}
-                      >
-                        Re-enable
-                      </Button>
-                    ) : (
-                      <Button
-                        variant="danger"
-                        onClick={() => onAction({ kind: "disable", user: u })}
-                        aria-label={`Disable ${u.name}`}
-                      >
-                        Disable
-                      </Button>
-                    )}
-                    {u.disabled ? null : (
-                      <Button
-                        variant="ghost"
-                        onClick={() => onAction({ kind: "reset", user: u })}
-                        aria-label={`Send password reset to ${u.name}`}
-                      >
-                        Send password reset
-                      </Button>
-                    )}
-                  </div>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      {state.isError ? (
-        <Alert tone="error">The next page could not be loaded. {state.error.message}</Alert>
-      ) : null}
-      {state.hasNextPage ? (
-        <div className="admin-more">
-          <Button
-            variant="secondary"
-            onClick={() => state.fetchNextPage()}
-            loading={state.isFetchingNextPage}
-          >
-            Load more
-          </Button>
-        </div>
-      ) : null}
-    </>
+    <PagedTable
+      state={state}
+      count={users.length}
+      nouns={["account", "accounts"]}
+      busy={searching}
+      empty={empty}
+      head={["Name", "Email", "Role", "Email verified", "Created", "Status", "Actions"]}
+    >
+      {users.map((u) => {
+        // The server refuses to demote or disable the last active admin: say so here.
+        const lastAdmin = u.role === "admin" && !u.disabled && activeAdmins <= 1;
+        const why = lastAdmin ? `last-admin-${u.uid}` : undefined;
+        return (
+          <tr key={u.uid} className={u.disabled ? "admin-row-disabled" : undefined}>
+            <th scope="row" data-label="Name">
+              {u.name}
+              {u.uid === meId ? <span className="muted"> (you)</span> : null}
+            </th>
+            <td className="admin-email" data-label="Email">
+              {u.email}
+            </td>
+            <td data-label="Role">
+              <span className="admin-tags">
+                {roleLabels[u.role]}
+                {u.pendingRole ? <span className="tag tag-warn">Wants to be a teacher</span> : null}
+              </span>
+            </td>
+            <td data-label="Email verified">
+              {u.emailVerified ? (
+                <span className="tag tag-ok">Verified</span>
+              ) : (
+                <span className="tag tag-warn">Not verified</span>
+              )}
+            </td>
+            <td data-label="Created">
+              <time dateTime={u.createdAt}>{formatDate(u.createdAt)}</time>
+            </td>
+            <td data-label="Status">
+              {u.disabled ? (
+                <span className="tag tag-danger">Disabled</span>
+              ) : (
+                <span className="tag tag-ok">Active</span>
+              )}
+            </td>
+            <td data-label="Actions">
+              <div className="admin-actions">
+                {rowActions(u, meId).map((a) => (
+                  <Button
+                    key={a.kind}
+                    variant={a.variant}
+                    onClick={() => onAction({ kind: a.kind, user: u })}
+                    aria-label={a.name}
+                    disabled={a.guarded ? lastAdmin : undefined}
+                    aria-describedby={a.guarded ? why : undefined}
+                  >
+                    {a.label}
+                  </Button>
+                ))}
+              </div>
+              {why ? (
+                <p className="muted admin-note" id={why}>
+                  {adminMessages.lastAdmin}
+                </p>
+              ) : null}
+            </td>
+          </tr>
+        );
+      })}
+    </PagedTable>
   );
+}
+
+/** One admin action's confirmation. */
+interface Ask {
+  title: string;
+  confirmLabel: string;
+  variant?: ButtonVariant;
+  body: ReactNode;
+  /** Makes the change; says what was done, with the changed account where there is one. */
+  confirm: () => Promise<[message: string, changed?: AdminUser]>;
 }
 
 function ActionDialog({
@@ -295,98 +336,163 @@ function ActionDialog({
   onDone: (message: string, changed?: AdminUser) => Promise<void>;
 }) {
   const { user } = action;
+  const { updateUser, rejectTeacher, sendReset, endAllSessions, resetMfa } = useUserActions();
   const [role, setRole] = useState<Role>(user.role);
   const who = `${user.name} (${user.email})`;
+  // A role change needs a sign-in or a password confirmation in the last 10 minutes.
+  const reauth = useReauth();
+  const changeRole = async (next: Role) => {
+    let changed: AdminUser | undefined;
+    await reauth.run(async () => {
+      changed = await updateUser(user.uid, { role: next });
+    });
+    return changed as AdminUser;
+  };
 
-  if (action.kind === "role") {
-    return (
-      <ConfirmDialog
-        title={`Change the role of ${user.name}`}
-        confirmLabel="Change role"
-        onClose={onClose}
-        onConfirm={async () => {
-          const changed = await updateUser(user.uid, { role });
-          await onDone(`${user.name} is now ${roleInSentence[changed.role]}.`, changed);
-        }}
-      >
-        <p>
-          {who} is {roleInSentence[user.role]}. The new role applies to their next request; pages
-          they can no longer use show a "not allowed" screen.
-        </p>
-        <Select
-          label="New role"
-          value={role}
-          onChange={(e) => setRole(e.target.value as Role)}
-          options={roles.map((r) => ({ value: r, label: roleLabels[r] }))}
-        />
-      </ConfirmDialog>
-    );
-  }
-  if (action.kind === "approve") {
-    return (
-      <ConfirmDialog
-        title={`Approve ${user.name} as teacher?`}
-        confirmLabel="Approve as teacher"
-        onClose={onClose}
-        onConfirm={async () => {
-          const changed = await updateUser(user.uid, { role: "teacher" });
-          await onDone(`${user.name} is now a teacher.`, changed);
-        }}
-      >
+  // Each action: what the dialog asks, and what confirming does and then says (with the
+  // account as it now is, when the change returns it). Role changes, rejections and resets of
+  // two-step sign-in ask for re-authentication first when the server wants it (reauth.run).
+  const asks: Record<Pending["kind"], Ask> = {
+    role: {
+      title: `Change the role of ${user.name}`,
+      confirmLabel: "Change role",
+      body: (
+        <>
+          <p>
+            {who} is {roleInSentence[user.role]}. The new role applies to their next request; pages
+            they can no longer use show a "not allowed" screen.
+          </p>
+          <Select
+            label="New role"
+            value={role}
+            onChange={(e) => setRole(e.target.value as Role)}
+            options={roles.map((r) => ({ value: r, label: roleLabels[r] }))}
+          />
+        </>
+      ),
+      confirm: async () => {
+        const changed = await changeRole(role);
+        return [`${user.name} is now ${roleInSentence[changed.role]}.`, changed];
+      },
+    },
+    approve: {
+      title: `Approve ${user.name} as teacher?`,
+      confirmLabel: "Approve as teacher",
+      body: (
         <p>
           {who} asked for a teacher account. As a teacher they can file and read student reports.
         </p>
-      </ConfirmDialog>
-    );
-  }
-  if (action.kind === "disable") {
-    return (
-      <ConfirmDialog
-        title={`Disable ${user.name}?`}
-        confirmLabel="Disable account"
-        variant="danger"
-        onClose={onClose}
-        onConfirm={async () => {
-          const changed = await updateUser(user.uid, { disabled: true });
-          await onDone(`${user.name}'s account is disabled.`, changed);
-        }}
-      >
+      ),
+      confirm: async () => [`${user.name} is now a teacher.`, await changeRole("teacher")],
+    },
+    reject: {
+      title: `Reject ${user.name}'s teacher request?`,
+      confirmLabel: "Reject request",
+      variant: "danger",
+      body: (
+        <p>
+          {who} asked for a teacher account. Rejected, the account stays a student's and the request
+          is no longer waiting; it is written to the audit log.
+        </p>
+      ),
+      confirm: async () => {
+        let changed: AdminUser | undefined;
+        await reauth.run(async () => {
+          changed = await rejectTeacher(user.uid);
+        });
+        return [`${user.name}'s teacher request was rejected.`, changed];
+      },
+    },
+    disable: {
+      title: `Disable ${user.name}?`,
+      confirmLabel: "Disable account",
+      variant: "danger",
+      body: (
         <p>
           {who} will be signed out everywhere at once and cannot sign in until the account is
           re-enabled. Their reports and records are kept.
         </p>
-      </ConfirmDialog>
-    );
-  }
-  if (action.kind === "enable") {
-    return (
+      ),
+      confirm: async () => [
+        `${user.name}'s account is disabled.`,
+        await updateUser(user.uid, { disabled: true }),
+      ],
+    },
+    enable: {
+      title: `Re-enable ${user.name}?`,
+      confirmLabel: "Re-enable account",
+      body: <p>{who} will be able to sign in again with their password.</p>,
+      confirm: async () => [
+        `${user.name}'s account is enabled again.`,
+        await updateUser(user.uid, { disabled: false }),
+      ],
+    },
+    sessions: {
+      title: `Sign out ${user.name} everywhere?`,
+      confirmLabel: "End all sessions",
+      variant: "danger",
+      body: (
+        <p>
+          Every session of {who} ends at once, on every device: their next action there asks them to
+          sign in again. Their password does not change.
+        </p>
+      ),
+      confirm: async () => {
+        await endAllSessions(user.uid);
+        return [`${user.name} is signed out on every device.`];
+      },
+    },
+    mfa: {
+      title: `Reset two-step sign-in of ${user.name}?`,
+      confirmLabel: "Reset two-step sign-in",
+      variant: "danger",
+      body: (
+        <p>
+          For someone who lost their authenticator and recovery codes: {who} then signs in with
+          their password alone{user.role === "admin" ? " and must set it up again first" : ""}. Make
+          sure it is really them who asked.
+        </p>
+      ),
+      confirm: async () => {
+        let message = "";
+        await reauth.run(async () => {
+          message = (await resetMfa(user.uid)).message;
+        });
+        return [`${user.name}: ${message}`];
+      },
+    },
+    reset: {
+      title: `Send a password reset to ${user.name}?`,
+      confirmLabel: "Send reset email",
+      body: (
+        <p>
+          {user.email} will receive a link to choose a new password. The link works once, for 30
+          minutes; their current password keeps working until they use it.
+        </p>
+      ),
+      confirm: async () => {
+        await sendReset(user.uid);
+        return [`A password-reset email has been sent to ${user.email}.`];
+      },
+    },
+  };
+  const ask = asks[action.kind];
+  return (
+    <>
+      {/* Nothing until a change asks for re-authentication. */}
+      {reauth.dialog}
       <ConfirmDialog
-        title={`Re-enable ${user.name}?`}
-        confirmLabel="Re-enable account"
+        title={ask.title}
+        confirmLabel={ask.confirmLabel}
+        variant={ask.variant}
         onClose={onClose}
         onConfirm={async () => {
-          const changed = await updateUser(user.uid, { disabled: false });
-          await onDone(`${user.name}'s account is enabled again.`, changed);
+          const [message, changed] = await ask.confirm();
+          await onDone(message, changed);
         }}
       >
-        <p>{who} will be able to sign in again with their password.</p>
+        {ask.body}
       </ConfirmDialog>
-    );
-  }
-  return (
-    <ConfirmDialog
-      title={`Send a password reset to ${user.name}?`}
-      confirmLabel="Send reset email"
-      onClose={onClose}
-      onConfirm={async () => {
-        await sendReset(user.uid);
-        await onDone(`A password-reset email has been sent to ${user.email}.`);
-      }}
-    >
-      <p>
-        {user.email} will receive a link to choose a new password. The link works once, for 30
-        minutes; their current password keeps working until they use it.
-      </p>
-    </ConfirmDialog>
+    </>
   );
 }

@@ -1,3 +1,4 @@
+import { messages } from "@gradecast/contract/messages";
 import { useSiteInfo } from "../api/site.ts";
 import { ButtonLink } from "../components/button.tsx";
 import { Card } from "../components/card.tsx";
@@ -7,13 +8,15 @@ import { Spinner } from "../components/spinner.tsx";
 import { site } from "../site.ts";
 
 export default function Contact() {
-  // The support address is the installation's own (CONTACT_EMAIL on the server).
+  // The school's name and support address are the installation's own (SCHOOL_NAME and
+  // CONTACT_EMAIL on the server); unset, the page says so instead of showing a placeholder.
   const { state, retry } = useSiteInfo();
+  const school = state.status === "ready" ? state.info.schoolName : null;
   return (
     <div className="stack">
       <PageHeader
         title="Contact Us"
-        description="Questions, problems with an account, or ideas: we read every message."
+        description={`Questions, problems with an account, or ideas: ${school ? `${school} reads` : "we read"} every message.`}
       />
       <Card title="Support">
         {state.status === "loading" ? <Spinner label="Loading the support address..." /> : null}
@@ -24,7 +27,10 @@ export default function Contact() {
             onRetry={retry}
           />
         ) : null}
-        {state.status === "ready" ? (
+        {state.status === "ready" && !state.info.contactEmail ? (
+          <p>{messages.contactNotSet}</p>
+        ) : null}
+        {state.status === "ready" && state.info.contactEmail ? (
           <p>
             Email <a href={`mailto:${state.info.contactEmail}`}>{state.info.contactEmail}</a>. Tell
             us the email address of your account and what you were trying to do; never send your

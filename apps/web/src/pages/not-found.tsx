@@ -1,5 +1,5 @@
 import { appPages } from "@gradecast/contract/roles";
-import { Link, useLocation } from "react-router";
+import { Navigate, useLocation } from "react-router";
 import { ButtonLink } from "../components/button.tsx";
 import { PageHeader } from "../components/page-header.tsx";
 
@@ -14,12 +14,16 @@ const knownPaths = [
   "/contact",
 ];
 
-/** Any address that is not a page. Routes are case-sensitive, so /home suggests /Home. */
+/**
+ * Any address that is not a page. Routes are case-sensitive (SPEC.md's /Home and /Verify), so an
+ * address that differs only in case or a trailing slash, such as a typed /home, is taken there.
+ */
 export default function NotFound() {
-  const { pathname } = useLocation();
-  const suggestion = knownPaths.find(
+  const { pathname, search, hash } = useLocation();
+  const page = knownPaths.find(
     (p) => p !== pathname && p.toLowerCase() === pathname.replace(/\/+$/, "").toLowerCase(),
   );
+  if (page) return <Navigate to={`${page}${search}${hash}`} replace />;
   return (
     <div className="stack narrow">
       <PageHeader title="Page not found" description="There is no page at this address." />
@@ -27,11 +31,6 @@ export default function NotFound() {
         <code className="path">{pathname}</code> does not exist. Check the address, or start again
         from the home page.
       </p>
-      {suggestion ? (
-        <p>
-          Did you mean <Link to={suggestion}>{suggestion}</Link>?
-        </p>
-      ) : null}
       <p className="actions">
         <ButtonLink to="/Home">Go to Home</ButtonLink>
         <ButtonLink to="/help" variant="secondary">

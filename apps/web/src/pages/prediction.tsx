@@ -1,9 +1,10 @@
 import { messages } from "@gradecast/contract/messages";
 import type { PredictionHistoryItem, PredictionResult } from "@gradecast/contract/prediction";
 import { questionByKey } from "@gradecast/contract/questionnaire";
-import { bandOf } from "@gradecast/contract/score";
+import { bandOf, formatScore } from "@gradecast/contract/score";
 import { useEffect, useState } from "react";
 import { useLocation, useNavigate } from "react-router";
+import { useSession } from "../auth/session.tsx";
 import { Alert } from "../components/alert.tsx";
 import { ButtonLink } from "../components/button.tsx";
 import { Card } from "../components/card.tsx";
@@ -13,13 +14,17 @@ import { PageHeader } from "../components/page-header.tsx";
 import { Spinner } from "../components/spinner.tsx";
 import { usePredictionHistory } from "../features/prediction/api.ts";
 import { FactorChart } from "../features/prediction/factor-chart.tsx";
-import { dateTime, score } from "../features/prediction/format.ts";
+import { dateTime } from "../features/prediction/format.ts";
+import { HighRiskNotice, ModelParts } from "../features/prediction/parts.tsx";
+import { ShareExplanation } from "../features/prediction/share-explanation.tsx";
 import { TrendChart } from "../features/prediction/trend-chart.tsx";
 import { WhatIf } from "../features/prediction/what-if.tsx";
 import "../features/prediction/prediction.css";
 
 // The prediction of SPEC.md sections 4 and 9 (issue 6): the score out of 20, its message, the
-// model's 80 % interval, what moved it, a what-if panel and the history. It arrives with the
+// model's 80 % interval, which model answered and its two parts (issue 19), a plain warning
+// with where to get help when the risk of not sitting the final is high, what moved it, a
+// what-if panel and the history. It arrives with the
 // result from /student-input (router state); after a reload it shows the latest stored one.
 
 function carried(state: unknown): PredictionResult | null {
@@ -42,6 +47,7 @@ export default function Prediction() {
     }
   }, [location, navigate]);
   const history = usePredictionHistory();
+  const { user } = useSession();
 
   const result = arrived ?? history.data?.latest ?? null;
   const summary: PredictionHistoryItem | undefined = result ? undefined : history.data?.items[0];
@@ -51,11 +57,7 @@ export default function Prediction() {
       <PageHeader
         title="Prediction"
         description="Your predicted final score out of 20, its likely range, and what raised or lowered it."
-        actions={
-          <ButtonLink to="/student-input" variant="secondary">
-            Change answers
-          </ButtonLink>
-        }
+        link={{ to: "/student-input", label: "Change answers" }}
       />
       {result ? (
         <>
@@ -67,9 +69,17 @@ export default function Prediction() {
             level={result.interval.level}
             when={result.createdAt}
           />
+          <HighRiskNotice risk={result.noFinalScoreRisk} />
           {result.extrapolation ? (
             <ExtrapolationNotice features={result.extrapolationFeatures} />
           ) : null}
+          <ModelParts
+            setup={result.modelSetup}
+            scoreIfSits={result.scoreIfSits}
+            risk={result.noFinalScoreRisk}
+            low={result.interval.low}
+            high={result.interval.high}
+          />
           <FactorChart result={result} />
           <WhatIf key={`${result.id ?? ""}${result.createdAt ?? ""}`} base={result} />
         </>
@@ -93,11 +103,7 @@ export default function Prediction() {
       ) : history.isPending ? (
         <Spinner label="Loading your latest prediction..." />
       ) : history.isError ? (
-        <ErrorState
-          error={history.error}
-          onRetry={() => void history.refetch()}
-          retrying={history.isFetching}
-        />
+        <ErrorState query={history} />
       ) : (
         <EmptyState
           title={messages.noPrediction}
@@ -109,6 +115,7 @@ export default function Prediction() {
       {history.data && history.data.items.length > 0 ? (
         <TrendChart items={history.data.items} />
       ) : null}
+      {user?.role === "student" ? <ShareExplanation /> : null}
     </div>
   );
 }
@@ -135,7 +142,7 @@ function ScoreCard({
         Your predicted score
       </h2>
       <p className="prediction-value">
-        <span data-testid="prediction-score">{score(prediction)}</span>
+        <span data-testid="prediction-score">{formatScore(prediction)}</span>
         <span className="prediction-outof"> / 20</span>
       </p>
       <p className="prediction-message" data-testid="prediction-message">
@@ -144,7 +151,7 @@ function ScoreCard({
       <p className="muted">
         {level === null ? "Likely range" : `${Math.round(level * 100)}% likely range`}:{" "}
         <strong>
-          {score(low)} to {score(high)}
+          {formatScore(low)} to {formatScore(high)}
         </strong>
         {level === null
           ? ""

@@ -17,7 +17,10 @@ export default function Report() {
   const query = useReport(token);
 
   return (
-    <main className="report-page" id="main">
+    // A tab stop of its own: a report without any control (a student with no data yet) would
+    // otherwise be skipped by Tab in its sandboxed frame, and could not be scrolled by keyboard.
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region takes focus to scroll
+    <main className="report-page" id="main" tabIndex={0}>
       {token === null ? (
         <>
           <PageHeader title="Analytics report" />
@@ -33,12 +36,7 @@ export default function Report() {
       ) : query.isError ? (
         <>
           <PageHeader title="Analytics report" />
-          <ErrorState
-            title="The report could not be loaded."
-            error={query.error}
-            onRetry={() => void query.refetch()}
-            retrying={query.isFetching}
-          />
+          <ErrorState title="The report could not be loaded." query={query} />
         </>
       ) : (
         <>

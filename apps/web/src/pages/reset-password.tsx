@@ -1,11 +1,12 @@
-import { passwordLimits } from "@gradecast/contract/auth";
-import { type FormEvent, useState } from "react";
+import { passwordLimits } from "@gradecast/contract/password-limits";
+import type { FormEvent } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
-import { ApiError, api } from "../api/client.ts";
 import { Alert } from "../components/alert.tsx";
+import { AuthCard } from "../components/auth-card.tsx";
 import { Button } from "../components/button.tsx";
-import { Field } from "../components/field.tsx";
-import { PageHeader } from "../components/page-header.tsx";
+import { PasswordField } from "../components/field.tsx";
+import { useFormFields } from "../components/use-form-fields.ts";
+import { useResetPassword } from "../features/sign-up/api.ts";
 
 export const passwordResetNotice = "Your password has been reset. Log in with your new password.";
 const mismatch = "The two passwords do not match.";
@@ -15,94 +16,72 @@ export default function ResetPassword() {
   const [params] = useSearchParams();
   const token = params.get("token") ?? "";
   const navigate = useNavigate();
-  const [password, setPassword] = useState("");
-  const [confirm, setConfirm] = useState("");
-  const [fieldErrors, setFieldErrors] = useState<{ password?: string; confirm?: string }>({});
-  const [error, setError] = useState("");
-  const [busy, setBusy] = useState(false);
+  const form = useFormFields({ password: "", confirm: "" });
+  const resetting = useResetPassword();
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    setError("");
-    setFieldErrors({});
+    form.clear();
+    const { password, confirm } = form.values;
     if (password !== confirm) {
-      setFieldErrors({ confirm: mismatch });
+      form.setErrors({ confirm: mismatch });
       return;
     }
-    setBusy(true);
-    try {
-      await api<unknown>("POST", "/api/auth/reset-password", { token, password }, { auth: false });
-      navigate("/login", { replace: true, state: { notice: passwordResetNotice } });
-    } catch (err) {
-      if (err instanceof ApiError && err.fields.password) {
-        setFieldErrors({ password: err.fields.password });
-      } else {
-        setError(err instanceof Error ? err.message : String(err));
-      }
-      setBusy(false);
-    }
+    resetting.mutate(
+      { token, password },
+      {
+        onSuccess: () =>
+          navigate("/login", { replace: true, state: { notice: passwordResetNotice } }),
+        onError: form.refused,
+      },
+    );
   }
 
   if (!token) {
     return (
-      <div className="auth-page">
-        <div className="card auth-card">
-          <PageHeader title="Reset password" />
-          <Alert tone="error">
-            <p>
-              This reset link is incomplete. Open the link from the email again, or ask for a new
-              one.
-            </p>
-          </Alert>
+      <AuthCard title="Reset password">
+        <Alert tone="error">
           <p>
-            <Link to="/forgot-password">Ask for a new reset link</Link>
+            This reset link is incomplete. Open the link from the email again, or ask for a new one.
           </p>
-        </div>
-      </div>
+        </Alert>
+        <p>
+          <Link to="/forgot-password">Ask for a new reset link</Link>
+        </p>
+      </AuthCard>
     );
   }
 
   return (
-    <div className="auth-page">
-      <div className="card auth-card">
-        <PageHeader title="Reset password" description="Choose a new password for your account." />
-        <form className="form" onSubmit={onSubmit}>
-          <Field
-            label="New password"
-            type="password"
-            name="password"
-            autoComplete="new-password"
-            required
-            minLength={passwordLimits.min}
-            maxLength={passwordLimits.max}
-            hint={`At least ${passwordLimits.min} characters.`}
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            error={fieldErrors.password}
-          />
-          <Field
-            label="Repeat the new password"
-            type="password"
-            name="confirm"
-            autoComplete="new-password"
-            required
-            value={confirm}
-            onChange={(e) => setConfirm(e.target.value)}
-            error={fieldErrors.confirm}
-          />
-          {error ? (
-            <Alert tone="error">
-              <p>{error}</p>
-              <p>
-                <Link to="/forgot-password">Ask for a new reset link</Link>
-              </p>
-            </Alert>
-          ) : null}
-          <Button type="submit" loading={busy} className="btn-block">
-            Set new password
-          </Button>
-        </form>
-      </div>
-    </div>
+    <AuthCard title="Reset password" description="Choose a new password for your account.">
+      <form className="form" onSubmit={onSubmit}>
+        <PasswordField
+          label="New password"
+          fresh
+          hint={`At least ${passwordLimits.min} characters.`}
+          {...form.field("password")}
+        />
+        <PasswordField
+          label="Repeat the new password"
+          autoComplete="new-password"
+          {...form.field("confirm")}
+        />
+        {form.message ? (
+          <Alert tone="error">
+            <p>{form.message}</p>
+            <p>
+              <Link to="/forgot-password">Ask for a new reset link</Link>
+            </p>
+          </Alert>
+        ) : null}
+        <Button
+          type="submit"
+          loading={resetting.isPending || resetting.isSuccess}
+          className="btn-block"
+        >
+          Set new password
+        </Button>
+      </form>
+    </AuthCard>
   );
 }

@@ -1,23 +1,21 @@
-import { passwordLimits, type User } from "@gradecast/contract/auth";
 import { messages } from "@gradecast/contract/messages";
-import { useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
-import { ApiError, api } from "../api/client.ts";
+import { passwordLimits } from "@gradecast/contract/password-limits";
+import { type ChangeEvent, type FormEvent, useState } from "react";
+import { ApiError } from "../api/client.ts";
 import { formErrors } from "../api/form-errors.ts";
-import { meKey } from "../api/me.ts";
 import { useSession } from "../auth/session.tsx";
-import { Alert } from "../components/alert.tsx";
-import { Button } from "../components/button.tsx";
-import { Card } from "../components/card.tsx";
-import { Field } from "../components/field.tsx";
+import { Alert, type Outcome as AlertOutcome, OutcomeAlert } from "../components/alert.tsx";
+import { Field, PasswordField } from "../components/field.tsx";
 import { PageHeader } from "../components/page-header.tsx";
+import { useChangePassword, useUpdateName } from "../features/account-security/api.ts";
+import { EmailCard } from "../features/account-security/email-card.tsx";
+import { FormCard } from "../features/account-security/form-card.tsx";
+import { MfaCard } from "../features/account-security/mfa-card.tsx";
+import { useReauth } from "../features/account-security/reauth.tsx";
+import { SessionsCard } from "../features/account-security/sessions-card.tsx";
 
-interface Outcome {
-  ok: boolean;
-  /** The form-level message; null when every error is shown beside its field. */
-  text: string | null;
-  fields?: Partial<Record<string, string>>;
-}
+/** With the messages that go beside the fields. */
+type Outcome = AlertOutcome & { fields?: Partial<Record<string, string>> };
 
 function failure(err: unknown, fieldNames: readonly string[]): Outcome {
   if (err instanceof ApiError && err.status === 401 && err.code !== "invalid_credentials") {
@@ -27,135 +25,115 @@ function failure(err: unknown, fieldNames: readonly string[]): Outcome {
   return { ok: false, text: message, fields };
 }
 
+/**
+ * A field's change handler: it keeps the value and clears the other form's outcome, so only the
+ * form being used shows one.
+ */
+const typing =
+  (set: (value: string) => void, clearOther: (outcome: null) => void) =>
+  (e: ChangeEvent<HTMLInputElement>) => {
+    set(e.target.value);
+    clearOther(null);
+  };
+
 export default function Settings() {
-  const { user, setUser } = useSession();
-  const queryClient = useQueryClient();
+  const { user } = useSession();
   const [name, setName] = useState(user?.name ?? "");
   const [nameOutcome, setNameOutcome] = useState<Outcome | null>(null);
-  const [savingName, setSavingName] = useState(false);
   const [currentPassword, setCurrentPassword] = useState("");
   const [newPassword, setNewPassword] = useState("");
   const [passwordOutcome, setPasswordOutcome] = useState<Outcome | null>(null);
-  const [savingPassword, setSavingPassword] = useState(false);
+  const reauth = useReauth();
+  const savingName = useUpdateName();
+  const savingPassword = useChangePassword(reauth.run);
 
-  // A message is about the last action: starting another, in either form, clears it.
-  async function onName(event: FormEvent<HTMLFormElement>) {
+  // A message is about the last action: starting another, in either form, clears it. False,
+  // with the form's message saying so, when nobody is signed in.
+  function start(event: FormEvent<HTMLFormElement>, setOutcome: (outcome: Outcome) => void) {
     event.preventDefault();
     setNameOutcome(null);
     setPasswordOutcome(null);
-    if (!user) {
-      setNameOutcome({ ok: false, text: messages.noUserLoggedIn });
-      return;
-    }
-    setSavingName(true);
-    try {
-      const updated = await api<User>("PATCH", "/api/me", { name });
-      setUser(updated);
-      queryClient.setQueryData(meKey, updated);
-      setName(updated.name);
-      setNameOutcome({ ok: true, text: messages.nameUpdated });
-    } catch (err) {
-      setNameOutcome(failure(err, ["name"]));
-    } finally {
-      setSavingName(false);
-    }
+    if (!user) setOutcome({ ok: false, text: messages.noUserLoggedIn });
+    return Boolean(user);
   }
 
-  async function onPassword(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    setPasswordOutcome(null);
-    setNameOutcome(null);
-    if (!user) {
-      setPasswordOutcome({ ok: false, text: messages.noUserLoggedIn });
-      return;
-    }
-    setSavingPassword(true);
-    try {
-      await api<void>("POST", "/api/me/password", { currentPassword, newPassword });
-      setCurrentPassword("");
-      setNewPassword("");
-      setPasswordOutcome({ ok: true, text: messages.passwordUpdated });
-    } catch (err) {
-      setPasswordOutcome(failure(err, ["currentPassword", "newPassword"]));
-    } finally {
-      setSavingPassword(false);
-    }
+  function onName(event: FormEvent<HTMLFormElement>) {
+    if (!start(event, setNameOutcome)) return;
+    savingName.mutate(name, {
+      onSuccess: (updated) => {
+        setName(updated.name);
+        setNameOutcome({ ok: true, text: messages.nameUpdated });
+      },
+      onError: (err) => setNameOutcome(failure(err, ["name"])),
+    });
+  }
+
+  function onPassword(event: FormEvent<HTMLFormElement>) {
+    if (!start(event, setPasswordOutcome)) return;
+    savingPassword.mutate(
+      { currentPassword, newPassword },
+      {
+        onSuccess: () => {
+          setCurrentPassword("");
+          setNewPassword("");
+          setPasswordOutcome({ ok: true, text: messages.passwordUpdated });
+        },
+        onError: (err) => setPasswordOutcome(failure(err, ["currentPassword", "newPassword"])),
+      },
+    );
   }
 
   return (
     <div className="stack narrow">
-      <PageHeader title="Settings" description="Change the name others see and your password." />
+      <PageHeader
+        title="Settings"
+        description="Change the name others see, your password and your email address, turn on two-step sign-in, and see where you are signed in."
+      />
       {!user ? (
         <Alert tone="error">
           <p>{messages.noUserLoggedIn}</p>
         </Alert>
       ) : null}
-      <Card title="Update name">
-        <form className="form" onSubmit={onName} aria-label="Update name">
-          <Field
-            label="New name"
-            name="name"
-            autoComplete="name"
-            required
-            maxLength={100}
-            value={name}
-            onChange={(e) => {
-              setName(e.target.value);
-              setPasswordOutcome(null);
-            }}
-            error={nameOutcome?.fields?.name}
-          />
-          {nameOutcome?.text ? (
-            <Alert tone={nameOutcome.ok ? "success" : "error"}>
-              <p>{nameOutcome.text}</p>
-            </Alert>
-          ) : null}
-          <Button type="submit" loading={savingName}>
-            Update name
-          </Button>
-        </form>
-      </Card>
-      <Card title="Change password">
-        <form className="form" onSubmit={onPassword} aria-label="Change password">
-          <Field
-            label="Current password"
-            type="password"
-            name="currentPassword"
-            autoComplete="current-password"
-            required
-            value={currentPassword}
-            onChange={(e) => {
-              setCurrentPassword(e.target.value);
-              setNameOutcome(null);
-            }}
-            error={passwordOutcome?.fields?.currentPassword}
-          />
-          <Field
-            label="New password"
-            type="password"
-            name="newPassword"
-            autoComplete="new-password"
-            required
-            minLength={passwordLimits.min}
-            maxLength={passwordLimits.max}
-            hint={`At least ${passwordLimits.min} characters. Other devices are signed out.`}
-            value={newPassword}
-            onChange={(e) => {
-              setNewPassword(e.target.value);
-              setNameOutcome(null);
-            }}
-            error={passwordOutcome?.fields?.newPassword}
-          />
-          {passwordOutcome?.text ? (
-            <Alert tone={passwordOutcome.ok ? "success" : "error"}>
-              <p>{passwordOutcome.text}</p>
-            </Alert>
-          ) : null}
-          <Button type="submit" loading={savingPassword}>
-            Change password
-          </Button>
-        </form>
-      </Card>
+      <FormCard title="Update name" onSubmit={onName} saving={savingName.isPending}>
+        <Field
+          label="New name"
+          name="name"
+          autoComplete="name"
+          required
+          maxLength={100}
+          value={name}
+          onChange={typing(setName, setPasswordOutcome)}
+          error={nameOutcome?.fields?.name}
+        />
+        <OutcomeAlert outcome={nameOutcome} />
+      </FormCard>
+      <FormCard
+        title="Change password"
+        onSubmit={onPassword}
+        saving={savingPassword.isPending}
+        after={reauth.dialog}
+      >
+        <PasswordField
+          label="Current password"
+          name="currentPassword"
+          value={currentPassword}
+          onChange={typing(setCurrentPassword, setNameOutcome)}
+          error={passwordOutcome?.fields?.currentPassword}
+        />
+        <PasswordField
+          label="New password"
+          name="newPassword"
+          fresh
+          hint={`At least ${passwordLimits.min} characters. Other devices are signed out.`}
+          value={newPassword}
+          onChange={typing(setNewPassword, setNameOutcome)}
+          error={passwordOutcome?.fields?.newPassword}
+        />
+        <OutcomeAlert outcome={passwordOutcome} />
+      </FormCard>
+      {user ? <EmailCard /> : null}
+      {user ? <MfaCard /> : null}
+      {user ? <SessionsCard /> : null}
     </div>
   );
 }

@@ -1,24 +1,35 @@
 import { reportFrame } from "@gradecast/contract/analytics";
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useNavigate } from "react-router";
+import { useSession } from "../auth/session.tsx";
 import { Button } from "../components/button.tsx";
-import { ErrorState } from "../components/error-state.tsx";
 import { PageHeader } from "../components/page-header.tsx";
-import { Spinner } from "../components/spinner.tsx";
+import { QueryView } from "../components/query-view.tsx";
 import { useEmbed } from "../features/analytics/api.ts";
+import { ClassChooser } from "../features/analytics/class-chooser.tsx";
+import { JoinClass } from "../features/classes/join-class.tsx";
+import { MyReports } from "../features/reports/my-reports.tsx";
 import "../features/analytics/analytics.css";
 
 // /student-dashboard (SPEC.md sections 2 and 9): the analytics report in a sandboxed frame of
 // 1250 by 600 with a Back button. The frame's address comes from GET /api/analytics/embed: the
 // built-in report with a 10-minute token carrying only this viewer's scope, or the school's
-// external report when ANALYTICS_EMBED_URL is set. On a narrower screen the whole frame is
-// scaled down to fit, keeping the report's own layout.
+// external report when ANALYTICS_EMBED_URL is set. Between 700 and 1250 pixels the whole frame
+// is scaled down to fit, keeping the report's own layout; below 700 (a phone, where the scaled
+// frame was unreadably small) the report is shown full-width at its own size instead.
 export default function StudentDashboard() {
   const navigate = useNavigate();
-  const embed = useEmbed();
+  const { user } = useSession();
+  const staff = user?.role === "teacher" || user?.role === "admin" ? user.role : null;
+  // Staff choose which classes the report is about; the frame then loads with a new token.
+  const [classId, setClassId] = useState("");
+  const embed = useEmbed(classId);
   const back = () => {
-    // Back to where the user came from, or to the dashboard when this page was opened directly.
-    if (window.history.length > 1) navigate(-1);
+    // Back to the previous screen of the app, or to the dashboard when this page was the first
+    // one opened: history.length also counts other sites' pages, which Back would leave for.
+    // The router numbers its own entries (history.state.idx), 0 for the first.
+    const idx = (window.history.state as { idx?: number } | null)?.idx ?? 0;
+    if (idx > 0) navigate(-1);
     else navigate("/dashboard");
   };
 
@@ -33,35 +44,40 @@ export default function StudentDashboard() {
           </Button>
         }
       />
-      {embed.isPending ? (
-        <Spinner label="Loading the report..." />
-      ) : embed.isError ? (
-        <ErrorState
-          title="The report could not be opened."
-          error={embed.error}
-          onRetry={() => void embed.refetch()}
-          retrying={embed.isFetching}
-        />
-      ) : (
-        <>
-          <ScaledFrame src={embed.data.url} />
-          <p className="report-frame-note">
-            {embed.data.external
-              ? `This report is provided by your school from ${new URL(embed.data.url).host}. `
-              : null}
-            On a small screen the report is shrunk to fit;{" "}
-            <a href={embed.data.url} target="_blank" rel="noopener noreferrer">
-              open it on its own page
-            </a>{" "}
-            to read it at full size.
-          </p>
-        </>
-      )}
+      <JoinClass />
+      {staff && !embed.data?.external ? (
+        <ClassChooser role={staff} classId={classId} onChange={setClassId} />
+      ) : null}
+      <QueryView
+        query={embed}
+        loading="Loading the report..."
+        failed="The report could not be opened."
+      >
+        {(frame) => (
+          <>
+            <ScaledFrame src={frame.url} external={frame.external} />
+            <p className="report-frame-note">
+              {frame.external
+                ? `This report is provided by your school from ${new URL(frame.url).host}. `
+                : null}
+              <a href={frame.url} target="_blank" rel="noopener noreferrer">
+                Open the report on its own page
+                <span className="visually-hidden"> (opens in a new tab)</span>
+              </a>{" "}
+              to read it in a full window.
+            </p>
+          </>
+        )}
+      </QueryView>
+      <MyReports />
     </div>
   );
 }
 
-function ScaledFrame({ src }: { src: string }) {
+/** A window narrower than this shows the report full-width rather than as a scaled frame. */
+const fullWidthBelow = 700;
+
+function ScaledFrame({ src, external }: { src: string; external: boolean }) {
   const box = useRef<HTMLDivElement>(null);
   const frame = useRef<HTMLIFrameElement>(null);
 
@@ -71,9 +87,11 @@ function ScaledFrame({ src }: { src: string }) {
     if (!container || !iframe) return;
     // Set through the CSSOM (the CSP refuses inline style attributes, not script-set styles).
     const fit = () => {
-      const scale = Math.min(1, container.clientWidth / reportFrame.width);
+      const full = window.innerWidth < fullWidthBelow;
+      container.classList.toggle("report-frame-box-full", full);
+      const scale = full ? 1 : Math.min(1, container.clientWidth / reportFrame.width);
       iframe.style.transform = scale < 1 ? `scale(${scale})` : "";
-      container.style.height = `${Math.ceil(reportFrame.height * scale)}px`;
+      container.style.height = full ? "" : `${Math.ceil(reportFrame.height * scale)}px`;
     };
     fit();
     const observer = new ResizeObserver(fit);
@@ -84,14 +102,13 @@ function ScaledFrame({ src }: { src: string }) {
   return (
     <div ref={box} className="report-frame-box">
       {/*
-        The sandbox keeps only what the report needs:
-        - allow-scripts: the report is a script-driven page (it fetches its data and draws charts);
-        - allow-same-origin: it must keep its real origin to call /api/analytics/report and load
-          its own scripts under the CSP's 'self' (an external report needs its own origin too, for
-          its session and assets).
-        Not granted: top navigation, pop-ups, forms, modals, downloads, pointer lock. With both
-        allowances a same-origin page could lift its own sandbox, so for the built-in report the
-        real boundary is that it is our own code, with a token that can only read a report.
+        The sandbox keeps only what the report needs: allow-scripts (it fetches its data and draws
+        charts). Without allow-same-origin the built-in report runs in an opaque origin: a script
+        inside it cannot read this application's storage, cookies or pages, and its one
+        credential is the embed token in its address (the server also sandboxes /report itself).
+        An external report (ANALYTICS_EMBED_URL) keeps allow-same-origin: its origin is its own,
+        never this one, and it needs it for its own calls and assets. Not granted: top
+        navigation, pop-ups, forms, modals, downloads.
       */}
       <iframe
         ref={frame}
@@ -100,7 +117,7 @@ function ScaledFrame({ src }: { src: string }) {
         title="Analytics report"
         width={reportFrame.width}
         height={reportFrame.height}
-        sandbox="allow-scripts allow-same-origin"
+        sandbox={external ? "allow-scripts allow-same-origin" : "allow-scripts"}
         referrerPolicy="no-referrer"
       />
     </div>

@@ -5,22 +5,22 @@ import {
   questions,
   sections,
 } from "@gradecast/contract/questionnaire";
-import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useMemo, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import { ApiError, isTokenProblem } from "../api/client.ts";
 import { useSession } from "../auth/session.tsx";
-import { Alert } from "../components/alert.tsx";
+import { ErrorAlert } from "../components/alert.tsx";
 import { Button } from "../components/button.tsx";
 import { PageHeader } from "../components/page-header.tsx";
-import { predictionsKey, requestPrediction } from "../features/prediction/api.ts";
-import { saveQuestionnaire } from "../features/questionnaire/api.ts";
+import { usePredict } from "../features/prediction/api.ts";
+import { useSaveQuestionnaire } from "../features/questionnaire/api.ts";
 import {
   clearDraft,
   type Draft,
   emptyDraft,
   loadDraft,
   saveDraft,
+  toRequest,
 } from "../features/questionnaire/draft.ts";
 import { QuestionSelect, questionInputId } from "../features/questionnaire/question-select.tsx";
 import "../features/questionnaire/questionnaire.css";
@@ -31,9 +31,10 @@ import "../features/questionnaire/questionnaire.css";
 
 const notAnswered = "Choose an answer.";
 
-// Not the SPEC's 'Error submitting data': nothing failed but the session, and the draft stays.
+// Not the SPEC's 'Error submitting data': nothing failed but the session. The answers are not
+// kept on the device once the session has ended (api/device-draft.ts): say so plainly.
 const sessionEndedMessage =
-  "Your session has ended. Your answers are kept on this device: log in again, then save or predict.";
+  "Your session has ended, so your answers were removed from this device. Log in again to answer the questions.";
 
 const sessionEnded = (err: unknown) => err instanceof ApiError && isTokenProblem(err);
 
@@ -53,7 +54,8 @@ export default function StudentInput() {
   const { user } = useSession();
   const userId = user?.uid ?? "anonymous";
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
+  const saving = useSaveQuestionnaire();
+  const predicting = usePredict();
   const [answers, setAnswers] = useState<Draft>(() => loadDraft(userId));
   const [fieldErrors, setFieldErrors] = useState<Partial<Record<QuestionKey, string>>>({});
   // The action stopped for unanswered questions; the message follows the answers from then on.
@@ -62,9 +64,10 @@ export default function StudentInput() {
   const [busy, setBusy] = useState<Busy>(null);
   const saved = useRef(false);
 
+  // Only while signed in: once the session has ended its draft is gone and stays gone.
   useEffect(() => {
-    if (!saved.current) saveDraft(userId, answers);
-  }, [userId, answers]);
+    if (!saved.current && user) saveDraft(userId, answers);
+  }, [user, userId, answers]);
 
   const answered = useMemo(() => questionKeys.filter((k) => answers[k] !== "").length, [answers]);
   const total = questionKeys.length;
@@ -106,7 +109,7 @@ export default function StudentInput() {
     if (busy || !complete("save")) return;
     setBusy("save");
     try {
-      await saveQuestionnaire(answers);
+      await saving.mutateAsync(toRequest(answers));
     } catch (err) {
       setBusy(null);
       window.alert(sessionEnded(err) ? sessionEndedMessage : messages.studentSaveFailed);
@@ -126,8 +129,7 @@ export default function StudentInput() {
     if (busy || !complete("predict")) return;
     setBusy("predict");
     try {
-      const result = await requestPrediction(answers);
-      void queryClient.invalidateQueries({ queryKey: predictionsKey });
+      const result = await predicting.mutateAsync(toRequest(answers));
       navigate("/prediction", { state: { result } });
     } catch (err) {
       setBusy(null);
@@ -143,7 +145,7 @@ export default function StudentInput() {
     <div className="stack questionnaire">
       <PageHeader
         title="Student Input"
-        description="Answer every question, then save your answers or predict your final score out of 20. Your answers are kept on this device until you save them or log out."
+        description="Answer every question, then save your answers or predict your final score out of 20. Early in the term, choose “Not known yet” for a term grade you do not have: the prediction then says it is less sure. Your answers are kept on this device until you save them, log out or your session ends."
       />
       <div className="questionnaire-progress" aria-live="polite">
         <label htmlFor="questionnaire-progress" className="questionnaire-progress-label">
@@ -179,11 +181,7 @@ export default function StudentInput() {
             </fieldset>
           );
         })}
-        {missing ? (
-          <Alert tone="error">
-            <p>{missing}</p>
-          </Alert>
-        ) : null}
+        <ErrorAlert message={missing} />
         <div className="actions">
           <Button type="submit" loading={busy === "save"} disabled={busy === "predict"}>
             Save

@@ -5,11 +5,10 @@ import {
   reportLimits,
   reportSorts,
 } from "@gradecast/contract/reports";
-import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, type ReactNode, useCallback, useEffect, useRef, useState } from "react";
 import { useSearchParams } from "react-router";
 import { useSession } from "../auth/session.tsx";
-import { Alert } from "../components/alert.tsx";
+import { Alert, ErrorAlert } from "../components/alert.tsx";
 import { Button, ButtonLink } from "../components/button.tsx";
 import { EmptyState } from "../components/empty-state.tsx";
 import { ErrorState, errorMessage } from "../components/error-state.tsx";
@@ -17,13 +16,12 @@ import { Field } from "../components/field.tsx";
 import { PageHeader } from "../components/page-header.tsx";
 import { Select } from "../components/select.tsx";
 import { Spinner } from "../components/spinner.tsx";
-import { exportReports, refreshReportLists, useReportList } from "../features/reports/api.ts";
+import { exportReports, useReportList } from "../features/reports/api.ts";
 import {
-  ConfirmDelete,
-  EditReport,
   formatDate,
   formatDay,
   ReportDetails,
+  reportChanges,
 } from "../features/reports/report-dialogs.tsx";
 import "../features/reports/reports.css";
 
@@ -43,11 +41,16 @@ const debounceMs = 300;
 // error that Retry cannot mend.
 const searchMax = reportLimits.search.max;
 
-type Open = { kind: "view" | "edit" | "delete"; report: Report } | null;
+type Open = { kind: "view" | "edit" | "delete" | "link"; report: Report } | null;
+
+/** The buttons of a report its viewer may change, each opening its dialog. */
+const changeActions = [
+  { kind: "edit", label: "Edit", variant: "secondary" },
+  { kind: "delete", label: "Delete", variant: "danger" },
+] as const;
 
 export default function TeacherDashboard() {
   const { user } = useSession();
-  const queryClient = useQueryClient();
   const [params, setParams] = useSearchParams();
   const q = (params.get("q") ?? "").trim().slice(0, searchMax).trim();
   const sortParam = params.get("sort");
@@ -154,20 +157,15 @@ export default function TeacherDashboard() {
   }
 
   const close = () => setOpen(null);
+  const change =
+    open && open.kind !== "view" ? { ...reportChanges[open.kind], report: open.report } : null;
   const searching = list.isFetching && list.isPlaceholderData;
 
   let body: ReactNode;
   if (list.isPending) {
     body = <Spinner label={messages.loadingReports} />;
   } else if (list.isError && !list.data) {
-    body = (
-      <ErrorState
-        title="The student reports could not be loaded."
-        error={list.error}
-        onRetry={() => void list.refetch()}
-        retrying={list.isFetching}
-      />
-    );
+    body = <ErrorState title="The student reports could not be loaded." query={list} />;
   } else if (items.length === 0) {
     body = (
       <EmptyState
@@ -203,15 +201,15 @@ export default function TeacherDashboard() {
                 <th scope="col" className="num">
                   Marks
                 </th>
-                {/* Soft hyphens: the long headings may break, so the table fits a 1024 px screen. */}
+                {/* Whole words only: a heading or name broken mid-word read as two words. */}
                 <th scope="col" className="num">
-                  {"Attend\u00ADance"}
+                  Attendance
                 </th>
                 <th scope="col" className="num">
-                  {"Assign\u00ADments"}
+                  Assignments
                 </th>
                 <th scope="col">Behavior</th>
-                <th scope="col">Written by</th>
+                <th scope="col">Teacher</th>
                 <th scope="col">Date</th>
                 <th scope="col">
                   <span className="visually-hidden">Actions</span>
@@ -244,7 +242,7 @@ export default function TeacherDashboard() {
                     {r.assignments}
                   </td>
                   <td data-label="Behavior">{r.behavior}</td>
-                  <td className="report-text" data-label="Written by">
+                  <td className="report-text" data-label="Teacher">
                     {r.authorName}
                   </td>
                   <td className="report-date" data-label="Date">
@@ -254,24 +252,18 @@ export default function TeacherDashboard() {
                   </td>
                   <td data-label="Actions">
                     <div className="report-actions">
-                      {canChange(r) ? (
-                        <>
-                          <Button
-                            variant="secondary"
-                            aria-label={`Edit the report on ${r.studentName}`}
-                            onClick={() => setOpen({ kind: "edit", report: r })}
-                          >
-                            Edit
-                          </Button>
-                          <Button
-                            variant="danger"
-                            aria-label={`Delete the report on ${r.studentName}`}
-                            onClick={() => setOpen({ kind: "delete", report: r })}
-                          >
-                            Delete
-                          </Button>
-                        </>
-                      ) : null}
+                      {canChange(r)
+                        ? changeActions.map((a) => (
+                            <Button
+                              key={a.kind}
+                              variant={a.variant}
+                              aria-label={`${a.label} the report on ${r.studentName}`}
+                              onClick={() => setOpen({ kind: a.kind, report: r })}
+                            >
+                              {a.label}
+                            </Button>
+                          ))
+                        : null}
                     </div>
                   </td>
                 </tr>
@@ -356,11 +348,7 @@ export default function TeacherDashboard() {
             ? `${items.length} report${items.length === 1 ? "" : "s"} shown${list.hasNextPage ? ", more available" : ""}.`
             : ""}
       </p>
-      {exportError ? (
-        <Alert tone="error">
-          <p>{exportError}</p>
-        </Alert>
-      ) : null}
+      <ErrorAlert message={exportError} />
       {notice ? (
         <div ref={noticeRef} tabIndex={-1}>
           <Alert tone="success">
@@ -376,26 +364,15 @@ export default function TeacherDashboard() {
           onClose={close}
           onEdit={() => setOpen({ kind: "edit", report: open.report })}
           onDelete={() => setOpen({ kind: "delete", report: open.report })}
+          onLink={() => setOpen({ kind: "link", report: open.report })}
         />
       ) : null}
-      {open?.kind === "edit" ? (
-        <EditReport
-          report={open.report}
+      {change ? (
+        <change.Dialog
+          report={change.report}
           onClose={close}
-          onSaved={(report) => {
-            void refreshReportLists(queryClient, report.id, report);
-            setNotice({ text: `The report on ${report.studentName} was updated.` });
-            close();
-          }}
-        />
-      ) : null}
-      {open?.kind === "delete" ? (
-        <ConfirmDelete
-          report={open.report}
-          onClose={close}
-          onDeleted={(id) => {
-            void refreshReportLists(queryClient, id, null);
-            setNotice({ text: `The report on ${open.report.studentName} was deleted.` });
+          onDone={(report) => {
+            setNotice({ text: change.done(report) });
             close();
           }}
         />

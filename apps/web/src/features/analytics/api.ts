@@ -5,10 +5,13 @@ import { api } from "../../api/client.ts";
 // The analytics calls: the frame's address for the signed-in user (a new short-lived token on
 // each visit), and the report's data, whose only credential is the embed token in the address.
 
-export function useEmbed() {
+/** `classId`: a staff member's report of that class only (the token carries it). */
+export function useEmbed(classId = "") {
+  const query = classId ? `?classId=${encodeURIComponent(classId)}` : "";
   return useQuery({
-    queryKey: ["analytics", "embed"],
-    queryFn: ({ signal }) => api<EmbedAnswer>("GET", "/api/analytics/embed", undefined, { signal }),
+    queryKey: ["analytics", "embed", classId],
+    queryFn: ({ signal }) =>
+      api<EmbedAnswer>("GET", `/api/analytics/embed${query}`, undefined, { signal }),
     // Each visit gets a fresh token; a cached one could be close to expiry.
     staleTime: 0,
     gcTime: 0,

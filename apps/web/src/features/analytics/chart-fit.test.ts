@@ -1,4 +1,4 @@
-import { binEdges, type StaffReport } from "@gradecast/contract/analytics";
+import { binEdges } from "@gradecast/contract/analytics";
 import { behaviors } from "@gradecast/contract/reports";
 import { describe, expect, it } from "vitest";
 import { baseOption } from "./chart.tsx";
@@ -20,6 +20,7 @@ import {
   wrapWords,
 } from "./chart-fit.ts";
 import { formatDateTime } from "./format.ts";
+import { staffReport } from "./staff-report.fixture.ts";
 import { bandLabels, buildCharts } from "./staff-report.tsx";
 
 const measure = estimateTextWidth;
@@ -138,26 +139,17 @@ describe("fitBarLabels and the value axis of horizontal bars", () => {
 });
 
 describe("buildCharts", () => {
-  const report: StaffReport = {
-    scope: "staff",
-    generatedAt: "2026-09-01T10:00:00.000Z",
+  const report = staffReport({
     totals: { reports: 1000, students: 300, predictions: 258 },
     marks: binEdges(100, 10).map((b, i) => ({ ...b, count: 20 * i + 5 })),
-    attendanceVsMarks: { points: [], fit: null },
     courses: [{ course: "Computer Science", averageMarks: 62, reports: 100 }],
-    otherCourses: 0,
     behavior: behaviors.map((behavior, i) => ({ behavior, count: 300 - 60 * i })),
     bands: [
       { band: "improve", count: 44 },
       { band: "good", count: 145 },
       { band: "congratulations", count: 69 },
     ],
-    atRisk: { total: 0, students: [] },
-    importance: {
-      modelVersion: "test",
-      factors: [{ feature: "G2", label: "Second period grade (G2)", importance: 2.4 }],
-    },
-  };
+  });
   type Built = { xAxis: { axisLabel: Record<string, unknown>; name: string; nameGap: number } };
   const draw = (option: unknown, width: number) =>
     (option as (s: ChartSize) => Built)(size(width, 380));

@@ -1,11 +1,10 @@
-import { useId, useRef } from "react";
-import {
-  type ChartOption,
-  type ChartSize,
-  chartFont,
-  useEChartsCanvas,
-} from "../../components/echarts-canvas.ts";
+import { useId } from "react";
+import { ChartCanvas } from "../../components/chart-canvas.tsx";
+import { type ChartOption, type ChartSize, chartFont } from "../../components/echarts-canvas.ts";
 import { EmptyState } from "../../components/empty-state.tsx";
+import { palette } from "../../components/palette.ts";
+import { ScrollRegion } from "../../components/scroll-region.tsx";
+import { TableHead } from "../../components/table-head.tsx";
 import {
   type CategoryFitOptions,
   fitCategoryLabels,
@@ -35,17 +34,6 @@ export interface ChartProps {
   tall?: boolean;
   className?: string;
 }
-
-export const palette = {
-  primary: "#1d4ed8",
-  soft: "#93b4f5",
-  accent: "#b45309",
-  danger: "#b42318",
-  success: "#146c43",
-  muted: "#4b5563",
-  text: "#1b2430",
-  grid: "#d5dae1",
-};
 
 const fontFamily = chartFont;
 
@@ -113,23 +101,16 @@ export function Chart({ title, summary, option, table, empty, tall, className }:
       {option ? (
         <>
           <p className="chart-summary">{summary}</p>
-          <ChartCanvas option={option} label={`${title}. ${summary}`} tall={tall} />
+          <ChartCanvas
+            option={option}
+            label={`${title}. ${summary}`}
+            className={tall ? "chart-canvas chart-canvas-tall" : "chart-canvas"}
+          />
           <details className="chart-table">
             <summary>Show the data as a table</summary>
-            {/* Focusable so that a keyboard can scroll a long or wide table (axe: scrollable-region-focusable). */}
-            {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus */}
-            <section className="table-scroll" aria-label={`${title}: table`} tabIndex={0}>
+            <ScrollRegion className="table-scroll" label={`${title}: table`}>
               <table>
-                <caption className="visually-hidden">{title}</caption>
-                <thead>
-                  <tr>
-                    {table.head.map((h) => (
-                      <th key={h} scope="col">
-                        {h}
-                      </th>
-                    ))}
-                  </tr>
-                </thead>
+                <TableHead caption={title} columns={table.head} />
                 <tbody>
                   {table.rows.map((row) => (
                     <tr key={row.join("|")}>
@@ -141,43 +122,12 @@ export function Chart({ title, summary, option, table, empty, tall, className }:
                   ))}
                 </tbody>
               </table>
-            </section>
+            </ScrollRegion>
           </details>
         </>
       ) : (
         <EmptyState title={empty.title}>{empty.body}</EmptyState>
       )}
     </figure>
-  );
-}
-
-const loadECharts = () => import("./echarts.ts");
-
-function ChartCanvas({
-  option,
-  label,
-  tall,
-}: {
-  option: ChartOption;
-  label: string;
-  tall?: boolean;
-}) {
-  const ref = useRef<HTMLDivElement>(null);
-  const failed = useEChartsCanvas(ref, option, loadECharts);
-
-  if (failed) {
-    return (
-      <p className="chart-failed" role="alert">
-        The chart could not be drawn; the table below has the same figures.
-      </p>
-    );
-  }
-  return (
-    <div
-      ref={ref}
-      className={tall ? "chart-canvas chart-canvas-tall" : "chart-canvas"}
-      role="img"
-      aria-label={label}
-    />
   );
 }

@@ -4,20 +4,16 @@ import {
   riskRules,
   type StaffReport,
 } from "@gradecast/contract/analytics";
-import { type Band, bandMessages } from "@gradecast/contract/score";
+import { type Band, bandMessages, formatScore } from "@gradecast/contract/score";
 import { useMemo } from "react";
 import { EmptyState } from "../../components/empty-state.tsx";
-import {
-  axisName,
-  baseOption,
-  Chart,
-  categoryAxisName,
-  fittedCategoryAxis,
-  palette,
-} from "./chart.tsx";
+import { bandColors, palette } from "../../components/palette.ts";
+import { ScrollRegion } from "../../components/scroll-region.tsx";
+import { axisName, baseOption, Chart, categoryAxisName, fittedCategoryAxis } from "./chart.tsx";
 import {
   barPlotHeight,
   bottomNameWidth,
+  type CategoryFitOptions,
   type ChartSize,
   fitAxisName,
   fitBarLabels,
@@ -25,6 +21,7 @@ import {
   valueTicks,
 } from "./chart-fit.ts";
 import { formatNumber } from "./format.ts";
+import { ReportPages } from "./report-pages.tsx";
 
 // The report for teachers and admins: totals, then one chart per question a teacher asks of the
 // reports and predictions, then the students at risk and the model's factors.
@@ -55,7 +52,7 @@ export function reasonText(reason: RiskReason): string {
     case "attendance":
       return `Attendance ${reason.value} % in ${reason.course} (under ${riskRules.attendanceBelow} %)`;
     case "predicted":
-      return `Predicted score ${formatNumber(reason.value, 1)} (under ${riskRules.predictedBelow})`;
+      return `Predicted score ${formatScore(reason.value)} (under ${riskRules.predictedBelow})`;
   }
 }
 
@@ -64,69 +61,42 @@ const noReports = {
   body: "Teacher reports (Teacher Input) fill this chart: marks, attendance, course and behaviour of each student.",
 };
 
+const noPredictions = {
+  title: "No predictions yet",
+  body: "Students' predictions fill this chart: each student who fills in Student Input and asks for a prediction counts once, with their latest score.",
+};
+
+const noModel = {
+  title: "No model loaded",
+  body: "The grade model's factor importance appears here once the server has a model.",
+};
+
 export function StaffReportView({ report }: { report: StaffReport }) {
   const charts = useMemo(() => buildCharts(report), [report]);
   const { totals } = report;
   return (
-    <div className="report-grid">
-      <section className="report-totals" aria-label="Totals">
-        <Stat label="Reports" value={totals.reports} />
-        <Stat label="Students reported" value={totals.students} />
-        <Stat label="Predictions" value={totals.predictions} />
-      </section>
-
-      <Chart
-        title="Distribution of marks"
-        summary={charts.marks.summary}
-        option={charts.marks.option}
-        table={charts.marks.table}
-        empty={noReports}
-      />
-      <Chart
-        title="Attendance against marks"
-        summary={charts.scatter.summary}
-        option={charts.scatter.option}
-        table={charts.scatter.table}
-        empty={noReports}
-      />
+    <ReportPages
+      lead={
+        <section className="report-totals" aria-label="Totals">
+          <Stat label="Reports" value={totals.reports} />
+          <Stat label="Students reported" value={totals.students} />
+          <Stat label="Predictions" value={totals.predictions} />
+        </section>
+      }
+    >
+      <Chart title="Distribution of marks" {...charts.marks} empty={noReports} />
+      <Chart title="Attendance against marks" {...charts.scatter} empty={noReports} />
       <Chart
         title="Average marks by course"
-        summary={charts.courses.summary}
-        option={charts.courses.option}
-        table={charts.courses.table}
+        {...charts.courses}
         empty={noReports}
         tall={report.courses.length > 8}
       />
-      <Chart
-        title="Behaviour"
-        summary={charts.behavior.summary}
-        option={charts.behavior.option}
-        table={charts.behavior.table}
-        empty={noReports}
-      />
-      <Chart
-        title="Predicted scores by band"
-        summary={charts.bands.summary}
-        option={charts.bands.option}
-        table={charts.bands.table}
-        empty={{
-          title: "No predictions yet",
-          body: "Students' predictions fill this chart: each student who fills in Student Input and asks for a prediction counts once, with their latest score.",
-        }}
-      />
-      <Chart
-        title="What drives the predicted score"
-        summary={charts.importance.summary}
-        option={charts.importance.option}
-        table={charts.importance.table}
-        empty={{
-          title: "No model loaded",
-          body: "The grade model's factor importance appears here once the server has a model.",
-        }}
-        tall
-      />
+      <Chart title="Behaviour" {...charts.behavior} empty={noReports} />
+      <Chart title="Predicted scores by band" {...charts.bands} empty={noPredictions} />
+      <Chart title="What drives the predicted score" {...charts.importance} empty={noModel} tall />
       <AtRiskList atRisk={report.atRisk} />
-    </div>
+    </ReportPages>
   );
 }
 
@@ -141,7 +111,7 @@ function Stat({ label, value }: { label: string; value: number }) {
 
 function AtRiskList({ atRisk }: { atRisk: StaffReport["atRisk"] }) {
   return (
-    <section className="card report-wide" aria-labelledby="at-risk-title">
+    <section className="card report-wide at-risk-section" aria-labelledby="at-risk-title">
       <h3 id="at-risk-title" className="chart-title">
         Students at risk
       </h3>
@@ -162,8 +132,7 @@ function AtRiskList({ atRisk }: { atRisk: StaffReport["atRisk"] }) {
               : "."}{" "}
             Reports and predictions are matched by the student's name.
           </p>
-          {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus */}
-          <section className="table-scroll" aria-label="Students at risk: table" tabIndex={0}>
+          <ScrollRegion className="table-scroll" label="Students at risk: table">
             <table className="at-risk-table">
               <thead>
                 <tr>
@@ -186,7 +155,7 @@ function AtRiskList({ atRisk }: { atRisk: StaffReport["atRisk"] }) {
                 ))}
               </tbody>
             </table>
-          </section>
+          </ScrollRegion>
         </>
       )}
     </section>
@@ -233,6 +202,39 @@ function fittedBarAxes(
   };
 }
 
+/**
+ * Counts per category as bars on a fitted axis (marks bins, behaviour ratings, score bands): in
+ * the primary colour, or each bar in its own (`colors`).
+ */
+function countBars(
+  size: ChartSize,
+  category: string,
+  labels: string[],
+  items: { count: number }[],
+  options: {
+    fit: CategoryFitOptions & { gap?: number };
+    unit?: string;
+    colors?: string[];
+  },
+) {
+  const { fit, unit = "Reports", colors } = options;
+  return {
+    ...baseOption,
+    xAxis: fittedCategoryAxis(size, category, labels, largestCount(items), fit),
+    yAxis: { type: "value", minInterval: 1, ...axisName(unit, 44) },
+    series: [
+      {
+        type: "bar",
+        name: unit,
+        data: colors
+          ? items.map((b, i) => ({ value: b.count, itemStyle: { color: colors[i] } }))
+          : items.map((b) => b.count),
+        itemStyle: { color: palette.primary },
+      },
+    ],
+  };
+}
+
 export function buildCharts(report: StaffReport) {
   const hasReports = report.totals.reports > 0;
 
@@ -249,20 +251,10 @@ export function buildCharts(report: StaffReport) {
       : "",
     option: hasReports
       ? (size: ChartSize) => ({
-          ...baseOption,
-          // Bins are ordered: on a phone every other label may go.
-          xAxis: fittedCategoryAxis(size, "Marks", marksLabels, largestCount(report.marks), {
-            thin: true,
+          ...countBars(size, "Marks", marksLabels, report.marks, {
+            // Bins are ordered: on a phone every other label may go.
+            fit: { thin: true },
           }),
-          yAxis: { type: "value", minInterval: 1, ...axisName("Reports", 44) },
-          series: [
-            {
-              type: "bar",
-              name: "Reports",
-              data: report.marks.map((b) => b.count),
-              itemStyle: { color: palette.primary },
-            },
-          ],
         })
       : null,
     table: {
@@ -372,23 +364,13 @@ export function buildCharts(report: StaffReport) {
       : "",
     option: hasReports
       ? (size: ChartSize) => ({
-          ...baseOption,
-          xAxis: fittedCategoryAxis(
+          ...countBars(
             size,
             "Behaviour",
             report.behavior.map((b) => b.behavior),
-            largestCount(report.behavior),
-            { maxWidth: 90, gap: 48 },
+            report.behavior,
+            { fit: { maxWidth: 90, gap: 48 } },
           ),
-          yAxis: { type: "value", minInterval: 1, ...axisName("Reports", 44) },
-          series: [
-            {
-              type: "bar",
-              name: "Reports",
-              data: report.behavior.map((b) => b.count),
-              itemStyle: { color: palette.primary },
-            },
-          ],
         })
       : null,
     table: {
@@ -398,11 +380,6 @@ export function buildCharts(report: StaffReport) {
   };
 
   const students = report.bands.reduce((s, b) => s + b.count, 0);
-  const bandColors: Record<Band, string> = {
-    improve: palette.danger,
-    good: palette.primary,
-    congratulations: palette.success,
-  };
   const bands = {
     summary:
       students > 0
@@ -411,25 +388,17 @@ export function buildCharts(report: StaffReport) {
     option:
       students > 0
         ? (size: ChartSize) => ({
-            ...baseOption,
-            xAxis: fittedCategoryAxis(
+            ...countBars(
               size,
               "Band",
               report.bands.map((b) => bandLabels[b.band]),
-              largestCount(report.bands),
-              { maxWidth: 120, short: report.bands.map((b) => bandShortLabels[b.band]) },
-            ),
-            yAxis: { type: "value", minInterval: 1, ...axisName("Students", 44) },
-            series: [
+              report.bands,
               {
-                type: "bar",
-                name: "Students",
-                data: report.bands.map((b) => ({
-                  value: b.count,
-                  itemStyle: { color: bandColors[b.band] },
-                })),
+                fit: { maxWidth: 120, short: report.bands.map((b) => bandShortLabels[b.band]) },
+                unit: "Students",
+                colors: report.bands.map((b) => bandColors[b.band]),
               },
-            ],
+            ),
           })
         : null,
     table: {

@@ -23,6 +23,8 @@ const size = (width: number): ChartSize => ({ width, height: 300, measure });
 const local = (m: number, d: number) => new Date(2026, m - 1, d, 9, 46).toISOString();
 const points = [local(8, 13), local(8, 29), local(9, 11), local(9, 26)].map((at, i) => ({
   at,
+  g1: 9,
+  g2: 9,
   score: 6 + i,
   low: 5 + i,
   high: 8 + i,
@@ -36,7 +38,14 @@ const report: StudentReport = {
   generatedAt: "2026-11-23T15:42:00.000Z",
   name: "Test Student",
   predictions: points,
-  latest: { g1: 9, g2: 9, prediction: 9.3, band: "good", message: "Good effort!" },
+  latest: {
+    at: "2026-11-23T15:00:00.000Z",
+    g1: 9,
+    g2: 9,
+    prediction: 9.3,
+    band: "good",
+    message: "Good effort!",
+  },
   cohort: {
     g1: cohort([null, null, 14, 31, 47, 48, 63, 30, 12, 8]),
     g2: cohort([null, 5, 13, 31, 49, 38, 48, 46, 14, 11]),
@@ -107,6 +116,13 @@ describe("the history chart", () => {
 
   it("keeps the desktop's margin", () => {
     expect(draw(historyChart(report).option, wide).grid.bottom).toBe(72);
+  });
+
+  it("writes the scores in its tooltip with one decimal, as the page does", () => {
+    const { tooltip } = draw(historyChart(report).option, wide) as unknown as {
+      tooltip: { valueFormatter: (value: unknown) => string };
+    };
+    expect([12, 7.349, 14.96].map(tooltip.valueFormatter)).toEqual(["12.0", "7.3", "15.0"]);
   });
 });
 

@@ -1,6 +1,10 @@
 import type { CohortDistribution, StudentReport } from "@gradecast/contract/analytics";
+import { formatScore } from "@gradecast/contract/score";
 import { useMemo } from "react";
-import { axisName, baseOption, Chart, fittedCategoryAxis, palette } from "./chart.tsx";
+import { Facts } from "../../components/facts.tsx";
+import { palette } from "../../components/palette.ts";
+import { scoreTooltip } from "../prediction/format.ts";
+import { axisName, baseOption, Chart, fittedCategoryAxis } from "./chart.tsx";
 import {
   bottomAboveLegend,
   type ChartSize,
@@ -9,11 +13,12 @@ import {
   plotWidth,
   valueLabelWidth,
 } from "./chart-fit.ts";
-import { formatDate, formatDateTime, formatNumber } from "./format.ts";
+import { formatDate, formatDateTime } from "./format.ts";
+import { ReportPages } from "./report-pages.tsx";
 import { bandRanges } from "./staff-report.tsx";
 
-// The report for a student: their own predictions over time and where their grades stand among
-// other students. Other students only ever appear as groups of at least 5 (the server withholds
+// The report for a student: their latest prediction beside the answers it was made from (with
+// its date; earlier ones in the history below), and where their grades stand among other students. Other students only ever appear as groups of at least 5 (the server withholds
 // smaller ones), never as names or single values.
 
 const binLabel = (b: { from: number; to: number }, last: boolean) =>
@@ -35,7 +40,7 @@ export function StudentReportView({ report }: { report: StudentReport }) {
     [report, latest.prediction],
   );
   return (
-    <div className="report-grid">
+    <ReportPages>
       <section className="card report-wide report-latest" aria-labelledby="latest-title">
         <h3 id="latest-title" className="chart-title">
           Where you stand, {report.name}
@@ -44,64 +49,43 @@ export function StudentReportView({ report }: { report: StudentReport }) {
           <p>
             <strong>{latest.message}</strong> Fill in Student Input and ask for a prediction to see
             your predicted final score here.
+            {latest.at ? ` Your answers saved on ${formatDateTime(latest.at)} are below.` : null}
           </p>
         ) : (
           <p>
-            Your latest predicted final score is{" "}
-            <strong>{formatNumber(latest.prediction, 1)} out of 20</strong>:{" "}
+            {latest.at ? `On ${formatDateTime(latest.at)}, your` : "Your"} latest predicted final
+            score was <strong>{formatScore(latest.prediction)} out of 20</strong>:{" "}
             <span className={`band band-${latest.band}`}>{latest.message}</span>{" "}
             {latest.band ? <span className="muted">({bandRanges[latest.band]})</span> : null}
           </p>
         )}
-        <dl className="report-facts">
-          <div>
-            <dt>G1</dt>
-            <dd>{latest.g1 === null ? "not given yet" : `${latest.g1} out of 20`}</dd>
-          </div>
-          <div>
-            <dt>G2</dt>
-            <dd>{latest.g2 === null ? "not given yet" : `${latest.g2} out of 20`}</dd>
-          </div>
-          <div>
-            <dt>Predictions</dt>
-            <dd>{report.predictions.length}</dd>
-          </div>
-        </dl>
+        <Facts
+          className="report-facts"
+          label="The answers it was made from"
+          facts={[
+            ["G1", latest.g1 === null ? "not given yet" : `${latest.g1} out of 20`],
+            ["G2", latest.g2 === null ? "not given yet" : `${latest.g2} out of 20`],
+            [
+              "Predictions",
+              `${report.predictions.length}${report.predictions.length > 1 ? " (earlier ones below)" : ""}`,
+            ],
+          ]}
+        />
       </section>
 
       <Chart
         title="Your predictions over time"
-        summary={history.summary}
-        option={history.option}
-        table={history.table}
+        {...history}
         empty={{
           title: "No predictions yet",
           body: "Each prediction you ask for on Student Input adds a point here, with the range the score is likely to fall in.",
         }}
         className="report-wide"
       />
-      <Chart
-        title="Your G1 among other students"
-        summary={g1.summary}
-        option={g1.option}
-        table={g1.table}
-        empty={g1.empty}
-      />
-      <Chart
-        title="Your G2 among other students"
-        summary={g2.summary}
-        option={g2.option}
-        table={g2.table}
-        empty={g2.empty}
-      />
-      <Chart
-        title="Your prediction among other students"
-        summary={prediction.summary}
-        option={prediction.option}
-        table={prediction.table}
-        empty={prediction.empty}
-      />
-    </div>
+      <Chart title="Your G1 among other students" {...g1} />
+      <Chart title="Your G2 among other students" {...g2} />
+      <Chart title="Your prediction among other students" {...prediction} />
+    </ReportPages>
   );
 }
 
@@ -115,13 +99,14 @@ export function historyChart(report: StudentReport) {
     summary:
       first && last
         ? points.length === 1
-          ? `One prediction, on ${formatDate(last.at)}: ${formatNumber(last.score, 1)} out of 20, likely between ${formatNumber(last.low, 1)} and ${formatNumber(last.high, 1)}.`
-          : `${points.length} predictions from ${formatDate(first.at)} to ${formatDate(last.at)}: from ${formatNumber(first.score, 1)} to ${formatNumber(last.score, 1)} out of 20.`
+          ? `One prediction, on ${formatDate(last.at)}: ${formatScore(last.score)} out of 20, likely between ${formatScore(last.low)} and ${formatScore(last.high)}.`
+          : `${points.length} predictions from ${formatDate(first.at)} to ${formatDate(last.at)}: from ${formatScore(first.score)} to ${formatScore(last.score)} out of 20.`
         : "",
     option:
       points.length > 0
         ? (size: ChartSize) => ({
             ...baseOption,
+            tooltip: { ...baseOption.tooltip, valueFormatter: scoreTooltip },
             legend: { bottom: 0, textStyle: { color: palette.muted } },
             // On a phone the legend wraps onto two rows: the axis and its name stay above them.
             grid: {
@@ -157,32 +142,30 @@ export function historyChart(report: StudentReport) {
                 lineStyle: { color: palette.primary, width: 2 },
                 symbolSize: 8,
               },
-              {
+              // The likely range: its low and its high edge, dashed.
+              ...(["low", "high"] as const).map((edge, i) => ({
                 type: "line",
-                name: seriesNames[1],
-                data: points.map((p) => p.low),
+                name: seriesNames[i + 1],
+                data: points.map((p) => p[edge]),
                 lineStyle: { color: palette.soft, type: "dashed" },
                 itemStyle: { color: palette.soft },
                 showSymbol: false,
-              },
-              {
-                type: "line",
-                name: seriesNames[2],
-                data: points.map((p) => p.high),
-                lineStyle: { color: palette.soft, type: "dashed" },
-                itemStyle: { color: palette.soft },
-                showSymbol: false,
-              },
+              })),
             ],
           })
         : null,
     table: {
-      head: ["Date", "Predicted score", "Likely range"],
-      rows: points.map((p) => [
-        formatDate(p.at),
-        formatNumber(p.score, 2),
-        `${formatNumber(p.low, 1)} to ${formatNumber(p.high, 1)}`,
-      ]),
+      head: ["Date", "G1", "G2", "Predicted score", "Likely range"],
+      // Newest first: the latest is the one at the top of the report.
+      rows: [...points]
+        .reverse()
+        .map((p) => [
+          formatDateTime(p.at),
+          p.g1 ?? "not given",
+          p.g2 ?? "not given",
+          formatScore(p.score),
+          `${formatScore(p.low)} to ${formatScore(p.high)}`,
+        ]),
     },
   };
 }

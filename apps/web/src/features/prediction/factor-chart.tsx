@@ -1,7 +1,10 @@
 import type { PredictionResult } from "@gradecast/contract/prediction";
+import { formatScore } from "@gradecast/contract/score";
 import { useMemo } from "react";
-import { ChartCanvas, colors } from "./chart-canvas.tsx";
-import { answerText, score, signed } from "./format.ts";
+import { palette } from "../../components/palette.ts";
+import { TableHead } from "../../components/table-head.tsx";
+import { answerText, signed } from "./format.ts";
+import { PredictionFigure } from "./prediction-figure.tsx";
 
 // The factors that pushed the prediction up or down: the largest effects of the model's
 // explanation as bars (green up, red down) from the model's average, with the same figures,
@@ -15,18 +18,18 @@ export function FactorChart({ result }: { result: PredictionResult }) {
     const bars = [...top].reverse(); // ECharts draws the first category at the bottom
     return {
       animation: false,
-      textStyle: { fontFamily: "system-ui, sans-serif", color: colors.text },
+      textStyle: { fontFamily: "system-ui, sans-serif", color: palette.text },
       grid: { left: 8, right: 56, top: 8, bottom: 8, containLabel: true },
       // Each bar carries its value, so the value axis needs no labels (they crowd a phone).
       xAxis: {
         type: "value",
         axisLabel: { show: false },
-        splitLine: { lineStyle: { color: colors.grid } },
+        splitLine: { lineStyle: { color: palette.grid } },
       },
       yAxis: {
         type: "category",
         data: bars.map((c) => c.label),
-        axisLabel: { color: colors.text, width: 150, overflow: "break", lineHeight: 14 },
+        axisLabel: { color: palette.text, width: 150, overflow: "break", lineHeight: 14 },
         axisTick: { show: false },
       },
       series: [
@@ -34,12 +37,12 @@ export function FactorChart({ result }: { result: PredictionResult }) {
           type: "bar",
           data: bars.map((c) => ({
             value: Number(c.effect.toFixed(3)),
-            itemStyle: { color: c.effect >= 0 ? colors.up : colors.down },
+            itemStyle: { color: c.effect >= 0 ? palette.success : palette.danger },
           })),
           label: {
             show: true,
             position: "right",
-            color: colors.text,
+            color: palette.text,
             formatter: (p: { value: number }) => signed(p.value),
           },
           barMaxWidth: 22,
@@ -51,7 +54,7 @@ export function FactorChart({ result }: { result: PredictionResult }) {
   const ups = top.filter((c) => c.effect > 0).slice(0, 2);
   const downs = top.filter((c) => c.effect < 0).slice(0, 2);
   const summary = [
-    `Starting from the model's average of ${score(result.baseValue)}`,
+    `Starting from the model's average of ${formatScore(result.baseValue)}`,
     ups.length ? `${ups.map((c) => c.label).join(" and ")} raised the prediction most` : "",
     downs.length ? `${downs.map((c) => c.label).join(" and ")} lowered it most` : "",
   ]
@@ -59,54 +62,41 @@ export function FactorChart({ result }: { result: PredictionResult }) {
     .join("; ");
 
   return (
-    <figure className="card prediction-factors" aria-labelledby="factors-title">
-      <h2 id="factors-title" className="card-title">
-        What moved your prediction
-      </h2>
-      <p className="muted">{summary}.</p>
-      <ChartCanvas
-        option={option}
-        label={`Bar chart of the ${top.length} answers that moved the prediction most. ${summary}.`}
-        className="prediction-chart-factors"
+    <PredictionFigure
+      name="factors"
+      title="What moved your prediction"
+      summary={summary}
+      chart={{
+        option,
+        label: `Bar chart of the ${top.length} answers that moved the prediction most. ${summary}.`,
+      }}
+      tableLabel="Show every answer and its effect as a table"
+    >
+      <TableHead
+        caption="Effect of each answer on the prediction, in points out of 20"
+        columns={["Question", "Your answer", "Effect (points)"]}
       />
-      <details className="prediction-table">
-        <summary>Show every answer and its effect as a table</summary>
-        <div className="prediction-table-scroll">
-          <table>
-            <caption className="visually-hidden">
-              Effect of each answer on the prediction, in points out of 20
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Question</th>
-                <th scope="col">Your answer</th>
-                <th scope="col">Effect (points)</th>
-              </tr>
-            </thead>
-            <tbody>
-              {result.contributions.map((c) => (
-                <tr key={c.feature}>
-                  <th scope="row">{c.label}</th>
-                  <td>{answerText(c.feature, c.value)}</td>
-                  <td className="prediction-number">{signed(c.effect)}</td>
-                </tr>
-              ))}
-            </tbody>
-            <tfoot>
-              <tr>
-                <th scope="row">Model average</th>
-                <td />
-                <td className="prediction-number">{score(result.baseValue)}</td>
-              </tr>
-              <tr>
-                <th scope="row">Prediction</th>
-                <td />
-                <td className="prediction-number">{score(result.prediction)}</td>
-              </tr>
-            </tfoot>
-          </table>
-        </div>
-      </details>
-    </figure>
+      <tbody>
+        {result.contributions.map((c) => (
+          <tr key={c.feature}>
+            <th scope="row">{c.label}</th>
+            <td>{answerText(c.feature, c.value)}</td>
+            <td className="prediction-number">{signed(c.effect)}</td>
+          </tr>
+        ))}
+      </tbody>
+      <tfoot>
+        <tr>
+          <th scope="row">Model average</th>
+          <td />
+          <td className="prediction-number">{formatScore(result.baseValue)}</td>
+        </tr>
+        <tr>
+          <th scope="row">Prediction</th>
+          <td />
+          <td className="prediction-number">{formatScore(result.prediction)}</td>
+        </tr>
+      </tfoot>
+    </PredictionFigure>
   );
 }

@@ -1,10 +1,13 @@
-import { optionLabel, type QuestionKey } from "@gradecast/contract/questionnaire";
-import { shownScore } from "@gradecast/contract/score";
+import { optionLabel, optionText, type QuestionKey } from "@gradecast/contract/questionnaire";
+import { formatScore } from "@gradecast/contract/score";
 
-// How the prediction screen writes numbers and answers.
+// How the prediction screen writes numbers and answers. A score is written by the contract's
+// formatScore, here as on every screen: "12.7".
 
-/** A score out of 20 with one decimal: "12.7", rounded as its band is (contract score.ts). */
-export const score = (n: number) => shownScore(n).toFixed(1);
+/** A chart's tooltip writes the scores it shows as the page does. */
+export function scoreTooltip(value: unknown): string {
+  return typeof value === "number" ? formatScore(value) : String(value ?? "");
+}
 
 /** A signed number of points: "+0.42", "−0.61" (a true minus sign), "±0.00". */
 export function signed(n: number, digits = 2): string {
@@ -13,10 +16,13 @@ export function signed(n: number, digits = 2): string {
   return n > 0 ? `+${text}` : `−${text}`;
 }
 
-/** An answer with its human label: "4 (higher education)", "yes". */
-export function answerText(key: QuestionKey, value: string | number): string {
+/**
+ * An answer as the questionnaire wrote it (the contract's optionText): "4 — higher education",
+ * "Yes", "3"; "Not known yet" for a grade not given.
+ */
+export function answerText(key: QuestionKey, value: string | number | null): string {
   const label = optionLabel(key, value);
-  return label === String(value) ? label : `${value} (${label})`;
+  return value === null ? label : optionText({ value, label });
 }
 
 export function dateTime(iso: string): string {

@@ -50,3 +50,14 @@ describe("trendOption", () => {
     expect(xAxis.data).toEqual(four.map((i) => dateTime(i.createdAt)));
   });
 });
+
+describe("the history's tooltip", () => {
+  it("writes the history's tooltip scores with one decimal, as the page does", () => {
+    const { tooltip } = trendOption([item(local(2026, 8, 13), 12)], {
+      width: 309,
+      height: 224,
+      measure,
+    });
+    expect([12, 7.349].map((v) => tooltip.valueFormatter(v))).toEqual(["12.0", "7.3"]);
+  });
+});

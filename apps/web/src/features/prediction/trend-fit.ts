@@ -1,8 +1,9 @@
 import type { PredictionHistoryItem } from "@gradecast/contract/prediction";
+import { shownScore } from "@gradecast/contract/score";
 import type { ChartSize } from "../../components/echarts-canvas.ts";
+import { palette } from "../../components/palette.ts";
 import { dateAxisLabel } from "../analytics/chart-fit.ts";
-import { colors } from "./chart-canvas.tsx";
-import { dateTime } from "./format.ts";
+import { dateTime, scoreTooltip } from "./format.ts";
 
 // The history chart's option for the width it is drawn at. Full date-times ("Aug 13, 2026, 09:33
 // AM") are too long for the axis: ECharts' hideOverlap then drops all but the first, leaving the
@@ -23,16 +24,21 @@ export function trendPlotWidth(size: ChartSize): number {
 export function trendOption(ordered: PredictionHistoryItem[], size: ChartSize) {
   return {
     animation: false,
-    textStyle: { fontFamily: "system-ui, sans-serif", color: colors.text },
+    textStyle: { fontFamily: "system-ui, sans-serif", color: palette.text },
     grid: { ...grid, containLabel: true },
     // On the canvas: the CSP refuses the inline styles of an HTML tooltip.
-    tooltip: { trigger: "axis", confine: true, renderMode: "richText" },
+    tooltip: {
+      trigger: "axis",
+      confine: true,
+      renderMode: "richText",
+      valueFormatter: scoreTooltip,
+    },
     xAxis: {
       type: "category",
       // The categories are the full date-times, which the tooltip shows.
       data: ordered.map((i) => dateTime(i.createdAt)),
       axisLabel: {
-        color: colors.muted,
+        color: palette.muted,
         // Short dates, counted back from the newest, so that the latest prediction always has its date.
         ...dateAxisLabel(
           ordered.map((i) => i.createdAt),
@@ -46,15 +52,15 @@ export function trendOption(ordered: PredictionHistoryItem[], size: ChartSize) {
       min: 0,
       max: 20,
       interval: 5,
-      axisLabel: { color: colors.muted },
-      splitLine: { lineStyle: { color: colors.grid } },
+      axisLabel: { color: palette.muted },
+      splitLine: { lineStyle: { color: palette.grid } },
     },
     series: [
       {
         type: "line",
-        data: ordered.map((i) => Number(i.prediction.toFixed(1))),
-        lineStyle: { color: colors.line, width: 2 },
-        itemStyle: { color: colors.line },
+        data: ordered.map((i) => shownScore(i.prediction)),
+        lineStyle: { color: palette.primary, width: 2 },
+        itemStyle: { color: palette.primary },
         symbolSize: 7,
       },
     ],

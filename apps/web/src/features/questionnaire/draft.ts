@@ -2,15 +2,32 @@ import { type QuestionKey, questionByKey, questionKeys } from "@gradecast/contra
 import { deviceDraft } from "../../api/device-draft.ts";
 
 // The questionnaire's draft on this device (api/device-draft.ts): answers are kept only while
-// they are one of their question's options.
+// they are one of their question's options (or "not known yet" where the question allows it).
 
 export type Draft = Record<QuestionKey, string>;
+
+/** The form's value for "not known yet" (G1, G2); sent to the API as null. */
+export const notKnownValue = "not-known";
+
+/** Whether `value` answers the question: one of its options, or "not known yet" where allowed. */
+export function isAnswer(key: QuestionKey, value: string): boolean {
+  const q = questionByKey[key];
+  if (value === notKnownValue) return q.unknownLabel !== undefined;
+  return q.options.some((o) => String(o.value) === value);
+}
+
+/** The draft as the API reads it: "not known yet" becomes null. */
+export function toRequest(draft: Draft): Record<string, string | null> {
+  return Object.fromEntries(
+    Object.entries(draft).map(([k, v]) => [k, v === notKnownValue ? null : v]),
+  );
+}
 
 export const emptyDraft = (): Draft =>
   Object.fromEntries(questionKeys.map((k) => [k, ""])) as Draft;
 
 const questionnaireDraft = deviceDraft<Draft>("questionnaire", emptyDraft, (key, value) =>
-  questionByKey[key].options.some((o) => String(o.value) === value) ? value : null,
+  isAnswer(key, value) ? value : null,
 );
 
 /** The saved draft, keeping only answers that are still one of their question's options. */

@@ -1,14 +1,10 @@
-import type { Option, Question } from "@gradecast/contract/questionnaire";
+import { optionText, type Question } from "@gradecast/contract/questionnaire";
 import { Select } from "../../components/select.tsx";
+import { notKnownValue } from "./draft.ts";
 
 // One question of the questionnaire: a required select with exactly the contract's options,
-// each option's human label next to its code, and the question's one-line help.
-
-/** "4 — higher education", "LE3 — three or fewer"; a plain number when it is its own label. */
-export function optionText(option: Option): string {
-  const code = String(option.value);
-  return option.label === code ? code : `${code} — ${option.label}`;
-}
+// each option's human label next to its code, and the question's one-line help. G1 and G2
+// offer "Not known yet" first, for a prediction early in the term.
 
 export function questionInputId(question: Pick<Question, "key">, prefix = "q"): string {
   return `${prefix}-${question.key}`;
@@ -42,7 +38,10 @@ export function QuestionSelect({
       label={question.label}
       hint={help ? question.help : undefined}
       placeholder="Select…"
-      options={question.options.map((o) => ({ value: String(o.value), label: optionText(o) }))}
+      options={[
+        ...(question.unknownLabel ? [{ value: notKnownValue, label: question.unknownLabel }] : []),
+        ...question.options.map((o) => ({ value: String(o.value), label: optionText(o) })),
+      ]}
       value={value}
       onChange={(e) => onChange(e.target.value)}
       error={error}

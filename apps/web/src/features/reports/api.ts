@@ -1,14 +1,16 @@
 import type { Report, ReportSort } from "@gradecast/contract/reports";
 import {
   type InfiniteData,
-  keepPreviousData,
   type QueryClient,
-  useInfiniteQuery,
+  useMutation,
+  useQueryClient,
 } from "@tanstack/react-query";
-import { api, downloadFile } from "../../api/client.ts";
+import { ApiError, api, downloadFile } from "../../api/client.ts";
+import { usePagedList } from "../../api/queries.ts";
+import type { StudentLink } from "./student-picker.tsx";
 
 // The teacher screens' calls to /api/reports: the paged list as an infinite query keyed by its
-// search and sort, and the writes, after which the cached lists are fetched again.
+// search and sort, and the writes (mutations), after which the cached lists are fetched again.
 
 export interface ReportPage {
   items: Report[];
@@ -26,19 +28,12 @@ function listParams(search: string, sort: ReportSort): URLSearchParams {
 }
 
 export function useReportList(search: string, sort: ReportSort) {
-  return useInfiniteQuery({
-    queryKey: [...reportsKey, "list", search, sort],
-    queryFn: ({ pageParam, signal }) => {
-      const params = listParams(search, sort);
-      params.set("limit", String(pageSize));
-      if (pageParam) params.set("cursor", pageParam);
-      return api<ReportPage>("GET", `/api/reports?${params}`, undefined, { signal });
-    },
-    initialPageParam: null as string | null,
-    getNextPageParam: (last) => last.nextCursor,
-    placeholderData: keepPreviousData,
-    retry: 1,
-  });
+  return usePagedList<ReportPage>(
+    [...reportsKey, "list", search, sort],
+    "/api/reports",
+    listParams(search, sort),
+    pageSize,
+  );
 }
 
 export type ReportFormValues = Record<
@@ -46,16 +41,40 @@ export type ReportFormValues = Record<
   string
 >;
 
-export function createReport(values: ReportFormValues) {
-  return api<{ report: Report }>("POST", "/api/reports", values).then((r) => r.report);
+/** With studentId and classId when the student was chosen from the teacher's classes. */
+export type NewReport = ReportFormValues & Partial<StudentLink>;
+
+const one = (r: { report: Report }) => r.report;
+
+export function useCreateReport() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (values: NewReport) =>
+      api<{ report: Report }>("POST", "/api/reports", values).then(one),
+    onSuccess: () => void client.invalidateQueries({ queryKey: reportsKey }),
+  });
 }
 
-export function updateReport(id: string, values: Partial<ReportFormValues>) {
-  return api<{ report: Report }>("PATCH", `/api/reports/${id}`, values).then((r) => r.report);
+/** An edit of the fields, or the link of a free-text report to an enrolled student. */
+export function useUpdateReport() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, change }: { id: string; change: Partial<ReportFormValues> | StudentLink }) =>
+      api<{ report: Report }>("PATCH", `/api/reports/${id}`, change).then(one),
+    onSuccess: (report) => void refreshReportLists(client, report.id, report),
+  });
 }
 
-export function deleteReport(id: string) {
-  return api<void>("DELETE", `/api/reports/${id}`);
+/** A report already gone (deleted elsewhere) counts as deleted. */
+export function useDeleteReport() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) =>
+      api<void>("DELETE", `/api/reports/${id}`).catch((err: unknown) => {
+        if (!(err instanceof ApiError && err.status === 404)) throw err;
+      }),
+    onSuccess: (_done, id) => void refreshReportLists(client, id, null),
+  });
 }
 
 export function exportReports(search: string, sort: ReportSort) {
@@ -69,11 +88,7 @@ type Pages = InfiniteData<ReportPage, string | null>;
  * again, all its loaded pages. An edit can move a report in the sort or out of the search, and a
  * list patched in place would keep it where it was and show it again on a later page.
  */
-export function refreshReportLists(
-  client: QueryClient,
-  id: string,
-  next: Report | null,
-): Promise<void> {
+function refreshReportLists(client: QueryClient, id: string, next: Report | null): Promise<void> {
   const listKey = [...reportsKey, "list"];
   client.setQueriesData<Pages>({ queryKey: listKey }, (data) =>
     data

@@ -1,5 +1,11 @@
 import { messages } from "@gradecast/contract/messages";
-import { acceptsTyping, reportFormMessage, reportInputSchema } from "@gradecast/contract/reports";
+import type { ReportFields } from "@gradecast/contract/reports";
+import {
+  acceptsTyping,
+  reportFormMessage,
+  reportInputSchema,
+  reportLimits,
+} from "@gradecast/contract/reports";
 import type { ReportFormValues } from "./api.ts";
 
 // The report form's rules, from the contract: the input masks and the one message of SPEC.md
@@ -23,6 +29,31 @@ export function masked(field: NumericField, previous: string, typed: string): st
   return acceptsTyping(field, typed) ? typed : previous;
 }
 
+/** The rule a refused keystroke or paste shows beside the field: "Whole number from 0 to 100." */
+export function maskRule(field: NumericField): string {
+  const { min, max } = reportLimits[field];
+  return messages.maskWholeNumber(min, max);
+}
+
+export function pasteNotice(field: NumericField): string {
+  return messages.maskPasteRefused(maskRule(field));
+}
+
+/**
+ * The value a paste would leave (the pasted text in place of the selection), or null
+ * when the mask refuses it: a paste is taken whole or not at all, never cut down to fit.
+ */
+export function afterPaste(
+  field: NumericField,
+  current: string,
+  pasted: string,
+  selectionStart: number,
+  selectionEnd: number,
+): string | null {
+  const next = current.slice(0, selectionStart) + pasted + current.slice(selectionEnd);
+  return acceptsTyping(field, next) ? next : null;
+}
+
 export interface FormCheck {
   fields: Record<string, string>;
   message: string | null;
@@ -39,15 +70,7 @@ export function checkReport(values: ReportFormValues): FormCheck {
   return { fields, message: reportFormMessage(fields) ?? messages.reportRequired };
 }
 
-export function fromReport(r: {
-  studentName: string;
-  course: string;
-  marks: number;
-  attendance: number;
-  assignments: number;
-  behavior: string;
-  feedback: string;
-}): ReportFormValues {
+export function fromReport(r: ReportFields): ReportFormValues {
   return {
     studentName: r.studentName,
     course: r.course,

@@ -1,42 +1,20 @@
 import { messages } from "@gradecast/contract/messages";
-import { type Report, reportFormMessage } from "@gradecast/contract/reports";
-import { type FormEvent, type ReactNode, useId, useRef, useState } from "react";
+import type { Report } from "@gradecast/contract/reports";
+import { type ReactNode, useState } from "react";
 import { ApiError } from "../../api/client.ts";
-import { Alert } from "../../components/alert.tsx";
 import { Button } from "../../components/button.tsx";
+import { ConfirmDialog } from "../../components/confirm-dialog.tsx";
 import { errorMessage } from "../../components/error-state.tsx";
-import { useModalDialog } from "../../components/use-modal-dialog.ts";
-import { deleteReport, updateReport } from "./api.ts";
-import { checkReport, fromReport } from "./form.ts";
-import { ReportFields } from "./report-fields.tsx";
+import { Facts } from "../../components/facts.tsx";
+import { ModalDialog } from "../../components/modal-dialog.tsx";
+import { type ReportFormValues, useDeleteReport, useUpdateReport } from "./api.ts";
+import { fromReport } from "./form.ts";
+import { isFreeText, LinkStudent } from "./link-student.tsx";
+import { ReportForm } from "./report-form.tsx";
 
 // The dialogs of the teacher dashboard: a report's details, its edit form (same rules as
 // Teacher Input) and the confirmation before deleting it. Native <dialog>: focus starts on the
 // safe button, Escape closes, focus returns to the button that opened it.
-
-function Dialog({
-  title,
-  onClose,
-  children,
-}: {
-  title: string;
-  onClose: () => void;
-  children: ReactNode;
-}) {
-  const ref = useRef<HTMLDialogElement>(null);
-  const titleId = `dialog-title${useId()}`;
-  useModalDialog(ref);
-  return (
-    <dialog ref={ref} className="report-dialog" aria-labelledby={titleId} onClose={onClose}>
-      <div className="report-dialog-body">
-        <h2 className="report-dialog-title" id={titleId}>
-          {title}
-        </h2>
-        {children}
-      </div>
-    </dialog>
-  );
-}
 
 export function formatDay(iso: string): string {
   return new Date(iso).toLocaleDateString(undefined, { dateStyle: "medium" });
@@ -52,12 +30,15 @@ export function ReportDetails({
   onClose,
   onEdit,
   onDelete,
+  onLink,
 }: {
   report: Report;
   canChange: boolean;
   onClose: () => void;
   onEdit: () => void;
   onDelete: () => void;
+  /** Offered for a report about a free-text name (link-student.tsx). */
+  onLink?: (() => void) | undefined;
 }) {
   const rows: [string, ReactNode][] = [
     ["Student name", report.studentName],
@@ -72,26 +53,24 @@ export function ReportDetails({
         {report.feedback}
       </span>,
     ],
-    ["Written by", report.authorName],
+    ["Teacher", report.authorName],
     ["Created", formatDate(report.createdAt)],
     ["Last changed", formatDate(report.updatedAt)],
   ];
   return (
-    <Dialog title={`Report: ${report.studentName}`} onClose={onClose}>
-      <dl className="details report-details">
-        {rows.map(([label, value]) => (
-          <div key={label} className="report-detail-row">
-            <dt>{label}</dt>
-            <dd>{value}</dd>
-          </div>
-        ))}
-      </dl>
+    <ModalDialog title={`Report: ${report.studentName}`} onClose={onClose} wide>
+      <Facts className="details report-details" facts={rows} />
       <div className="actions">
         {canChange ? (
           <>
             <Button variant="secondary" onClick={onEdit}>
               Edit
             </Button>
+            {onLink && isFreeText(report) ? (
+              <Button variant="secondary" onClick={onLink}>
+                Link to a student
+              </Button>
+            ) : null}
             <Button variant="danger" onClick={onDelete}>
               Delete
             </Button>
@@ -101,128 +80,81 @@ export function ReportDetails({
           Close
         </Button>
       </div>
-    </Dialog>
+    </ModalDialog>
   );
 }
 
-export function EditReport({
-  report,
-  onClose,
-  onSaved,
-}: {
+/** A dialog that changes a report: done with the report as it now is (or as it was, deleted). */
+export interface ReportDialogProps {
   report: Report;
   onClose: () => void;
-  onSaved: (report: Report) => void;
-}) {
-  const messageId = `edit-message${useId()}`;
+  onDone: (report: Report) => void;
+}
+
+export function EditReport({ report, onClose, onDone }: ReportDialogProps) {
+  const update = useUpdateReport();
   const [values, setValues] = useState(() => fromReport(report));
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [failure, setFailure] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    setFailure(null);
-    const check = checkReport(values);
-    setErrors(check.fields);
-    if (check.message) {
-      setFailure(check.message);
-      return;
-    }
-    setSaving(true);
-    try {
-      onSaved(await updateReport(report.id, values));
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 400 && Object.keys(err.fields).length > 0) {
-        setErrors(err.fields);
-        setFailure(reportFormMessage(err.fields) ?? err.message);
-      } else {
-        setFailure(errorMessage(err));
-      }
-    } finally {
-      setSaving(false);
-    }
+  async function save(change: ReportFormValues) {
+    onDone(await update.mutateAsync({ id: report.id, change }));
+    return null;
   }
 
   return (
-    <Dialog title={`Edit report: ${report.studentName}`} onClose={onClose}>
-      <form className="form" onSubmit={onSubmit} noValidate aria-label="Edit report">
-        <ReportFields
-          values={values}
-          onChange={setValues}
-          errors={errors}
-          formMessage={failure}
-          formMessageId={messageId}
-          disabled={saving}
-        />
-        <div id={messageId}>
-          {failure ? (
-            <Alert tone="error">
-              <p>{failure}</p>
-            </Alert>
-          ) : null}
-        </div>
-        <div className="actions">
-          <Button type="submit" loading={saving}>
-            Save changes
-          </Button>
-          <Button variant="ghost" onClick={onClose}>
-            Cancel
-          </Button>
-        </div>
-      </form>
-    </Dialog>
+    <ModalDialog title={`Edit report: ${report.studentName}`} onClose={onClose} wide>
+      <ReportForm
+        label="Edit report"
+        values={values}
+        onChange={setValues}
+        save={save}
+        saving={update.isPending}
+        refusal={(err) => ({ fields: {}, text: errorMessage(err) })}
+        submitLabel="Save changes"
+      >
+        <Button variant="ghost" onClick={onClose}>
+          Cancel
+        </Button>
+      </ReportForm>
+    </ModalDialog>
   );
 }
 
-export function ConfirmDelete({
-  report,
-  onClose,
-  onDeleted,
-}: {
-  report: Report;
-  onClose: () => void;
-  onDeleted: (id: string) => void;
-}) {
-  const [failure, setFailure] = useState<string | null>(null);
-  const [deleting, setDeleting] = useState(false);
-
-  async function onConfirm() {
-    setFailure(null);
-    setDeleting(true);
-    try {
-      await deleteReport(report.id);
-      onDeleted(report.id);
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 404) onDeleted(report.id);
-      else
-        setFailure(
-          err instanceof ApiError && err.status === 403 ? messages.notAllowed : errorMessage(err),
-        );
-    } finally {
-      setDeleting(false);
-    }
-  }
-
+export function ConfirmDelete({ report, onClose, onDone }: ReportDialogProps) {
+  const remove = useDeleteReport();
   return (
-    <Dialog title="Delete this report?" onClose={onClose}>
+    <ConfirmDialog
+      title="Delete this report?"
+      confirmLabel="Delete report"
+      variant="danger"
+      onClose={onClose}
+      onConfirm={async () => {
+        try {
+          await remove.mutateAsync(report.id);
+        } catch (err) {
+          throw err instanceof ApiError && err.status === 403
+            ? new Error(messages.notAllowed)
+            : err;
+        }
+        onDone(report);
+      }}
+    >
       <p>
         The report on <strong>{report.studentName}</strong> ({report.course}) will be deleted. This
         cannot be undone.
       </p>
-      {failure ? (
-        <Alert tone="error">
-          <p>{failure}</p>
-        </Alert>
-      ) : null}
-      <div className="actions">
-        <Button variant="danger" onClick={onConfirm} loading={deleting}>
-          Delete report
-        </Button>
-        <Button variant="ghost" onClick={onClose} data-autofocus>
-          Cancel
-        </Button>
-      </div>
-    </Dialog>
+    </ConfirmDialog>
   );
 }
+
+/** The dialogs that change a report, and what the dashboard says once one is done. */
+export const reportChanges = {
+  edit: { Dialog: EditReport, done: (r: Report) => `The report on ${r.studentName} was updated.` },
+  delete: {
+    Dialog: ConfirmDelete,
+    done: (r: Report) => `The report on ${r.studentName} was deleted.`,
+  },
+  link: {
+    Dialog: LinkStudent,
+    done: (r: Report) => `The report is now linked to ${r.studentName}.`,
+  },
+};

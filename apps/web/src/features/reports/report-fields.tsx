@@ -1,13 +1,22 @@
 import { behaviors, reportLimits } from "@gradecast/contract/reports";
-import { useId } from "react";
-import { Field } from "../../components/field.tsx";
+import { type ClipboardEvent, type ReactNode, useState } from "react";
+import { Field, TextArea } from "../../components/field.tsx";
 import { Select } from "../../components/select.tsx";
 import type { ReportFormValues } from "./api.ts";
-import { masked, type NumericField } from "./form.ts";
+import {
+  afterPaste,
+  masked,
+  maskRule,
+  type NumericField,
+  numericFields,
+  pasteNotice,
+} from "./form.ts";
 
 // The fields of a student report, shared by the Teacher Input form and the edit dialog. The
-// numeric fields apply the input masks (a keystroke that breaks them changes nothing). A field's
-// error is written beside it unless it is the form's own message, which is shown once.
+// numeric fields apply the input masks of SPEC.md section 5, and never silently: a keystroke a
+// mask refuses changes nothing and the rule appears beside the field; a paste that breaks it is
+// refused whole with the rule (never cut down to what fits, which turned 1000 into 100). A
+// field's error is written beside it unless it is the form's own message, which is shown once.
 
 export interface ReportFieldsProps {
   values: ReportFormValues;
@@ -18,6 +27,15 @@ export interface ReportFieldsProps {
   formMessageId: string;
   /** While saving: read-only, not disabled, which would blur the field being typed in. */
   disabled?: boolean;
+  /** Another control for the student (the Teacher Input's picker), given the field's state. */
+  studentField?: (state: StudentFieldState) => ReactNode;
+}
+
+export interface StudentFieldState {
+  error: string | undefined;
+  invalid: boolean;
+  describedBy: string | undefined;
+  readOnly: boolean | undefined;
 }
 
 const behaviorOptions = behaviors.map((b) => ({ value: b, label: b }));
@@ -41,8 +59,32 @@ export function ReportFields({
   formMessage,
   formMessageId,
   disabled,
+  studentField,
 }: ReportFieldsProps) {
-  const feedbackId = `feedback${useId()}`;
+  // The rule last refused on each numeric field; cleared when the field is next focused or emptied.
+  const [notices, setNotices] = useState<Partial<Record<NumericField, string>>>({});
+  const notify = (key: NumericField, text: string | undefined) =>
+    setNotices((n) => (n[key] === text ? n : { ...n, [key]: text }));
+  const onNumber = (key: NumericField, typed: string) => {
+    const next = masked(key, values[key], typed);
+    if (next !== typed) notify(key, maskRule(key));
+    else if (typed === "") notify(key, undefined);
+    set(key, next);
+  };
+  const onPaste = (key: NumericField, e: ClipboardEvent<HTMLInputElement>) => {
+    const input = e.currentTarget;
+    const result = afterPaste(
+      key,
+      input.value,
+      e.clipboardData.getData("text"),
+      input.selectionStart ?? input.value.length,
+      input.selectionEnd ?? input.value.length,
+    );
+    if (result === null) {
+      e.preventDefault();
+      notify(key, pasteNotice(key));
+    }
+  };
   const set = (key: keyof ReportFormValues, value: string) => {
     if (!disabled) onChange({ ...values, [key]: value });
   };
@@ -57,84 +99,67 @@ export function ReportFields({
         }
       : {};
 
-  const feedbackError = errorOf("feedback");
+  // What every field of the form has: its name and value, its error.
+  const common = (key: keyof ReportFormValues) => ({
+    name: key,
+    value: values[key],
+    error: errorOf(key),
+    ...invalid(key),
+  });
+  const text = (key: "studentName" | "course" | "feedback") => ({
+    ...common(key),
+    readOnly: disabled,
+    autoComplete: "off",
+    maxLength: reportLimits[key].max,
+    onChange: (e: { target: { value: string } }) => set(key, e.target.value),
+  });
+
   return (
     <div className="report-fields">
-      <Field
-        label="Student name"
-        name="studentName"
-        autoComplete="off"
-        maxLength={reportLimits.studentName.max}
-        value={values.studentName}
-        onChange={(e) => set("studentName", e.target.value)}
-        error={errorOf("studentName")}
-        readOnly={disabled}
-        {...invalid("studentName")}
-      />
-      <Field
-        label="Course"
-        name="course"
-        autoComplete="off"
-        maxLength={reportLimits.course.max}
-        value={values.course}
-        onChange={(e) => set("course", e.target.value)}
-        error={errorOf("course")}
-        readOnly={disabled}
-        {...invalid("course")}
-      />
+      {studentField ? (
+        studentField({
+          error: errorOf("studentName"),
+          invalid: Boolean(errors.studentName),
+          describedBy: errors.studentName && !errorOf("studentName") ? formMessageId : undefined,
+          readOnly: disabled,
+        })
+      ) : (
+        <Field label="Student name" {...text("studentName")} />
+      )}
+      <Field label="Course" {...text("course")} />
       <div className="report-numbers">
-        {(["marks", "attendance", "assignments"] as const).map((key) => (
+        {numericFields.map((key) => (
           <Field
             key={key}
             label={labels[key]}
-            name={key}
             inputMode="numeric"
             autoComplete="off"
-            hint={numericHints[key]}
-            maxLength={reportLimits[key].digits}
-            value={values[key]}
-            onChange={(e) => set(key, masked(key, values[key], e.target.value))}
-            error={errorOf(key)}
+            hint={
+              <>
+                {numericHints[key]}{" "}
+                {/* Always present, so that screen readers announce a refusal as it appears. */}
+                <span className="mask-notice" role="status">
+                  {notices[key] ?? ""}
+                </span>
+              </>
+            }
+            {...common(key)}
             readOnly={disabled}
-            {...invalid(key)}
+            onChange={(e) => onNumber(key, e.target.value)}
+            onPaste={(e) => onPaste(key, e)}
+            onFocus={() => notify(key, undefined)}
           />
         ))}
       </div>
       <Select
         label="Behavior"
-        name="behavior"
         placeholder="Select behavior"
         options={behaviorOptions}
-        value={values.behavior}
+        {...common("behavior")}
         onChange={(e) => set("behavior", e.target.value)}
-        error={errorOf("behavior")}
         aria-disabled={disabled || undefined}
-        {...invalid("behavior")}
       />
-      <div className={["field", errors.feedback ? "field-invalid" : ""].filter(Boolean).join(" ")}>
-        <label className="field-label" htmlFor={feedbackId}>
-          Feedback
-        </label>
-        <textarea
-          id={feedbackId}
-          name="feedback"
-          className="input report-feedback"
-          rows={4}
-          maxLength={reportLimits.feedback.max}
-          value={values.feedback}
-          onChange={(e) => set("feedback", e.target.value)}
-          readOnly={disabled}
-          aria-invalid={errors.feedback ? true : undefined}
-          aria-describedby={
-            feedbackError ? `${feedbackId}-error` : errors.feedback ? formMessageId : undefined
-          }
-        />
-        {feedbackError ? (
-          <p className="field-error" id={`${feedbackId}-error`}>
-            {feedbackError}
-          </p>
-        ) : null}
-      </div>
+      <TextArea label="Feedback" rows={4} {...text("feedback")} />
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { messages } from "@gradecast/contract/messages";
-import { ButtonLink } from "../components/button.tsx";
-import { PageHeader } from "../components/page-header.tsx";
+import { ButtonLink } from "./button.tsx";
+import { PageHeader } from "./page-header.tsx";
 
 /** A page the signed-in role may not use (packages/contract roles.ts). */
 export default function NotAllowed() {

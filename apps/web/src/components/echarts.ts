@@ -1,6 +1,6 @@
-// The only module that imports ECharts: the parts the report draws with (bars, lines, scatter;
-// grid, tooltip, legend, mark lines; titles are the page's own headings) and the canvas renderer. Imported lazily by chart.tsx,
-// so ECharts loads only on the report page.
+// The only module that imports ECharts: the parts the charts draw with (bars, lines, scatter;
+// grid, tooltip, legend, mark lines; titles are the page's own headings) and the canvas
+// renderer. Imported lazily by echarts-canvas.ts, so ECharts loads only with a chart.
 import { BarChart, LineChart, ScatterChart } from "echarts/charts";
 import {
   GridComponent,

@@ -1,0 +1,25 @@
+import type { ReactNode } from "react";
+import { PageHeader } from "./page-header.tsx";
+
+/** The sign-in screens' card (login, sign-up, password reset): a title, the form, links under it. */
+export function AuthCard({
+  title,
+  description,
+  links,
+  children,
+}: {
+  title: string;
+  description?: string;
+  links?: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <div className="auth-page">
+      <div className="card auth-card">
+        <PageHeader title={title} description={description} />
+        {children}
+        {links ? <div className="auth-links">{links}</div> : null}
+      </div>
+    </div>
+  );
+}

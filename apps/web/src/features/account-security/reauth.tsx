@@ -1,0 +1,116 @@
+import { reauthMinutes, securityMessages } from "@gradecast/contract/account-security";
+import { type FormEvent, type ReactNode, useCallback, useState } from "react";
+import { ApiError } from "../../api/client.ts";
+import { Button } from "../../components/button.tsx";
+import { CodeField, PasswordField } from "../../components/field.tsx";
+import { ModalDialog } from "../../components/modal-dialog.tsx";
+import { useConfirmPassword } from "./api.ts";
+
+// Re-authentication ("sudo mode"): a call the server answers 403 reauth_required opens a dialog
+// asking for the password (and the code when MFA is on), which POST /api/auth/reauth checks;
+// then the call runs again. One confirmation lasts 10 minutes.
+
+interface Pending {
+  retry: () => Promise<void>;
+  fail: (error: unknown) => void;
+}
+
+/** Runs an action, asking to confirm the password first when the server wants it. */
+export type Confirmed = <T>(action: () => Promise<T>) => Promise<T>;
+
+/** `run(action)`: the action's answer, once the password is confirmed if it had to be. */
+export function useReauth(): { run: Confirmed; dialog: ReactNode } {
+  const [pending, setPending] = useState<Pending | null>(null);
+  const run = useCallback(async <T,>(action: () => Promise<T>): Promise<T> => {
+    try {
+      return await action();
+    } catch (err) {
+      if (!(err instanceof ApiError && err.code === "reauth_required")) throw err;
+      return await new Promise<T>((resolve, reject) => {
+        setPending({ retry: async () => resolve(await action()), fail: reject });
+      });
+    }
+  }, []);
+  const dialog = pending ? (
+    <ReauthDialog
+      onDone={async () => {
+        const p = pending;
+        setPending(null);
+        try {
+          await p.retry();
+        } catch (err) {
+          p.fail(err);
+        }
+      }}
+      onCancel={() => {
+        const p = pending;
+        setPending(null);
+        p.fail(new ApiError(403, "reauth_required", securityMessages.reauthRequired));
+      }}
+    />
+  ) : null;
+  return { run, dialog };
+}
+
+function ReauthDialog({ onDone, onCancel }: { onDone: () => void; onCancel: () => void }) {
+  const confirming = useConfirmPassword();
+  const [password, setPassword] = useState("");
+  const [code, setCode] = useState("");
+  const [errors, setErrors] = useState<{ password?: string; code?: string; form?: string }>({});
+
+  async function confirm(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setErrors({});
+    try {
+      await confirming.mutateAsync({ password, ...(code ? { code } : {}) });
+      onDone();
+    } catch (err) {
+      if (err instanceof ApiError && err.code === "invalid_code") {
+        setErrors({ code: err.message });
+      } else if (err instanceof ApiError && err.code === "invalid_credentials") {
+        setErrors({ password: err.fields.password ?? err.message });
+      } else {
+        setErrors({ form: err instanceof Error ? err.message : String(err) });
+      }
+    }
+  }
+
+  const busy = confirming.isPending || confirming.isSuccess;
+  return (
+    <ModalDialog title="Confirm it is you" onClose={onCancel}>
+      <form className="form" onSubmit={confirm}>
+        <p>
+          Enter your password to make this change. For the next {reauthMinutes} minutes you will not
+          be asked again.
+        </p>
+        <PasswordField
+          label="Password"
+          data-autofocus
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          error={errors.password}
+        />
+        <CodeField
+          label="Code from your authenticator app (if two-step sign-in is on)"
+          required={false}
+          value={code}
+          onChange={(e) => setCode(e.target.value)}
+          error={errors.code}
+        />
+        {errors.form ? (
+          <p className="form-error" role="alert">
+            {errors.form}
+          </p>
+        ) : null}
+        <div className="actions">
+          <Button type="submit" loading={busy}>
+            Confirm
+          </Button>
+          <Button type="button" variant="ghost" onClick={onCancel} disabled={busy}>
+            Cancel
+          </Button>
+        </div>
+      </form>
+    </ModalDialog>
+  );
+}

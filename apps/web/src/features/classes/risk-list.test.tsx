@@ -1,0 +1,81 @@
+import type { ClassRisk, RiskItem } from "@gradecast/contract/class-risk";
+import { screen, within } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { fakeServer, renderPage, signedInAs, testUser } from "../../test/render.tsx";
+import { RiskList } from "./risk-list.tsx";
+
+// The risk list's notes are the class's teachers' alone (issue 20): a teacher sees the notes
+// column and writes notes; an admin reads the same list without a notes column or a note form.
+const note = {
+  id: "note-1",
+  studentId: "amy",
+  action: "Phoned home about the absences.",
+  doneOn: "2026-11-20",
+  followUpOn: "2026-12-04",
+  author: { id: "uid-teacher", name: "Test teacher" },
+  createdAt: "2026-11-20T10:00:00.000Z",
+};
+const amy: RiskItem = {
+  studentId: "amy",
+  name: "Amy Struggling",
+  email: "amy@example.org",
+  answered: true,
+  answeredAt: "2026-11-18T09:00:00.000Z",
+  prediction: 6.5,
+  interval: { low: 4, high: 9 },
+  band: "improve",
+  noFinalScoreRisk: 0.3,
+  scoreIfSits: 7,
+  modelSetup: "A",
+  atRisk: true,
+  shared: false,
+  reasons: [{ feature: "G2", label: "Second-period grade", value: 5, effect: -3.1 }],
+  explanation: null,
+  notes: [note],
+};
+
+function listOf(withNotes: boolean): ClassRisk {
+  return {
+    class: { id: "c1", name: "Maths 10B", subject: "mat", year: "2026/27" },
+    counts: { students: 1, answered: 1, atRisk: 1 },
+    withNotes,
+    items: [{ ...amy, notes: withNotes ? [note] : null }],
+  };
+}
+
+async function open(role: "teacher" | "admin") {
+  fakeServer({
+    ...signedInAs(testUser(role)),
+    "GET /api/classes/c1/risk": () => ({ body: listOf(role === "teacher") }),
+  });
+  renderPage(<RiskList classId="c1" />, "/classes/c1");
+  return screen.findByRole("table", { name: "Students of the class, sorted by risk" });
+}
+
+function columnHeaders(table: HTMLElement) {
+  return within(table)
+    .getAllByRole("columnheader")
+    .map((h) => h.textContent);
+}
+
+describe("the risk list's intervention notes", () => {
+  it("shows a class's teacher the latest note and a way to add one", async () => {
+    const table = await open("teacher");
+    const headers = columnHeaders(table);
+    expect(headers).toContain("Latest note");
+    expect(headers).toContain("Follow-up");
+    expect(within(table).getByText(`${note.doneOn}: ${note.action}`)).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Add note about Amy Struggling" })).toBeTruthy();
+  });
+
+  it("shows an admin the list with no notes column and no note form", async () => {
+    const table = await open("admin");
+    const headers = columnHeaders(table);
+    expect(headers).toContain("Reasons");
+    expect(headers).not.toContain("Latest note");
+    expect(headers).not.toContain("Follow-up");
+    expect(within(table).getByRole("rowheader", { name: "Amy Struggling" })).toBeTruthy();
+    expect(screen.queryByRole("button", { name: /Add note/ })).toBeNull();
+    expect(screen.getByText(/Intervention notes are kept by the class's teachers/)).toBeTruthy();
+  });
+});

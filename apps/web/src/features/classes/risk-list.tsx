@@ -1,0 +1,431 @@
+import {
+  type ClassRisk,
+  noteLimits,
+  passMark,
+  type RiskItem,
+  reasonText,
+  riskCells,
+  riskColumnsFor,
+} from "@gradecast/contract/class-risk";
+import { shownScore } from "@gradecast/contract/score";
+import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from "react";
+import { formErrors } from "../../api/form-errors.ts";
+import { Alert } from "../../components/alert.tsx";
+import { Button } from "../../components/button.tsx";
+import { Card } from "../../components/card.tsx";
+import { ChartCanvas } from "../../components/chart-canvas.tsx";
+import type { ChartSize } from "../../components/echarts-canvas.ts";
+import { EmptyState } from "../../components/empty-state.tsx";
+import { ErrorState } from "../../components/error-state.tsx";
+import { Field } from "../../components/field.tsx";
+import { palette } from "../../components/palette.ts";
+import { Spinner } from "../../components/spinner.tsx";
+import { TableHead } from "../../components/table-head.tsx";
+import { downloadRisk, useAddNote, useClassRisk } from "./risk-api.ts";
+import "./risk.css";
+import { ScrollRegion } from "../../components/scroll-region.tsx";
+
+// The class risk list on /classes/:id (issue 20): every enrolled student sorted by risk with
+// the reasons a teacher may see, a chart of how the class's predicted finals spread, a filter
+// for the students at risk, the CSV export, and, for the class's teachers, a note of what was
+// done for a student (an admin's list has no notes, so no notes column and no note form). The
+// table's columns and texts are the CSV's (the contract's `riskColumnsFor` and `riskCells`); on
+// a phone each row becomes a block of labelled lines.
+
+export function RiskList({ classId }: { classId: string }) {
+  const risk = useClassRisk(classId, true);
+  const [atRiskOnly, setAtRiskOnly] = useState(false);
+  const [noteFor, setNoteFor] = useState<RiskItem | null>(null);
+  const [notice, setNotice] = useState("");
+  const [exporting, setExporting] = useState(false);
+  const [exportError, setExportError] = useState("");
+  const filterId = useId();
+
+  async function exportCsv() {
+    setExporting(true);
+    setExportError("");
+    try {
+      await downloadRisk(classId);
+    } catch (err) {
+      setExportError(formErrors(err, []).message ?? "");
+    } finally {
+      setExporting(false);
+    }
+  }
+
+  const actions = (
+    <Button variant="secondary" onClick={exportCsv} loading={exporting} disabled={!risk.isSuccess}>
+      Export CSV
+    </Button>
+  );
+
+  return (
+    <Card title="Risk list" actions={actions} className="risk-card">
+      <p className="muted">
+        Each student's latest prediction, sorted by risk. Reasons come from the school record (term
+        grades, failures, absences, study time, school support); the student's other answers are
+        summed as "Other answers" unless the student shares their full explanation.
+        {risk.isSuccess && !risk.data.withNotes
+          ? " Intervention notes are kept by the class's teachers and are not shown here."
+          : ""}
+      </p>
+      {exportError ? <Alert tone="error">{exportError}</Alert> : null}
+      {notice ? <Alert tone="success">{notice}</Alert> : null}
+      {risk.isPending ? (
+        <Spinner label="Loading the risk list..." />
+      ) : risk.isError ? (
+        <ErrorState query={risk} />
+      ) : risk.data.items.length === 0 ? (
+        <EmptyState title="Nobody on the risk list yet.">
+          Each student appears here once they are in the class.
+        </EmptyState>
+      ) : (
+        <>
+          <p className="risk-counts" data-testid="risk-counts">
+            {countsText(risk.data)}
+          </p>
+          <Distribution risk={risk.data} />
+          <div className="check-row">
+            <input
+              id={filterId}
+              type="checkbox"
+              checked={atRiskOnly}
+              onChange={(e) => setAtRiskOnly(e.target.checked)}
+            />
+            <label htmlFor={filterId}>Only students at risk ({risk.data.counts.atRisk})</label>
+          </div>
+          <RiskTable
+            items={risk.data.items.filter((i) => !atRiskOnly || i.atRisk)}
+            withNotes={risk.data.withNotes}
+            onNote={(item) => {
+              setNotice("");
+              setNoteFor(item);
+            }}
+          />
+          {noteFor && risk.data.withNotes ? (
+            <NoteForm
+              classId={classId}
+              item={noteFor}
+              onClose={(saved) => {
+                const name = noteFor.name;
+                setNoteFor(null);
+                if (saved) setNotice(`The note about ${name} was saved.`);
+                document.getElementById(noteButtonId(noteFor.studentId))?.focus();
+              }}
+            />
+          ) : null}
+        </>
+      )}
+    </Card>
+  );
+}
+
+function countsText(r: ClassRisk): string {
+  const { students, answered, atRisk } = r.counts;
+  const waiting = students - answered;
+  return [
+    students === 1 ? "1 student" : `${students} students`,
+    `${atRisk} at risk`,
+    waiting === 0 ? "all have answered" : `${waiting} not answered yet`,
+  ].join(" · ");
+}
+
+const noteButtonId = (studentId: string) => `note-${studentId}`;
+
+function RiskTable({
+  items,
+  withNotes,
+  onNote,
+}: {
+  items: RiskItem[];
+  withNotes: boolean;
+  onNote: (item: RiskItem) => void;
+}) {
+  if (items.length === 0) {
+    return <p className="muted">No student is at risk on their latest prediction.</p>;
+  }
+  const riskColumns = riskColumnsFor(withNotes);
+  const reasonsAt = riskColumns.indexOf("Reasons");
+  const noteAt = riskColumns.indexOf("Latest note");
+  const riskAt = riskColumns.indexOf("At risk");
+  return (
+    <ScrollRegion className="risk-table-wrap" label="Risk list table">
+      <table className="risk-table">
+        <TableHead caption="Students of the class, sorted by risk" columns={riskColumns} />
+        <tbody>
+          {items.map((item) => {
+            const cells = riskCells(item);
+            return (
+              <tr
+                key={item.studentId}
+                className={item.atRisk ? "risk-row risk-row-at-risk" : "risk-row"}
+                data-testid="risk-row"
+              >
+                {cells.map((text, i) => {
+                  const label = riskColumns[i]!;
+                  if (i === 0) {
+                    return (
+                      <th key={label} scope="row" data-label={label}>
+                        {text}
+                      </th>
+                    );
+                  }
+                  let content: ReactNode = text;
+                  if (i === reasonsAt && item.reasons) content = <Reasons item={item} />;
+                  if (i === riskAt && item.atRisk) {
+                    content = <span className="risk-flag">{text}</span>;
+                  }
+                  if (i === noteAt && item.notes) {
+                    content = (
+                      <>
+                        {text ? <span className="risk-note">{text}</span> : null}
+                        {item.notes.length > 1 ? (
+                          <span className="muted"> ({item.notes.length} notes)</span>
+                        ) : null}
+                        <Button
+                          id={noteButtonId(item.studentId)}
+                          variant="ghost"
+                          className="risk-note-button"
+                          onClick={() => onNote(item)}
+                        >
+                          Add note<span className="visually-hidden"> about {item.name}</span>
+                        </Button>
+                      </>
+                    );
+                  }
+                  return (
+                    <td key={label} data-label={label}>
+                      {content}
+                    </td>
+                  );
+                })}
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </ScrollRegion>
+  );
+}
+
+function Reasons({ item }: { item: RiskItem }) {
+  return (
+    <>
+      <ul className="risk-reasons">
+        {item.reasons!.map((r) => (
+          <li key={r.feature}>{reasonText(r)}</li>
+        ))}
+      </ul>
+      {item.explanation ? (
+        <details className="risk-explanation">
+          <summary>Full explanation (shared by the student)</summary>
+          <ul className="risk-reasons">
+            {item.explanation.map((r) => (
+              <li key={r.feature}>{reasonText(r)}</li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
+    </>
+  );
+}
+
+/** Predicted finals in bins of two points: 0 to under 2, ..., 18 to 20. */
+function bins(items: RiskItem[]) {
+  const counts = Array.from({ length: 10 }, () => 0);
+  for (const item of items) {
+    if (item.prediction === null) continue;
+    const i = Math.min(9, Math.floor(shownScore(item.prediction) / 2));
+    counts[i]! += 1;
+  }
+  return counts.map((count, i) => ({
+    label: i === 9 ? "18-20" : `${i * 2}-${i * 2 + 2}`,
+    count,
+    under: (i + 1) * 2 <= passMark,
+  }));
+}
+
+function Distribution({ risk }: { risk: ClassRisk }) {
+  const data = bins(risk.items);
+  const answered = risk.counts.answered;
+  const under = risk.items.filter(
+    (i) => i.prediction !== null && shownScore(i.prediction) < passMark,
+  ).length;
+  const headingId = useId();
+  if (answered === 0) {
+    return <p className="muted">The chart appears once a student has answered.</p>;
+  }
+  const summary = `Predicted finals of the ${answered} ${
+    answered === 1 ? "student" : "students"
+  } who have answered: ${under} under the pass mark of ${passMark}.`;
+  const option = (size: ChartSize) => ({
+    animation: false,
+    textStyle: { fontFamily: "system-ui, sans-serif", color: palette.text },
+    grid: { left: 40, right: 16, top: 16, bottom: 48, containLabel: true },
+    tooltip: { trigger: "axis", confine: true, renderMode: "richText" },
+    xAxis: {
+      type: "category",
+      data: data.map((d) => d.label),
+      name: "Predicted final (out of 20)",
+      nameLocation: "middle",
+      nameGap: size.width < 480 ? 44 : 32,
+      axisLabel: { color: palette.muted, rotate: size.width < 480 ? 45 : 0, interval: 0 },
+    },
+    yAxis: { type: "value", minInterval: 1, axisLabel: { color: palette.muted } },
+    series: [
+      {
+        type: "bar",
+        name: "Students",
+        data: data.map((d) => ({
+          value: d.count,
+          itemStyle: { color: d.under ? palette.danger : palette.primary },
+        })),
+      },
+    ],
+  });
+  return (
+    <figure className="risk-chart" aria-labelledby={headingId}>
+      <h3 id={headingId} className="risk-chart-title">
+        How the class's predicted finals spread
+      </h3>
+      <p className="muted">
+        {summary} Each bar counts the students in a range of two points; red bars are under the pass
+        mark.
+      </p>
+      <ChartCanvas option={option} label={summary} className="risk-chart-canvas" />
+      <details className="chart-table">
+        <summary>Show the data as a table</summary>
+        <table>
+          <TableHead
+            caption="Students per predicted final"
+            columns={["Predicted final", "Students"]}
+          />
+          <tbody>
+            {data.map((d) => (
+              <tr key={d.label}>
+                <td>{d.label}</td>
+                <td>{d.count}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </details>
+    </figure>
+  );
+}
+
+const today = () => {
+  const d = new Date();
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+};
+
+function NoteForm({
+  classId,
+  item,
+  onClose,
+}: {
+  classId: string;
+  item: RiskItem;
+  onClose: (saved: boolean) => void;
+}) {
+  const adding = useAddNote(classId);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const actionId = useId();
+  const [values, setValues] = useState({ action: "", doneOn: today(), followUpOn: "" });
+  const [errors, setErrors] = useState<Partial<Record<"action" | "doneOn" | "followUpOn", string>>>(
+    {},
+  );
+  const [message, setMessage] = useState<string | null>(null);
+
+  useEffect(() => {
+    headingRef.current?.focus();
+  }, []);
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    setErrors({});
+    setMessage(null);
+    const note = {
+      action: values.action,
+      doneOn: values.doneOn,
+      followUpOn: values.followUpOn === "" ? null : values.followUpOn,
+    };
+    adding.mutate(
+      { studentId: item.studentId, note },
+      {
+        onSuccess: () => onClose(true),
+        onError: (err) => {
+          const split = formErrors(err, ["action", "doneOn", "followUpOn"] as const);
+          setErrors(split.fields);
+          setMessage(split.message);
+        },
+      },
+    );
+  }
+
+  return (
+    <section className="risk-note-form" aria-labelledby={`${actionId}-title`}>
+      <h3 id={`${actionId}-title`} ref={headingRef} tabIndex={-1}>
+        Note about {item.name}
+      </h3>
+      {item.notes && item.notes.length > 0 ? (
+        <ul className="risk-notes">
+          {item.notes.map((n) => (
+            <li key={n.id}>
+              <strong>{n.doneOn}</strong> ({n.author.name}): {n.action}
+              {n.followUpOn ? ` Follow-up ${n.followUpOn}.` : ""}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <p className="muted">Seen by the class's teachers only: never by admins or the student.</p>
+      <form className="class-form" onSubmit={submit} noValidate>
+        <div className={errors.action ? "field field-invalid" : "field"}>
+          <label className="field-label" htmlFor={actionId}>
+            What was done
+          </label>
+          <textarea
+            id={actionId}
+            className="input"
+            rows={3}
+            maxLength={noteLimits.action}
+            value={values.action}
+            onChange={(e) => setValues((v) => ({ ...v, action: e.target.value }))}
+            aria-invalid={errors.action ? true : undefined}
+            aria-describedby={errors.action ? `${actionId}-error` : undefined}
+          />
+          {errors.action ? (
+            <p className="field-error" id={`${actionId}-error`}>
+              {errors.action}
+            </p>
+          ) : null}
+        </div>
+        <Field
+          label="Done on"
+          type="date"
+          value={values.doneOn}
+          onChange={(e) => setValues((v) => ({ ...v, doneOn: e.target.value }))}
+          error={errors.doneOn}
+        />
+        <Field
+          label="Follow-up date (optional)"
+          type="date"
+          value={values.followUpOn}
+          min={values.doneOn || undefined}
+          onChange={(e) => setValues((v) => ({ ...v, followUpOn: e.target.value }))}
+          error={errors.followUpOn}
+        />
+        <div className="actions">
+          <Button type="submit" loading={adding.isPending}>
+            Save note
+          </Button>
+          <Button type="button" variant="ghost" onClick={() => onClose(false)}>
+            Cancel
+          </Button>
+        </div>
+      </form>
+      {message ? <Alert tone="error">{message}</Alert> : null}
+    </section>
+  );
+}

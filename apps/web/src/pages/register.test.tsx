@@ -1,0 +1,61 @@
+import { messages } from "@gradecast/contract/messages";
+import { screen, waitFor } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { fakeServer, renderPage, watchAlerts } from "../test/render.tsx";
+import Register from "./register.tsx";
+
+// The sign-up form: the server's refusal of a field is written beside that field, and a sign-up
+// that worked says so and leads to the login page with what was typed sent once.
+describe("the sign-up page", () => {
+  it("writes the server's message beside the field it is about, and nowhere else", async () => {
+    fakeServer({
+      "POST /api/auth/register": () => ({
+        status: 400,
+        body: {
+          error: {
+            code: "validation_failed",
+            message: "Check the highlighted fields.",
+            fields: { email: "This email address is already registered." },
+          },
+        },
+      }),
+    });
+    const { user } = renderPage(<Register />, "/register");
+    await user.type(screen.getByLabelText("Name"), "Ana Lima");
+    await user.type(screen.getByLabelText("Email"), "ana@example.org");
+    await user.type(screen.getByLabelText("Password"), "a long enough phrase");
+    await user.click(screen.getByRole("button", { name: "Sign Up" }));
+    const email = screen.getByLabelText("Email");
+    await waitFor(() => expect(email.getAttribute("aria-invalid")).toBe("true"));
+    const described = document.getElementById(`${email.id}-error`);
+    expect(described?.textContent).toBe("This email address is already registered.");
+    expect(screen.getByLabelText("Name").getAttribute("aria-invalid")).toBeNull();
+    expect(screen.getByRole("heading", { level: 1, name: "Sign Up" })).toBeTruthy();
+  });
+
+  it("signs a teacher up once with the chosen role, says so, and opens the login page", async () => {
+    const alerts = watchAlerts();
+    const server = fakeServer({
+      "POST /api/auth/register": ({ body }) => ({ status: 201, body: { user: body } }),
+    });
+    const { user } = renderPage(<Register />, "/register");
+    await user.type(screen.getByLabelText("Name"), "Tom Reyes");
+    await user.type(screen.getByLabelText("Email"), "tom@example.org");
+    await user.type(screen.getByLabelText("Password"), "teaching since 2010");
+    await user.selectOptions(screen.getByLabelText("Role"), "Teacher");
+    await user.click(screen.getByRole("button", { name: "Sign Up" }));
+    await waitFor(() => expect(screen.getByTestId("location").textContent).toBe("/login"));
+    expect(alerts).toEqual([messages.registrationSuccess]);
+    expect(server.calls.filter((c) => c.route === "POST /api/auth/register")).toEqual([
+      {
+        route: "POST /api/auth/register",
+        body: {
+          name: "Tom Reyes",
+          email: "tom@example.org",
+          password: "teaching since 2010",
+          role: "teacher",
+        },
+      },
+    ]);
+  });
+});

@@ -1,0 +1,88 @@
+import { messages } from "@gradecast/contract/messages";
+import { questions } from "@gradecast/contract/questionnaire";
+import { fireEvent, screen, waitFor } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { fakeServer, renderPage, signedInAs, testUser, watchAlerts } from "../test/render.tsx";
+import StudentInput from "./student-input.tsx";
+
+// The questionnaire as a student fills it: the progress follows the answers, Save with questions
+// left names the first one and marks every one left beside it, and a complete questionnaire is
+// sent once with the contract's codes, then the student lands on the dashboard.
+const student = testUser("student");
+const first = questions[0];
+const second = questions[1];
+if (!first || !second) throw new Error("the questionnaire has no questions");
+
+/** Answers every question with its first listed option (not "Not known yet"). */
+function answerAll(except: readonly string[] = []) {
+  for (const q of questions) {
+    if (except.includes(q.key)) continue;
+    const option = q.options[0];
+    if (!option) throw new Error(`${q.key} has no options`);
+    // fireEvent, not user-event: 30 selects typed one by one would only slow the test down.
+    fireEvent.change(screen.getByLabelText(q.label), { target: { value: String(option.value) } });
+  }
+}
+
+describe("the student questionnaire", () => {
+  it("counts answers in the progress bar as they are given", async () => {
+    fakeServer(signedInAs(student));
+    const { user } = renderPage(<StudentInput />, "/student-input");
+    const progress = await screen.findByRole("progressbar");
+    expect(progress.getAttribute("value")).toBe("0");
+    expect(screen.getByText(`0 of ${questions.length} questions answered (0%)`)).toBeTruthy();
+    await user.selectOptions(screen.getByLabelText(first.label), String(first.options[0]?.value));
+    expect(progress.getAttribute("value")).toBe("1");
+    expect(
+      screen.getByText(
+        `1 of ${questions.length} questions answered (${Math.round(100 / questions.length)}%)`,
+      ),
+    ).toBeTruthy();
+  });
+
+  it("stops Save with questions left: names the first, marks each one left, sends nothing", async () => {
+    const server = fakeServer(signedInAs(student));
+    const { user } = renderPage(<StudentInput />, "/student-input");
+    await screen.findByRole("progressbar");
+    answerAll([first.key, second.key]);
+    await user.click(screen.getByRole("button", { name: "Save" }));
+    const missing = await screen.findByText(/before you save/);
+    expect(missing.textContent).toBe(
+      `Answer “${first.label}” before you save. 2 questions are left.`,
+    );
+    for (const q of [first, second]) {
+      const select = screen.getByLabelText(q.label);
+      expect(select.getAttribute("aria-invalid"), q.key).toBe("true");
+      expect(document.getElementById(`${select.id}-error`)?.textContent).toBe("Choose an answer.");
+    }
+    // The focus goes to the first question left, so a keyboard user is taken there.
+    expect(document.activeElement).toBe(screen.getByLabelText(first.label));
+    expect(server.calls.some((c) => c.route === "POST /api/students")).toBe(false);
+    // Answering clears that question's mark and the message follows what is left.
+    await user.selectOptions(screen.getByLabelText(first.label), String(first.options[0]?.value));
+    expect(screen.getByLabelText(first.label).getAttribute("aria-invalid")).toBeNull();
+    expect(screen.getByText(/before you save/).textContent).toBe(
+      `Answer “${second.label}” before you save. It is the last question left.`,
+    );
+  });
+
+  it("saves a complete questionnaire once, with the contract's codes, and opens the dashboard", async () => {
+    const alerts = watchAlerts();
+    const server = fakeServer({
+      ...signedInAs(student),
+      "POST /api/students": ({ body }) => ({ status: 201, body: { student: body } }),
+    });
+    const { user } = renderPage(<StudentInput />, "/student-input");
+    await screen.findByRole("progressbar");
+    answerAll();
+    expect(
+      screen.getByText(`${questions.length} of ${questions.length} questions answered (100%)`),
+    ).toBeTruthy();
+    await user.click(screen.getByRole("button", { name: "Save" }));
+    await waitFor(() => expect(screen.getByTestId("location").textContent).toBe("/dashboard"));
+    expect(alerts).toEqual([messages.studentSaved]);
+    const sent = server.calls.filter((c) => c.route === "POST /api/students");
+    expect(sent).toHaveLength(1);
+    expect(Object.keys(sent[0]?.body as object).sort()).toEqual(questions.map((q) => q.key).sort());
+  });
+});

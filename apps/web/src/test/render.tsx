@@ -1,0 +1,111 @@
+import type { User } from "@gradecast/contract/auth";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { cleanup, render } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import type { ReactNode } from "react";
+import { MemoryRouter, Route, Routes, useLocation } from "react-router";
+import { afterEach, vi } from "vitest";
+import { SessionProvider, useSession } from "../auth/session.tsx";
+
+// Component tests render a page as the app does (router, session, query cache) against a fake
+// server: a table of "METHOD /path" answers standing in for fetch. What a test asserts is what
+// the person sees; what the fake server received is there to check what was sent.
+
+export interface FakeAnswer {
+  status?: number;
+  body?: unknown;
+}
+export type FakeRoute = (request: { body: unknown }) => FakeAnswer | Promise<FakeAnswer>;
+
+export interface FakeServer {
+  /** Requests received, in order: "METHOD /path" and the parsed JSON body. */
+  calls: { route: string; body: unknown }[];
+}
+
+export function fakeServer(routes: Record<string, FakeRoute>): FakeServer {
+  const server: FakeServer = { calls: [] };
+  vi.stubGlobal("fetch", async (input: RequestInfo | URL, init: RequestInit = {}) => {
+    const url = new URL(String(input instanceof Request ? input.url : input), "http://localhost");
+    const route = `${init.method ?? "GET"} ${url.pathname}`;
+    const body = typeof init.body === "string" ? JSON.parse(init.body) : undefined;
+    server.calls.push({ route, body });
+    const handler = routes[route];
+    const answer = handler
+      ? await handler({ body })
+      : { status: 404, body: { error: { code: "not_found", message: `No fake for ${route}` } } };
+    const status = answer.status ?? 200;
+    return new Response(status === 204 ? null : JSON.stringify(answer.body ?? {}), {
+      status,
+      headers: { "content-type": "application/json" },
+    });
+  });
+  return server;
+}
+
+export function testUser(role: User["role"], overrides: Partial<User> = {}): User {
+  return {
+    uid: `uid-${role}`,
+    name: `Test ${role}`,
+    email: `${role}@example.org`,
+    role,
+    pendingRole: null,
+    emailVerified: true,
+    createdAt: "2026-01-05T08:00:00.000Z",
+    ...overrides,
+  };
+}
+
+/** Signs the page's session in as `user`: a stored token and GET /api/me answering with it. */
+export function signedInAs(user: User): Record<string, FakeRoute> {
+  localStorage.setItem("token", "test-token");
+  return { "GET /api/me": () => ({ body: user }) };
+}
+
+/** The messages of window.alert from now on (the dialog itself is not shown). */
+export function watchAlerts(): string[] {
+  const seen: string[] = [];
+  vi.stubGlobal("alert", (message: unknown) => seen.push(String(message)));
+  window.alert = globalThis.alert;
+  return seen;
+}
+
+/**
+ * The page once the session is settled, as the app's guards show it: a page that keys its state
+ * by the user (the report form's draft) would otherwise start over when the user arrives, and
+ * lose what a test had typed meanwhile.
+ */
+function Settled({ children }: { children: ReactNode }) {
+  const { status } = useSession();
+  return status === "loading" ? null : children;
+}
+
+function Where() {
+  const location = useLocation();
+  return <output data-testid="location">{location.pathname}</output>;
+}
+
+/** Renders `page` at `path` inside the app's providers; other addresses render their path. */
+export function renderPage(page: ReactNode, path = "/") {
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const user = userEvent.setup();
+  const view = render(
+    <QueryClientProvider client={queryClient}>
+      <MemoryRouter initialEntries={[path]}>
+        <SessionProvider>
+          <Routes>
+            <Route path={path.split("?")[0]} element={<Settled>{page}</Settled>} />
+            <Route path="*" element={<Where />} />
+          </Routes>
+        </SessionProvider>
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+  return { user, ...view };
+}
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+  localStorage.clear();
+});
