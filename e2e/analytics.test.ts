@@ -1,99 +1,51 @@
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import type { Frame, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { axeViolations } from "./a11y.ts";
-import { logIn, signUp } from "./browser-accounts.ts";
+import { post, signUpByApi } from "./api-calls.ts";
 import {
-  artifactsDir,
-  type OpenPage,
-  openPage,
-  type RunningServer,
-  startServer,
-} from "./harness.ts";
+  logIn,
+  logOut,
+  type Person,
+  person,
+  signUpVerified,
+  verifyEmail,
+} from "./browser-accounts.ts";
+import { describe, expect, test } from "./fixtures.ts";
+import { artifactsDir, type RunningServer } from "./harness.ts";
+import { call } from "./proof-helpers.ts";
+import { sampleAnswers } from "./sample-answers.ts";
+
+test.override("serverEnv", { RATE_LIMITS: "off", TEACHER_SIGNUP: "open" });
 
 // The analytics report in Chromium against the real server (issue 7): a teacher files reports, a
 // student answers nothing yet; each opens /student-dashboard, the sandboxed frame loads the
 // built-in report, ECharts draws on canvases inside the frame, and nothing is logged as an error
 // (a CSP refusal would be). Screenshots go to test-results/ as artifacts.
 const stamp = Date.now();
-const teacher = {
-  name: "Rhea Reporter",
-  email: `rhea.${stamp}@example.org`,
-  password: "charts and tables 42",
-};
-const student = {
-  name: "Sami Student",
-  email: `sami.${stamp}@example.org`,
-  password: "revision every week 7",
-};
+const teacher = person("Rhea Reporter", "charts and tables 42");
+const student = person("Sami Student", "revision every week 7");
 
-const form: Record<string, string> = {
-  school: "GP",
-  sex: "F",
-  age: "16",
-  address: "U",
-  famsize: "GT3",
-  Pstatus: "T",
-  Medu: "3",
-  Fedu: "2",
-  Mjob: "services",
-  Fjob: "other",
-  reason: "course",
-  guardian: "mother",
-  traveltime: "1",
-  studytime: "2",
-  failures: "0",
-  schoolsup: "no",
-  famsup: "yes",
-  paid: "no",
-  activities: "yes",
-  nursery: "yes",
-  higher: "yes",
-  internet: "yes",
-  romantic: "no",
-  famrel: "4",
-  freetime: "3",
-  goout: "3",
-  health: "4",
-  absences: "4",
-  G1: "12",
-  G2: "13",
-};
+const form = sampleAnswers;
 
-/** A student through the API: signs up, signs in, saves the questionnaire, asks for predictions. */
+/**
+ * A student made through the API who saves the questionnaire and asks for predictions. With
+ * `joinCode`, they verify their email and join that class: the report counts verified students
+ * enrolled in a class only.
+ */
 async function apiStudent(
   server: RunningServer,
-  who: { name: string; email: string; password: string },
+  who: Person,
   answers: Record<string, string>[],
+  joinCode?: string,
 ): Promise<string> {
-  const post = async (url: string, body: unknown, token?: string) => {
-    const res = await fetch(`${server.url}${url}`, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-      },
-      body: JSON.stringify(body),
-    });
-    if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
-    return (await res.json()) as Record<string, unknown>;
-  };
-  await post("/api/auth/register", { ...who, role: "student" });
-  const { token } = (await post("/api/auth/login", who)) as { token: string };
+  const token = await signUpByApi(server, who, "student", { verified: Boolean(joinCode) });
+  if (joinCode) await post(server, "/api/classes/join", { code: joinCode }, token);
   for (const a of answers) {
-    await post("/api/students", a, token);
-    await post("/api/predict", a, token);
+    await post(server, "/api/students", a, token);
+    await post(server, "/api/predict", a, token);
   }
   return token;
-}
-
-async function logOut(page: Page) {
-  await page
-    .getByRole("navigation", { name: "Main" })
-    .getByRole("button", { name: "Logout" })
-    .click();
-  await page.waitForURL(/\/login$/);
 }
 
 /** Opens /student-dashboard and returns the report frame once its charts are drawn. */
@@ -102,7 +54,8 @@ async function openReport(page: Page, heading: string, minCanvases: number): Pro
   await page.getByRole("heading", { name: "Student Dashboard" }).waitFor();
   const iframe = page.locator("iframe[title='Analytics report']");
   await iframe.waitFor();
-  expect(await iframe.getAttribute("sandbox")).toBe("allow-scripts allow-same-origin");
+  // Scripts only: without allow-same-origin the report runs in an opaque origin.
+  expect(await iframe.getAttribute("sandbox")).toBe("allow-scripts");
   expect(await iframe.getAttribute("width")).toBe("1250");
   expect(await iframe.getAttribute("height")).toBe("600");
   expect(await iframe.getAttribute("src")).toMatch(/^\/report\?token=/);
@@ -114,28 +67,62 @@ async function openReport(page: Page, heading: string, minCanvases: number): Pro
   const handle = await iframe.elementHandle();
   const content = await handle?.contentFrame();
   if (!content) throw new Error("the report frame has no content");
+  await expectWalledOff(page, content);
   return content;
 }
 
-describe("the analytics report in the browser", () => {
-  let server: RunningServer;
-  let browser: OpenPage;
+/** The console lines of the frame's refused call to /api/me (expectWalledOff). */
+const refusedProbe = (line: string) =>
+  /\/api\/me' from origin 'null' has been blocked by CORS/.test(line) ||
+  line === "Failed to load resource: net::ERR_FAILED";
 
-  beforeAll(async () => {
-    server = await startServer({ env: { RATE_LIMITS: "off" } });
-    browser = await openPage(server);
+/**
+ * The app holds a signed-in token in its storage, and a script inside the report frame can
+ * reach none of it: not the storage, not the cookies, not the parent page, and the API answers
+ * nothing but the report's data to a call from the frame.
+ */
+async function expectWalledOff(page: Page, content: Frame) {
+  expect(await page.evaluate(() => localStorage.getItem("token"))).toBeTruthy();
+  const probe = await content.evaluate(async () => {
+    const attempt = (read: () => unknown) => {
+      try {
+        return String(read());
+      } catch (error) {
+        return (error as Error).name;
+      }
+    };
+    const me = await fetch("/api/me", { credentials: "include" }).then(
+      (res) => String(res.status),
+      (error: Error) => error.name,
+    );
+    return {
+      origin: window.origin,
+      localStorage: attempt(() => window.localStorage.getItem("token")),
+      sessionStorage: attempt(() => window.sessionStorage.length),
+      cookie: attempt(() => document.cookie),
+      parentStorage: attempt(() => window.parent.localStorage.getItem("token")),
+      parentDocument: attempt(() => window.parent.document.title),
+      me,
+    };
+  });
+  expect(probe.origin).toBe("null");
+  expect(probe.localStorage).toBe("SecurityError");
+  expect(probe.sessionStorage).toBe("SecurityError");
+  expect(["", "SecurityError"]).toContain(probe.cookie);
+  expect(probe.parentStorage).toBe("SecurityError");
+  expect(probe.parentDocument).toBe("SecurityError");
+  // Refused (403, no CORS headers): the browser does not even hand the answer to the script.
+  expect(probe.me).toBe("TypeError");
+}
+
+describe("the analytics report in the browser", () => {
+  test.beforeAll(async () => {
     await mkdir(artifactsDir, { recursive: true });
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
-  it("a teacher sees the school report drawn inside the frame", async () => {
+  test("a teacher sees the school report drawn inside the frame", async ({ browser, server }) => {
     const { page, consoleErrors } = browser;
-    await signUp(page, teacher, "Teacher");
-    await logIn(page, teacher);
+    await signUpVerified(page, server, teacher, "Teacher");
     // A few reports through the API, with the teacher's own token.
     const token = await page.evaluate(() => localStorage.getItem("token"));
     const reports = [
@@ -173,6 +160,8 @@ describe("the analytics report in the browser", () => {
     // The framed page may be framed by this origin only.
     const res = await fetch(`${server.url}/report?token=x`);
     expect(res.headers.get("content-security-policy")).toContain("frame-ancestors 'self'");
+    // and is sandboxed wherever it opens, in a tab of its own too.
+    expect(res.headers.get("content-security-policy")).toContain("sandbox allow-scripts");
     await page.screenshot({ path: path.join(artifactsDir, "analytics-teacher.png") });
     // The whole report, opened at the frame's size on its own, for the artifacts.
     const src = await page.locator("iframe[title='Analytics report']").getAttribute("src");
@@ -180,6 +169,7 @@ describe("the analytics report in the browser", () => {
     await page.goto(src!);
     await page.getByRole("heading", { name: "School analytics report" }).waitFor();
     await expect.poll(async () => page.locator("canvas").count()).toBeGreaterThanOrEqual(5);
+    expect(await page.evaluate(() => window.origin)).toBe("null");
     await page.screenshot({
       path: path.join(artifactsDir, "analytics-teacher-full.png"),
       fullPage: true,
@@ -194,14 +184,24 @@ describe("the analytics report in the browser", () => {
     expect(serious).toEqual([]);
     await page.setViewportSize({ width: 1366, height: 900 });
     await page.goto("/dashboard");
-    expect(consoleErrors).toEqual([]);
+    expect(consoleErrors.filter((e) => !refusedProbe(e))).toEqual([]);
     await logOut(page);
   });
 
-  it("a student sees their own report, scaled down on a phone", async () => {
+  test("a student sees their own report, full-width on a phone", async ({ browser, server }) => {
     const { page, consoleErrors } = browser;
-    // Five other students (the smallest group a student may see), then Sami with two
-    // predictions: an earlier one with a lower G2.
+    // Five other students (the smallest group a student may see), verified and enrolled in the
+    // teacher's class, then Sami with two predictions: an earlier one with a lower G2.
+    const { email, password } = teacher;
+    const { token } = (await post(server, "/api/auth/login", { email, password })) as {
+      token: string;
+    };
+    const created = await call(server.url, "POST", "/api/classes", {
+      body: { name: "Year 11 Maths", subject: "mat", year: "2026/27" },
+      token,
+    });
+    expect(created.status).toBe(201);
+    const { joinCode } = (created.body as { class: { joinCode: string } }).class;
     for (let i = 0; i < 5; i++) {
       await apiStudent(
         server,
@@ -211,35 +211,37 @@ describe("the analytics report in the browser", () => {
           password: "another password 1",
         },
         [form],
+        joinCode,
       );
     }
     await apiStudent(server, student, [{ ...form, G2: "9" }, form]);
     await page.goto("/login");
     await logIn(page, student);
+    await verifyEmail(page, server, student);
     // Her predictions over time and three cohort charts.
     const frame = await openReport(page, "Your analytics report", 4);
     const text = (await frame.locator("body").textContent()) ?? "";
     expect(text).toContain(`Where you stand, ${student.name}`);
-    expect(text).toMatch(/Your latest predicted final score is [\d.]+ out of 20/);
+    expect(text).toMatch(/your latest predicted final score was \d+\.\d out of 20/);
     expect(text).not.toContain("Other Pupil");
     // Nothing of the teacher's reports reaches a student.
     expect(text).not.toContain("Ana Lima");
     expect(text).not.toContain("Students at risk");
     await page.screenshot({ path: path.join(artifactsDir, "analytics-student.png") });
 
-    // On a phone the 1250-pixel frame is scaled to the container's width.
+    // On a phone the report is shown full-width at its own size, not the frame scaled down.
     await page.setViewportSize({ width: 390, height: 844 });
     const iframe = page.locator("iframe[title='Analytics report']");
     await expect
       .poll(async () => (await iframe.boundingBox())?.width ?? 0, { timeout: 10_000 })
       .toBeLessThan(400);
     const box = await iframe.boundingBox();
-    expect(box!.width / box!.height).toBeCloseTo(1250 / 600, 1);
+    expect(box!.height).toBeGreaterThan(box!.width);
     await page.screenshot({ path: path.join(artifactsDir, "analytics-student-phone.png") });
 
     // Back returns to the previous page.
     await page.getByRole("button", { name: "Back" }).click();
     await page.waitForURL((url) => !url.pathname.endsWith("/student-dashboard"));
-    expect(consoleErrors).toEqual([]);
+    expect(consoleErrors.filter((e) => !refusedProbe(e))).toEqual([]);
   });
 });

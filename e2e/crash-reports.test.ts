@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { type RunningServer, startServer } from "./harness.ts";
-import { call, createPostgresDatabase, teacherSession, testDatabaseUrl } from "./proof-helpers.ts";
+import { startCrashServer, writeUntilKilled } from "./crash-load.ts";
+import { call, dialects, teacherSession } from "./proof-helpers.ts";
 
 // Crash safety (issue 9): 500 report creations from several concurrent clients against the real
 // server process, SIGKILL in the middle, a restart on the same data. Every creation the server
@@ -22,79 +22,31 @@ function reportNumber(i: number) {
   };
 }
 
-const targets = [
-  { dialect: "pglite" },
-  ...(testDatabaseUrl ? [{ dialect: "postgres" }] : []),
-] as const;
-
-describe.each(targets)("crash safety on $dialect", ({ dialect }) => {
+describe.each(dialects)("crash safety on $dialect", ({ dialect }) => {
   const cleanups: Array<() => Promise<unknown>> = [];
   afterAll(async () => {
     for (const c of cleanups.reverse()) await c().catch(() => {});
   });
 
   it(`keeps every acknowledged report of ${total} creations through a SIGKILL`, async () => {
-    const env: Record<string, string> = { RATE_LIMITS: "off", LOG_LEVEL: "warn" };
-    if (dialect === "postgres") {
-      const db = await createPostgresDatabase("gradecast_crash");
-      cleanups.push(() => db.drop());
-      env.DATABASE_URL = db.url;
-    }
-    let server: RunningServer = await startServer({ env });
-    const dataDir = server.dataDir;
-    cleanups.push(async () => {
-      await server.stop();
-      const { rm } = await import("node:fs/promises");
-      await rm(dataDir, { recursive: true, force: true });
-    });
-    const { token, email } = await teacherSession(server.url);
+    const crash = await startCrashServer(dialect, { TEACHER_SIGNUP: "open" }, cleanups);
+    const { token, email } = await teacherSession(crash.server);
 
-    const acknowledged = new Map<string, ReturnType<typeof reportNumber>>();
-    const failures: string[] = [];
-    let next = 0;
-    let killed = false;
-    const base = server.url;
-    const worker = async () => {
-      for (;;) {
-        const i = next++;
-        if (i >= total) return;
-        const body = reportNumber(i);
-        try {
-          const res = await call(base, "POST", "/api/reports", { body, token, timeoutMs: 10_000 });
-          if (res.status === 201) {
-            const { report } = res.body as { report: { id: string } };
-            acknowledged.set(report.id, body);
-          } else if (!killed) {
-            failures.push(`${i}: ${res.status} ${JSON.stringify(res.body)}`);
-          }
-        } catch (error) {
-          // After the kill, refused connections are expected; before it, nothing fails.
-          if (!killed) failures.push(`${i}: ${(error as Error).message}`);
-        }
-        if (!killed && acknowledged.size >= killAfter) {
-          killed = true;
-          server.process.kill("SIGKILL");
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: clients }, worker));
-    expect(failures, server.logs().slice(-3000)).toEqual([]);
-    expect(killed).toBe(true);
-    await new Promise<void>((resolve) => {
-      if (server.process.exitCode !== null || server.process.signalCode !== null) resolve();
-      else server.process.once("exit", () => resolve());
+    // The kill lands in the middle: some creations acknowledged, some never happened.
+    const base = crash.server.url;
+    const acknowledged = await writeUntilKilled(crash.server, {
+      total,
+      clients,
+      killAfter,
+      send: (i) =>
+        call(base, "POST", "/api/reports", { body: reportNumber(i), token, timeoutMs: 10_000 }),
+      acknowledgedId: (res) =>
+        res.status === 201 ? (res.body as { report: { id: string } }).report.id : undefined,
     });
-    expect(server.process.signalCode).toBe("SIGKILL");
-    // The kill landed in the middle: some creations were acknowledged, some never happened.
-    expect(acknowledged.size).toBeGreaterThanOrEqual(killAfter);
-    expect(acknowledged.size).toBeLessThan(total);
 
     // Restart on the same data: the server comes up healthy, with nothing to repair by hand.
-    server = await startServer({ env, dataDir });
-    const health = await call(server.url, "GET", "/api/health");
-    expect(health.status).toBe(200);
+    const { server, health } = await crash.restart();
     expect(health.body).toMatchObject({ status: "ok", db: "ok" });
-    expect(server.logs()).not.toMatch(/"level":(50|60)|Error|failed/i);
 
     // The ID token is still valid (its key is kept in DATA_DIR): read every acknowledged report.
     const login = await call(server.url, "POST", "/api/auth/login", {
@@ -117,7 +69,8 @@ describe.each(targets)("crash safety on $dialect", ({ dialect }) => {
             continue;
           }
           const { report } = res.body as { report: Record<string, unknown> };
-          const sent = acknowledged.get(id);
+          const n = acknowledged.get(id);
+          const sent = n === undefined ? undefined : reportNumber(n);
           const same = Object.entries(sent ?? {}).every(([k, v]) => report[k] === v);
           if (!same) damaged.push(`${id}: ${JSON.stringify(report)}`);
         }

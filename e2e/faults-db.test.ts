@@ -72,18 +72,25 @@ describe.skipIf(!testDatabaseUrl)(
       viaProxy.hostname = "127.0.0.1";
       viaProxy.port = String(proxy.port);
       const server: RunningServer = await startServer({
-        env: { DATABASE_URL: viaProxy.toString(), RATE_LIMITS: "off", DATABASE_POOL_SIZE: "5" },
+        env: {
+          DATABASE_URL: viaProxy.toString(),
+          RATE_LIMITS: "off",
+          DATABASE_POOL_SIZE: "5",
+          TEACHER_SIGNUP: "open",
+        },
       });
       cleanups.push(() => server.stop());
       const base = server.url;
       const sessions = await Promise.all(
-        Array.from({ length: clients }, (_, i) => teacherSession(base, `Fault Teacher ${i}`)),
+        Array.from({ length: clients }, (_, i) => teacherSession(server, `Fault Teacher ${i}`)),
       );
 
       let phase: Phase = "before";
       let running = true;
       const outcomes: Outcome[] = [];
       const acknowledged = new Map<string, ReturnType<typeof reportOf>>();
+      // Which client wrote each: a teacher reads only their own reports (issue 17).
+      const authorOf = new Map<string, number>();
       const attempt = async (kind: Kind, run: () => Promise<Answer>) => {
         const started = phase;
         const t0 = performance.now();
@@ -133,6 +140,7 @@ describe.skipIf(!testDatabaseUrl)(
           if (created?.status === 201) {
             const { report } = created.body as { report: { id: string } };
             acknowledged.set(report.id, body);
+            authorOf.set(report.id, i);
           }
         }
       };
@@ -245,10 +253,21 @@ describe.skipIf(!testDatabaseUrl)(
       const created = await call(base, "POST", "/api/reports", { body: reportOf(0, 9999), token });
       expect(created.status).toBe(201);
 
-      // Nothing acknowledged is lost: before the cut, around it, and after.
+      // Nothing acknowledged is lost: before the cut, around it, and after. Each report is read
+      // by the teacher who wrote it.
+      const tokens = await Promise.all(
+        sessions.map(async (session) => {
+          const res = await call(base, "POST", "/api/auth/login", {
+            body: { email: session.email, password },
+          });
+          return (res.body as { token: string }).token;
+        }),
+      );
       const missing: string[] = [];
       for (const [id, body] of acknowledged) {
-        const res = await call(base, "GET", `/api/reports/${id}`, { token });
+        const res = await call(base, "GET", `/api/reports/${id}`, {
+          token: tokens[authorOf.get(id)!]!,
+        });
         const report = (res.body as { report?: Record<string, unknown> }).report;
         if (res.status !== 200 || !Object.entries(body).every(([k, v]) => report?.[k] === v)) {
           missing.push(`${id}: ${res.status} ${JSON.stringify(res.body)}`);
@@ -283,10 +302,10 @@ describe.skipIf(!haveRedis)(`rate-limit store loss (needs Redis at ${redisUrl})`
     viaProxy.port = String(proxy.port);
     const prefix = `gradecast-test-${randomBytes(4).toString("hex")}:`;
     const server = await startServer({
-      env: { REDIS_URL: viaProxy.toString(), REDIS_KEY_PREFIX: prefix },
+      env: { REDIS_URL: viaProxy.toString(), REDIS_KEY_PREFIX: prefix, TEACHER_SIGNUP: "open" },
     });
     cleanups.push(() => server.stop());
-    const { email, token } = await teacherSession(server.url, "Redis Fault Teacher");
+    const { email, token } = await teacherSession(server, "Redis Fault Teacher");
     const signIn = () =>
       call(server.url, "POST", "/api/auth/login", {
         body: { email, password },

@@ -35,28 +35,46 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Starts `apps/server/src/main.ts` as `npm start` would, and waits for /api/health. */
+/**
+ * A server's environment on 127.0.0.1:`port` with its data in `dataDir`, whatever the shell
+ * holds: the embedded database, mail to the outbox, rate-limit counters in memory.
+ */
+export function localServerEnv(port: number, dataDir: string): Record<string, string> {
+  return {
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATA_DIR: dataDir,
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    DATABASE_URL: "",
+    REDIS_URL: "",
+    SMTP_URL: "",
+  };
+}
+
+/**
+ * Starts `apps/server/src/main.ts` as `npm start` would, and waits for /api/health. `setUp` runs
+ * on the DATA_DIR before the server opens it (accounts made by the command line, say).
+ */
 export async function startServer(
-  options: { env?: Record<string, string>; dataDir?: string } = {},
+  options: {
+    env?: Record<string, string>;
+    dataDir?: string;
+    setUp?: (dataDir: string) => Promise<void>;
+  } = {},
 ): Promise<RunningServer> {
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), "gradecast-e2e-")));
+  try {
+    await options.setUp?.(dataDir);
+  } catch (err) {
+    if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
+    throw err;
+  }
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   let output = "";
   const child = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts"], {
     cwd: repoRoot,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATA_DIR: dataDir,
-      PUBLIC_URL: url,
-      LOG_LEVEL: "warn",
-      SMTP_URL: "",
-      DATABASE_URL: "",
-      REDIS_URL: "",
-      ...options.env,
-    },
+    env: { ...process.env, ...localServerEnv(port, dataDir), LOG_LEVEL: "warn", ...options.env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   child.stdout?.on("data", (d) => {
@@ -199,6 +217,19 @@ export async function readOutbox(server: { outboxDir: string }): Promise<Mail[]>
       return { file: f, ...parseEml(raw) };
     }),
   );
+}
+
+/** The newest verification code the server mailed to `email` (its outbox), once it is there. */
+export async function mailedCode(server: { outboxDir: string }, email: string): Promise<string> {
+  for (let i = 0; i < 100; i++) {
+    const mine = (await readOutbox(server)).filter(
+      (m) => m.to.includes(email) && /verification code/i.test(m.subject),
+    );
+    const code = mine.at(-1)?.text.match(/\b(\d{6})\b/)?.[1];
+    if (code) return code;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no verification code was emailed to ${email}`);
 }
 
 /** Enough of RFC 5322/MIME for the test mails: headers, and a text part in 7bit, QP or base64. */

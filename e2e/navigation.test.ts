@@ -1,8 +1,10 @@
 import { messages } from "@gradecast/contract/messages";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { logIn, signUp } from "./browser-accounts.ts";
-import { type OpenPage, openPage, type RunningServer, startServer } from "./harness.ts";
+import { person, signUpVerified } from "./browser-accounts.ts";
+import { describe, expect, test } from "./fixtures.ts";
+import { fileReports, fillReportForm } from "./report-form.ts";
+
+test.override("serverEnv", { RATE_LIMITS: "off", TEACHER_SIGNUP: "open" });
 
 // Failures and focus around navigation, in Chromium against the real server: a page whose chunk
 // cannot be fetched shows an error inside the frame (never a blank page) and the rest of the app
@@ -10,11 +12,7 @@ import { type OpenPage, openPage, type RunningServer, startServer } from "./harn
 // to the first new row.
 
 const stamp = Date.now();
-const teacher = {
-  name: "Nora Navigator",
-  email: `nora.${stamp}@example.org`,
-  password: "eleven quiet lanterns glow",
-};
+const teacher = person("Nora Navigator", "eleven quiet lanterns glow");
 
 const heading = (page: Page) => page.getByRole("heading", { level: 1 });
 const focused = (page: Page) =>
@@ -26,21 +24,10 @@ const loadFailed = (page: Page) =>
   page.getByRole("alert").filter({ hasText: "This page could not be loaded." });
 
 describe("navigation failures and focus in the browser", () => {
-  let server: RunningServer;
-  let browser: OpenPage;
-
-  beforeAll(async () => {
-    server = await startServer({ env: { RATE_LIMITS: "off" } });
-    browser = await openPage(server);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
-  it("a public page whose chunk fails shows Retry inside the frame; other links and Back work", async () => {
-    const { page } = browser;
+  test("a public page whose chunk fails shows Retry inside the frame; other links and Back work", async ({
+    page,
+    browser,
+  }) => {
     await page.goto("/about");
     await expect.poll(() => heading(page).textContent()).toBe("About Us");
     // As after a redeploy: the old chunk is gone.
@@ -67,10 +54,12 @@ describe("navigation failures and focus in the browser", () => {
     browser.consoleErrors.length = 0;
   });
 
-  it("an app page whose chunk fails keeps the sidebar usable", async () => {
-    const { page } = browser;
-    await signUp(page, teacher, "Teacher");
-    await logIn(page, teacher);
+  test("an app page whose chunk fails keeps the sidebar usable", async ({
+    page,
+    browser,
+    server,
+  }) => {
+    await signUpVerified(page, server, teacher, "Teacher");
     await page.goto("/dashboard");
     await page.getByRole("navigation", { name: "Main" }).waitFor();
     await page.route("**/assets/profile-*.js", (route) => route.abort("connectionrefused"));
@@ -89,30 +78,21 @@ describe("navigation failures and focus in the browser", () => {
     browser.consoleErrors.length = 0;
   });
 
-  it("Load more moves focus to the first new row; Export CSV keeps focus on its button", async () => {
-    const { page } = browser;
-    await page.evaluate(async (stamp) => {
-      const headers = {
-        authorization: `Bearer ${localStorage.getItem("token")}`,
-        "content-type": "application/json",
-      };
-      for (let i = 1; i <= 26; i++) {
-        const res = await fetch("/api/reports", {
-          method: "POST",
-          headers,
-          body: JSON.stringify({
-            studentName: `Row ${stamp} ${String(i).padStart(2, "0")}`,
-            course: "Biology",
-            marks: 60,
-            attendance: 90,
-            assignments: 4,
-            behavior: "Good",
-            feedback: "Steady.",
-          }),
-        });
-        if (!res.ok) throw new Error(`report ${i}: ${res.status}`);
-      }
-    }, stamp);
+  test("Load more moves focus to the first new row; Export CSV keeps focus on its button", async ({
+    page,
+  }) => {
+    await fileReports(
+      page,
+      Array.from({ length: 26 }, (_, k) => ({
+        studentName: `Row ${stamp} ${String(k + 1).padStart(2, "0")}`,
+        course: "Biology",
+        marks: 60,
+        attendance: 90,
+        assignments: 4,
+        behavior: "Good",
+        feedback: "Steady.",
+      })),
+    );
     await page.goto("/teacher-dashboard?sort=name");
     const rows = page.locator(".reports-table tbody tr");
     await expect.poll(() => rows.count()).toBe(25);
@@ -150,16 +130,20 @@ describe("navigation failures and focus in the browser", () => {
     await page.unroute("**/api/reports/export.csv*");
   });
 
-  it("Teacher Input keeps focus on Submit while it saves; the fields are read-only, not disabled", async () => {
-    const { page } = browser;
+  test("Teacher Input keeps focus on Submit while it saves; the fields are read-only, not disabled", async ({
+    page,
+    browser,
+  }) => {
     await page.goto("/teacher-input");
-    await page.getByLabel("Student name").fill(`Focus ${stamp}`);
-    await page.getByLabel("Course").fill("Physics");
-    await page.getByLabel("Marks").fill("70");
-    await page.getByLabel("Attendance").fill("80");
-    await page.getByLabel("Assignments").fill("3");
-    await page.getByLabel("Behavior").selectOption("Good");
-    await page.getByLabel("Feedback").fill("Fine.");
+    await fillReportForm(page, {
+      studentName: `Focus ${stamp}`,
+      course: "Physics",
+      marks: "70",
+      attendance: "80",
+      assignments: "3",
+      behavior: "Good",
+      feedback: "Fine.",
+    });
     // The server refuses it: the button and the fields must survive the error too.
     await page.route("**/api/reports", async (route) => {
       await new Promise((r) => setTimeout(r, 400));
@@ -180,8 +164,7 @@ describe("navigation failures and focus in the browser", () => {
     browser.consoleErrors.length = 0;
   });
 
-  it("a new page opens at the top, with focus on its main region", async () => {
-    const { page } = browser;
+  test("a new page opens at the top, with focus on its main region", async ({ page }) => {
     await page.goto("/teacher-dashboard?sort=name");
     await expect.poll(() => page.locator(".reports-table tbody tr").count()).toBe(25);
     await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
@@ -195,7 +178,7 @@ describe("navigation failures and focus in the browser", () => {
     expect(await focused(page)).toBe("#main");
   });
 
-  it("logged no console error", () => {
+  test("logged no console error", ({ browser }) => {
     expect(browser.consoleErrors).toEqual([]);
   });
 });

@@ -2,10 +2,10 @@ import { messages } from "@gradecast/contract/messages";
 import { questions, sections } from "@gradecast/contract/questionnaire";
 import { bandMessages, bandOf } from "@gradecast/contract/score";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { axeViolations } from "./a11y.ts";
 import { logIn, signUp } from "./browser-accounts.ts";
-import { type OpenPage, openPage, type RunningServer, startServer } from "./harness.ts";
+import { describe, expect, test } from "./fixtures.ts";
+import { sampleAnswers } from "./sample-answers.ts";
 
 // The student questionnaire and the prediction in Chromium against the real server (issue 6):
 // a student fills every question with the keyboard only, is stopped at the first unanswered
@@ -20,36 +20,12 @@ const student = {
 };
 
 // What the student types into each closed select (type-to-select matches the start of the
-// option's text, "8" or "GP — Gabriel Pereira").
+// option's text, "8" or "GP — Gabriel Pereira"): the sample answers, a few of them changed.
 const typed: Record<string, string> = {
-  school: "GP",
-  sex: "F",
+  ...sampleAnswers,
   age: "17",
-  address: "U",
-  famsize: "GT3",
-  Pstatus: "T",
-  Medu: "3",
-  Fedu: "2",
-  Mjob: "services",
-  Fjob: "other",
-  reason: "course",
-  guardian: "mother",
-  famsup: "yes",
-  famrel: "4",
-  traveltime: "1",
   studytime: "1",
-  failures: "0",
-  schoolsup: "no",
-  paid: "no",
-  nursery: "yes",
-  higher: "yes",
-  internet: "yes",
-  absences: "4",
-  activities: "yes",
-  romantic: "no",
-  freetime: "3",
-  goout: "3",
-  health: "4",
+  subject: "mat",
   G1: "8",
   G2: "8",
 };
@@ -68,41 +44,34 @@ const seriousViolations = async (page: Page) =>
   (await axeViolations(page)).filter((v) => v.impact === "serious" || v.impact === "critical");
 
 describe("student questionnaire and prediction in the browser", () => {
-  let server: RunningServer;
-  let browser: OpenPage;
   let predicted = "";
 
-  beforeAll(async () => {
-    server = await startServer({ env: { RATE_LIMITS: "off" } });
-    browser = await openPage(server);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
-  it("a new student sees 'No prediction available.' on /prediction", async () => {
-    const { page } = browser;
+  test("a new student sees 'No prediction available.' on /prediction", async ({ page }) => {
     await signUp(page, student);
     await logIn(page, student);
     await page.goto("/prediction");
     await expect.poll(() => page.getByText(messages.noPrediction, { exact: true }).count()).toBe(1);
   });
 
-  it("fills the questionnaire by keyboard only; the first unanswered question is focused and named", async () => {
+  test("fills the questionnaire by keyboard only; the first unanswered question is focused and named", async ({
+    browser,
+  }) => {
     const { page, dialogs } = browser;
     const dialogsBefore = dialogs.length;
     await page.goto("/student-input");
     await page.getByLabel("School", { exact: true }).waitFor();
-    expect(await progressText(page)).toBe("0 of 30 questions answered (0%)");
+    expect(await progressText(page)).toBe("0 of 31 questions answered (0%)");
 
     // Every question offers exactly the contract's options, after an empty first choice.
     for (const q of questions) {
       const values = await page
         .locator(`select[name="${q.key}"] option`)
         .evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
-      expect(values, q.key).toEqual(["", ...q.options.map((o) => String(o.value))]);
+      expect(values, q.key).toEqual([
+        "",
+        ...(q.unknownLabel ? ["not-known"] : []),
+        ...q.options.map((o) => String(o.value)),
+      ]);
     }
     expect(await page.locator('select[name="Medu"] option[value="4"]').textContent()).toBe(
       "4 — higher education",
@@ -117,7 +86,7 @@ describe("student questionnaire and prediction in the browser", () => {
     await expect.poll(() => focusedName(page)).toBe("school");
     expect(
       await page.getByRole("alert").filter({ hasText: "before you predict" }).textContent(),
-    ).toBe("Answer “School” before you predict. 30 questions are left.");
+    ).toBe("Answer “School” before you predict. 31 questions are left.");
 
     // Tab from question to question, typing the start of each answer; skip "goout".
     for (const [i, q] of pageOrder.entries()) {
@@ -127,7 +96,7 @@ describe("student questionnaire and prediction in the browser", () => {
       await page.keyboard.type(typed[q.key]!);
       expect(await page.locator(`select[name="${q.key}"]`).inputValue(), q.key).toBe(typed[q.key]);
     }
-    expect(await progressText(page)).toBe("29 of 30 questions answered (97%)");
+    expect(await progressText(page)).toBe("30 of 31 questions answered (97%)");
     // The message followed the answers: one question is left now.
     expect(
       await page.getByRole("alert").filter({ hasText: "before you predict" }).textContent(),
@@ -145,23 +114,23 @@ describe("student questionnaire and prediction in the browser", () => {
     // Arrow keys work too: from "Select…" down three options to "3 — medium".
     for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowDown");
     expect(await page.locator('select[name="goout"]').inputValue()).toBe("3");
-    expect(await progressText(page)).toBe("30 of 30 questions answered (100%)");
-    expect(await page.locator("progress").getAttribute("value")).toBe("30");
+    expect(await progressText(page)).toBe("31 of 31 questions answered (100%)");
+    expect(await page.locator("progress").getAttribute("value")).toBe("31");
     // Nothing is left to answer, so nothing is left of the message.
     expect(await page.getByRole("alert").filter({ hasText: "before you" }).count()).toBe(0);
     expect(await seriousViolations(page)).toEqual([]);
   });
 
-  it("keeps the draft across a reload", async () => {
-    const { page } = browser;
+  test("keeps the draft across a reload", async ({ page }) => {
     await page.reload();
     await page.getByLabel("School", { exact: true }).waitFor();
-    expect(await progressText(page)).toBe("30 of 30 questions answered (100%)");
+    expect(await progressText(page)).toBe("31 of 31 questions answered (100%)");
     expect(await page.locator('select[name="G2"]').inputValue()).toBe("8");
   });
 
-  it("predicts: the score out of 20 with one decimal, its message, the interval and the factor chart", async () => {
-    const { page } = browser;
+  test("predicts: the score out of 20 with one decimal, its message, the interval and the factor chart", async ({
+    page,
+  }) => {
     await page.getByRole("button", { name: "Predict" }).focus();
     // The button is at the bottom of the questionnaire, so the page is scrolled to reach it.
     expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
@@ -188,32 +157,36 @@ describe("student questionnaire and prediction in the browser", () => {
     await chart.locator("canvas").waitFor();
     expect(await chart.getAttribute("aria-label")).toMatch(/moved the prediction most/);
     const rows = page.locator(".prediction-factors tbody tr");
-    expect(await rows.count()).toBe(30);
+    expect(await rows.count()).toBe(questions.length);
     expect(await page.locator(".prediction-factors tbody").textContent()).toContain(
       "Second period grade (G2)",
     );
   });
 
-  it("what-if: changing study time shows a new prediction and the difference at once", async () => {
-    const { page } = browser;
+  // With G1 and G2 known the grades carry the prediction: for this profile study time moves it by
+  // less than 0.01, while 20 absences instead of 4 take it down by about 0.2.
+  test("what-if: more absences show a new, lower prediction and the difference at once", async ({
+    page,
+  }) => {
     expect(await page.locator(".prediction-whatif-result").textContent()).toContain(
       "Change an answer above",
     );
-    await page.locator("#whatif-studytime").focus();
-    await page.keyboard.type("4");
+    await page.locator("#whatif-absences").focus();
+    await page.keyboard.type("20");
     const whatIf = page.getByTestId("whatif-prediction");
     await whatIf.waitFor();
     const moved = Number(await whatIf.textContent());
     expect(moved).not.toBeCloseTo(Number(predicted), 1);
     const difference = (await page.getByTestId("whatif-difference").textContent()) ?? "";
-    expect(difference).toMatch(/^\([+−]\d+\.\d\d points?, (higher|lower)\)$/);
+    expect(difference).toMatch(/^\(−\d+\.\d\d points?, lower\)$/);
     // The saved prediction itself has not changed.
     expect(await page.getByTestId("prediction-score").textContent()).toBe(predicted);
     expect(await seriousViolations(page)).toEqual([]);
   });
 
-  it("after a reload /prediction still shows the latest prediction, from the server", async () => {
-    const { page } = browser;
+  test("after a reload /prediction still shows the latest prediction, from the server", async ({
+    page,
+  }) => {
     await page.reload();
     await page.getByTestId("prediction-score").waitFor();
     expect(await page.getByTestId("prediction-score").textContent()).toBe(predicted);
@@ -223,7 +196,9 @@ describe("student questionnaire and prediction in the browser", () => {
     );
   });
 
-  it("a page that fails to render says so inside the app frame, with Reload and a way home", async () => {
+  test("a page that fails to render says so inside the app frame, with Reload and a way home", async ({
+    browser,
+  }) => {
     const { page, consoleErrors } = browser;
     const logged = consoleErrors.length;
     await page.goto("/dashboard");
@@ -250,7 +225,9 @@ describe("student questionnaire and prediction in the browser", () => {
     consoleErrors.splice(logged);
   });
 
-  it("a failed Save keeps focus on Save; a session that ended says so and keeps the answers", async () => {
+  test("a failed Save keeps focus on Save; a session that ended says so and removes the answers from the device", async ({
+    browser,
+  }) => {
     const { page, dialogs, consoleErrors } = browser;
     const logged = consoleErrors.length;
     await page.goto("/student-input");
@@ -281,25 +258,35 @@ describe("student questionnaire and prediction in the browser", () => {
     await page.keyboard.press("Enter");
     await page.waitForURL(/\/login\?next=%2Fstudent-input$/);
     expect(dialogs.at(-1)).toBe(
-      "Your session has ended. Your answers are kept on this device: log in again, then save or predict.",
+      "Your session has ended, so your answers were removed from this device. Log in again to answer the questions.",
     );
+    expect(
+      await page.evaluate(() =>
+        Object.keys(localStorage).filter((k) => k.startsWith("gradecast:questionnaire-draft:")),
+      ),
+    ).toEqual([]);
     await page.unroute("**/api/auth/refresh");
     await page.getByLabel("Email").fill(student.email);
     await page.getByLabel("Password").fill(student.password);
     await page.getByRole("button", { name: "Login" }).click();
     await page.waitForURL(/\/student-input$/);
     await page.getByLabel("School", { exact: true }).waitFor();
-    expect(await progressText(page)).toBe("30 of 30 questions answered (100%)");
+    expect(await progressText(page)).toBe("0 of 31 questions answered (0%)");
+    // Answered again for the tests below.
+    for (const q of pageOrder) {
+      await page.locator(`select[name="${q.key}"]`).selectOption(typed[q.key]!);
+    }
+    expect(await progressText(page)).toBe("31 of 31 questions answered (100%)");
     // Only the refused requests' own console lines.
     const added = consoleErrors.splice(logged);
     expect(added.filter((m) => !/Failed to load resource/.test(m))).toEqual([]);
   });
 
-  it("saves the questionnaire: alert, cleared form, /dashboard", async () => {
+  test("saves the questionnaire: alert, cleared form, /dashboard", async ({ browser }) => {
     const { page, dialogs } = browser;
     await page.goto("/student-input");
     await page.getByLabel("School", { exact: true }).waitFor();
-    expect(await progressText(page)).toBe("30 of 30 questions answered (100%)");
+    expect(await progressText(page)).toBe("31 of 31 questions answered (100%)");
     const dialogsBefore = dialogs.length;
     await page.getByRole("button", { name: "Save" }).focus();
     await page.keyboard.press("Enter");
@@ -307,14 +294,14 @@ describe("student questionnaire and prediction in the browser", () => {
     expect(dialogs.slice(dialogsBefore)).toEqual([messages.studentSaved]);
     await page.goto("/student-input");
     await page.getByLabel("School", { exact: true }).waitFor();
-    expect(await progressText(page)).toBe("0 of 30 questions answered (0%)");
+    expect(await progressText(page)).toBe("0 of 31 questions answered (0%)");
 
     await page.goto("/prediction");
     await page.getByTestId("prediction-score").waitFor();
     expect(await page.getByTestId("prediction-score").textContent()).toBe(predicted);
   });
 
-  it("logged no console errors", () => {
+  test("logged no console errors", ({ browser }) => {
     expect(browser.consoleErrors).toEqual([]);
   });
 });

@@ -1,38 +1,24 @@
 import { readFile } from "node:fs/promises";
 import { messages } from "@gradecast/contract/messages";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { axeViolations } from "./a11y.ts";
-import { logIn, signUp } from "./browser-accounts.ts";
-import { type OpenPage, openPage, type RunningServer, startServer } from "./harness.ts";
+import { logIn, logOut, person, signUp, verifyEmail } from "./browser-accounts.ts";
+import { describe, expect, test } from "./fixtures.ts";
+import { fileReports, fillReportForm } from "./report-form.ts";
+
+test.override("serverEnv", { RATE_LIMITS: "off", TEACHER_SIGNUP: "open" });
 
 // Teacher reports in Chromium against the real server (issue 4): a teacher signs up, files a
 // report, finds it on the dashboard by typing part of the name in another case, edits it,
 // exports the search as CSV and deletes a report; a student sees no Teacher Input and the API
 // refuses them.
 const stamp = Date.now();
-const teacher = {
-  name: "Tilda Teacher",
-  email: `tilda.${stamp}@example.org`,
-  password: "chalk and blackboard 42",
-};
-const student = {
-  name: "Stan Student",
-  email: `stan.${stamp}@example.org`,
-  password: "homework every evening",
-};
+const teacher = person("Tilda Teacher", "chalk and blackboard 42");
+const student = person("Stan Student", "homework every evening");
 const studentName = `Xanthe O'Brien-Quill ${stamp}`;
 
 const sidebarItems = (page: Page) =>
   page.getByRole("navigation", { name: "Main" }).locator("a, button").allTextContents();
-
-async function logOut(page: Page) {
-  await page
-    .getByRole("navigation", { name: "Main" })
-    .getByRole("button", { name: "Logout" })
-    .click();
-  await page.waitForURL(/\/login$/);
-}
 
 /** What a screen reader would say the focused element is: its label, else its text. */
 const focused = (page: Page) =>
@@ -45,31 +31,21 @@ const seriousViolations = async (page: Page) =>
   (await axeViolations(page)).filter((v) => v.impact === "serious" || v.impact === "critical");
 
 describe("teacher reports in the browser", () => {
-  let server: RunningServer;
-  let browser: OpenPage;
-
-  beforeAll(async () => {
-    server = await startServer({ env: { RATE_LIMITS: "off" } });
-    browser = await openPage(server);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
-  it("a teacher registers, signs in and sees Teacher Input in the sidebar", async () => {
+  test("a teacher registers, signs in and sees Teacher Input in the sidebar", async ({
+    browser,
+    server,
+  }) => {
     const { page, dialogs } = browser;
     await signUp(page, teacher, "Teacher");
     expect(dialogs).toContain("Registration successful!");
     await logIn(page, teacher);
+    await verifyEmail(page, server, teacher);
     await page.goto("/teacher-input");
     await page.getByRole("heading", { level: 1, name: "Teacher Input" }).waitFor();
     expect(await sidebarItems(page)).toContain("Teacher Input");
   });
 
-  it("the form's input masks ignore keystrokes out of range", async () => {
-    const { page } = browser;
+  test("the form's input masks ignore keystrokes out of range", async ({ page }) => {
     const marks = page.getByLabel("Marks", { exact: true });
     await marks.pressSequentially("101");
     expect(await marks.inputValue()).toBe("10");
@@ -84,8 +60,9 @@ describe("teacher reports in the browser", () => {
     expect(await marks.getAttribute("inputmode")).toBe("numeric");
   });
 
-  it("says 'Please fill all required fields.' for a missing field and keeps what was typed", async () => {
-    const { page } = browser;
+  test("says 'Please fill all required fields.' for a missing field and keeps what was typed", async ({
+    page,
+  }) => {
     await page.getByLabel("Student name").fill(studentName);
     await page.getByRole("button", { name: "Submit Report" }).click();
     await expect
@@ -95,14 +72,17 @@ describe("teacher reports in the browser", () => {
     expect(await page.getByLabel("Course").getAttribute("aria-invalid")).toBe("true");
   });
 
-  it("says 'Failed to submit the report. Please try again.' when the server fails", async () => {
-    const { page } = browser;
-    await page.getByLabel("Course").fill("Chemistry");
-    await page.getByLabel("Marks", { exact: true }).fill("88");
-    await page.getByLabel("Attendance", { exact: true }).fill("95");
-    await page.getByLabel("Assignments", { exact: true }).fill("5");
-    await page.getByLabel("Behavior").selectOption("Excellent");
-    await page.getByLabel("Feedback").fill('Careful work, "great" lab notes, curious.');
+  test("says 'Failed to submit the report. Please try again.' when the server fails", async ({
+    page,
+  }) => {
+    await fillReportForm(page, {
+      course: "Chemistry",
+      marks: "88",
+      attendance: "95",
+      assignments: "5",
+      behavior: "Excellent",
+      feedback: 'Careful work, "great" lab notes, curious.',
+    });
     await page.route("**/api/reports", (route) =>
       route.fulfill({
         status: 500,
@@ -118,8 +98,7 @@ describe("teacher reports in the browser", () => {
     expect(await page.getByLabel("Course").inputValue()).toBe("Chemistry");
   });
 
-  it("files the report: success message and a cleared form", async () => {
-    const { page } = browser;
+  test("files the report: success message and a cleared form", async ({ page }) => {
     await page.getByRole("button", { name: "Submit Report" }).click();
     await expect
       .poll(() => page.getByRole("status").allTextContents())
@@ -130,24 +109,28 @@ describe("teacher reports in the browser", () => {
     expect(await page.getByLabel("Marks", { exact: true }).inputValue()).toBe("");
     expect(await page.getByLabel("Behavior").inputValue()).toBe("");
     // A second report, by the same teacher, for the search to leave out.
-    await page.getByLabel("Student name").fill(`Other Pupil ${stamp}`);
-    await page.getByLabel("Course").fill("History");
-    await page.getByLabel("Marks", { exact: true }).fill("40");
-    await page.getByLabel("Attendance", { exact: true }).fill("60");
-    await page.getByLabel("Assignments", { exact: true }).fill("2");
-    await page.getByLabel("Behavior").selectOption("Average");
-    await page.getByLabel("Feedback").fill("=1+1 should not run in a spreadsheet");
+    await fillReportForm(page, {
+      studentName: `Other Pupil ${stamp}`,
+      course: "History",
+      marks: "40",
+      attendance: "60",
+      assignments: "2",
+      behavior: "Average",
+      feedback: "=1+1 should not run in a spreadsheet",
+    });
     await page.getByRole("button", { name: "Submit Report" }).click();
     await expect
       .poll(() => page.getByRole("status").allTextContents())
       .toContain(messages.reportSubmitted);
     expect(await seriousViolations(page)).toEqual([]);
+    // Back to Dashboard is the teacher's own dashboard (issue 21).
     await page.getByRole("link", { name: "Back to Dashboard" }).click();
-    await page.waitForURL(/\/dashboard$/);
+    await page.waitForURL(/\/teacher-dashboard$/);
   });
 
-  it("finds the report by part of the name in another case; the search is kept in the URL", async () => {
-    const { page } = browser;
+  test("finds the report by part of the name in another case; the search is kept in the URL", async ({
+    page,
+  }) => {
     await page.getByRole("link", { name: "Teacher Dashboard" }).click();
     await page.waitForURL(/\/teacher-dashboard/);
     const rows = page.locator(".reports-table tbody tr");
@@ -172,8 +155,7 @@ describe("teacher reports in the browser", () => {
     expect(await seriousViolations(page)).toEqual([]);
   });
 
-  it("opens a report's details from its name, and Escape closes them", async () => {
-    const { page } = browser;
+  test("opens a report's details from its name, and Escape closes them", async ({ page }) => {
     await page.getByRole("button", { name: studentName, exact: true }).click();
     const dialog = page.getByRole("dialog", { name: `Report: ${studentName}` });
     await dialog.waitFor();
@@ -192,8 +174,7 @@ describe("teacher reports in the browser", () => {
     expect(await focused(page)).toBe(studentName);
   });
 
-  it("edits the report with the same rules", async () => {
-    const { page } = browser;
+  test("edits the report with the same rules", async ({ page }) => {
     await page.getByRole("button", { name: `Edit the report on ${studentName}` }).click();
     const dialog = page.getByRole("dialog");
     await dialog.waitFor();
@@ -213,8 +194,7 @@ describe("teacher reports in the browser", () => {
     await expect.poll(() => row.locator('[data-label="Marks"]').textContent()).toBe("93");
   });
 
-  it("exports the current search as CSV", async () => {
-    const { page } = browser;
+  test("exports the current search as CSV", async ({ page }) => {
     const [download] = await Promise.all([
       page.waitForEvent("download"),
       page.getByRole("button", { name: "Export CSV" }).click(),
@@ -239,8 +219,7 @@ describe("teacher reports in the browser", () => {
     expect(allText).toContain(",'=1+1 should not run in a spreadsheet,");
   });
 
-  it("deletes a report after confirmation", async () => {
-    const { page } = browser;
+  test("deletes a report after confirmation", async ({ page }) => {
     const rows = page.locator(".reports-table tbody tr");
     const deleteButton = `Delete the report on Other Pupil ${stamp}`;
     await page.getByRole("button", { name: deleteButton }).click();
@@ -266,8 +245,7 @@ describe("teacher reports in the browser", () => {
     await expect.poll(() => rows.count()).toBe(1);
   });
 
-  it("says 'Loading student reports...' while the list loads", async () => {
-    const { page } = browser;
+  test("says 'Loading student reports...' while the list loads", async ({ page }) => {
     let release: () => void = () => {};
     const held = new Promise<void>((resolve) => {
       release = resolve;
@@ -284,8 +262,7 @@ describe("teacher reports in the browser", () => {
     await page.unroute("**/api/reports?*");
   });
 
-  it("shows an error with Retry when the list cannot be fetched", async () => {
-    const { page } = browser;
+  test("shows an error with Retry when the list cannot be fetched", async ({ page }) => {
     let fail = true;
     await page.route("**/api/reports?*", (route) =>
       fail ? route.abort("connectionrefused") : route.continue(),
@@ -302,8 +279,7 @@ describe("teacher reports in the browser", () => {
     await page.unroute("**/api/reports?*");
   });
 
-  it("shows the reports as cards on a phone", async () => {
-    const { page } = browser;
+  test("shows the reports as cards on a phone", async ({ page }) => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.reload();
     const row = page.locator(".reports-table tbody tr").first();
@@ -324,8 +300,7 @@ describe("teacher reports in the browser", () => {
     await page.setViewportSize({ width: 1366, height: 900 });
   });
 
-  it("cuts a longer ?q= from a link to the 100 characters the server takes", async () => {
-    const { page } = browser;
+  test("cuts a longer ?q= from a link to the 100 characters the server takes", async ({ page }) => {
     await page.goto(`/teacher-dashboard?q=${"x".repeat(150)}`);
     await expect
       .poll(() => page.locator(".empty-state-title").textContent())
@@ -334,31 +309,23 @@ describe("teacher reports in the browser", () => {
     expect(await page.getByText("could not be loaded").count()).toBe(0);
   });
 
-  it("after an edit the list follows the sort and the search, and shows each report once", async () => {
-    const { page } = browser;
+  test("after an edit the list follows the sort and the search, and shows each report once", async ({
+    page,
+  }) => {
     // 29 more reports: 30 in all, two pages of the list.
-    await page.evaluate(async (stamp) => {
-      const headers = {
-        authorization: `Bearer ${localStorage.getItem("token")}`,
-        "content-type": "application/json",
-      };
-      for (let i = 1; i <= 29; i++) {
-        const res = await fetch("/api/reports", {
-          method: "POST",
-          headers,
-          body: JSON.stringify({
-            studentName: `Pupil ${stamp} ${String(i).padStart(2, "0")}`,
-            course: i === 29 ? "Advanced Organic Chemistry and Laboratory Practice" : "Biology",
-            marks: 50 + i,
-            attendance: 90,
-            assignments: 4,
-            behavior: i % 2 ? "Needs Improvement" : "Good",
-            feedback: "Steady.",
-          }),
-        });
-        if (!res.ok) throw new Error(`report ${i}: ${res.status}`);
-      }
-    }, stamp);
+    const pupils = Array.from({ length: 29 }, (_, k) => k + 1);
+    await fileReports(
+      page,
+      pupils.map((i) => ({
+        studentName: `Pupil ${stamp} ${String(i).padStart(2, "0")}`,
+        course: i === 29 ? "Advanced Organic Chemistry and Laboratory Practice" : "Biology",
+        marks: 50 + i,
+        attendance: 90,
+        assignments: 4,
+        behavior: i % 2 ? "Needs Improvement" : "Good",
+        feedback: "Steady.",
+      })),
+    );
     await page.goto("/teacher-dashboard?sort=name");
     const rows = page.locator(".reports-table tbody tr");
     const names = () => rows.locator(".report-name").allTextContents();
@@ -391,8 +358,9 @@ describe("teacher reports in the browser", () => {
     expect(await names()).not.toContain(`Quentin ${stamp}`);
   });
 
-  it("shows every row's actions without sideways scrolling on a desktop screen", async () => {
-    const { page } = browser;
+  test("shows every row's actions without sideways scrolling on a desktop screen", async ({
+    page,
+  }) => {
     for (const size of [
       { width: 1024, height: 768 },
       { width: 1280, height: 900 },
@@ -413,8 +381,10 @@ describe("teacher reports in the browser", () => {
     await page.setViewportSize({ width: 1366, height: 900 });
   });
 
-  it("a student sees no Teacher Input and the reports API answers 403", async () => {
-    const { page } = browser;
+  test("a student sees no Teacher Input and the reports API answers 403", async ({
+    page,
+    browser,
+  }) => {
     await logOut(page);
     await signUp(page, student, "Student");
     await logIn(page, student);

@@ -1,29 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
 import { axeViolations } from "./a11y.ts";
-import { type OpenPage, openPage, type RunningServer, startServer } from "./harness.ts";
+import { describe, expect, test } from "./fixtures.ts";
+
+test.override("serverEnv", {
+  CONTACT_EMAIL: "helpdesk@school.example",
+  SCHOOL_NAME: "Hillside School",
+});
 
 // The web shell in Chromium against the real server: the informational pages, their links, the
 // Not found page, no console errors, and no accessibility violation found by axe-core.
 describe("web shell", () => {
-  let server: RunningServer;
-  let browser: OpenPage;
+  const heading = (page: Page) => page.getByRole("heading", { level: 1 });
 
-  beforeAll(async () => {
-    server = await startServer({ env: { CONTACT_EMAIL: "helpdesk@school.example" } });
-    browser = await openPage(server);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
-  const heading = () => browser.page.getByRole("heading", { level: 1 });
-
-  it("/about shows the team and the roadmap", async () => {
-    const { page } = browser;
+  test("/about shows the team and the roadmap", async ({ page }) => {
     await page.goto("/about");
-    await expect.poll(() => heading().textContent()).toBe("About Us");
+    await expect.poll(() => heading(page).textContent()).toBe("About Us");
     const text = await page.locator("main").textContent();
     expect(text).toContain("Our team");
     expect(text).toContain("Roadmap");
@@ -33,35 +24,39 @@ describe("web shell", () => {
       .getByRole("link", { name: "Help" })
       .click();
     await page.waitForURL(/\/help$/);
-    await expect.poll(() => heading().textContent()).toBe("Help");
+    await expect.poll(() => heading(page).textContent()).toBe("Help");
   });
 
-  it("/help answers how to reset a password and links to /forgot-password and /contact", async () => {
-    const { page } = browser;
+  test("/help answers how to reset a password and links to /forgot-password and /contact", async ({
+    page,
+  }) => {
     await page.goto("/help");
-    await expect.poll(() => heading().textContent()).toBe("Help");
+    await expect.poll(() => heading(page).textContent()).toBe("Help");
     await expect
       .poll(() => page.getByText("I forgot my password. How do I reset it?").count())
       .toBe(1);
     await page.getByRole("main").getByRole("link", { name: "Forgot Password?" }).click();
     await page.waitForURL(/\/forgot-password$/);
-    await expect.poll(() => heading().textContent()).toBe("Forgot Password");
+    await expect.poll(() => heading(page).textContent()).toBe("Forgot Password");
     await page.goBack();
     await page.getByRole("link", { name: "Contact us" }).click();
     await page.waitForURL(/\/contact$/);
-    await expect.poll(() => heading().textContent()).toBe("Contact Us");
+    await expect.poll(() => heading(page).textContent()).toBe("Contact Us");
   });
 
-  it("/contact shows the installation's support email and profile links, and Go to Home leads home", async () => {
-    const { page } = browser;
+  test("/contact shows the installation's support email and profile links, and Go to Home leads home", async ({
+    page,
+  }) => {
     await page.goto("/contact");
-    await expect.poll(() => heading().textContent()).toBe("Contact Us");
+    await expect.poll(() => heading(page).textContent()).toBe("Contact Us");
     // CONTACT_EMAIL of the server, not an address built into the page.
     const mail = page.locator('a[href^="mailto:"]');
     await mail.waitFor();
     expect(await mail.count()).toBe(1);
     expect(await mail.getAttribute("href")).toBe("mailto:helpdesk@school.example");
     expect(await mail.textContent()).toBe("helpdesk@school.example");
+    // The school's name is SCHOOL_NAME's too.
+    expect(await page.locator(".page-description").textContent()).toContain("Hillside School");
     const profiles = page.locator('main a[target="_blank"]');
     expect(await profiles.count()).toBeGreaterThanOrEqual(2);
     for (const link of await profiles.all()) {
@@ -71,11 +66,13 @@ describe("web shell", () => {
     await page.getByRole("link", { name: "Go to Home" }).click();
     // /Home is for signed-in users: a visitor is asked to log in and comes back to /Home after.
     await page.waitForURL(/\/login\?next=%2FHome$/);
-    await expect.poll(() => heading().textContent()).toBe("Login");
+    await expect.poll(() => heading(page).textContent()).toBe("Login");
   });
 
-  it("/contact says when the support address cannot be loaded, and Retry loads it", async () => {
-    const { page } = browser;
+  test("/contact says when the support address cannot be loaded, and Retry loads it", async ({
+    page,
+    browser,
+  }) => {
     const logged = browser.consoleErrors.length;
     // The network fails, not the server: the browser refuses the request.
     await page.route("**/api/site", (route) => route.abort("connectionrefused"));
@@ -97,32 +94,32 @@ describe("web shell", () => {
     expect(added.filter((m) => !/Failed to load resource/.test(m))).toEqual([]);
   });
 
-  it("an unknown address shows a real Not found page; routes keep their capitals", async () => {
-    const { page } = browser;
+  test("an unknown address shows a real Not found page; routes keep their capitals", async ({
+    page,
+  }) => {
     const res = await page.goto("/no-such-page");
     expect(res?.status()).toBe(200);
-    await expect.poll(() => heading().textContent()).toBe("Page not found");
+    await expect.poll(() => heading(page).textContent()).toBe("Page not found");
     expect(await page.locator("main").textContent()).toContain("/no-such-page");
 
+    // An address that differs only in case reaches its page (/home is /Home, for signed-in
+    // people: a visitor is asked to log in first).
     await page.goto("/home");
-    await expect.poll(() => heading().textContent()).toBe("Page not found");
-    await page.getByRole("link", { name: "/Home" }).click();
     await page.waitForURL(/\/login\?next=%2FHome$/);
+    await expect.poll(() => heading(page).textContent()).toBe("Login");
   });
 
-  it("every app page sends a visitor to /login, keeping the destination", async () => {
-    const { page } = browser;
+  test("every app page sends a visitor to /login, keeping the destination", async ({ page }) => {
     for (const path of ["/dashboard", "/profile", "/settings", "/Verify", "/teacher-input"]) {
       await page.goto(path);
       await page.waitForURL(`**/login?next=${encodeURIComponent(path)}`);
     }
-    await expect.poll(() => heading().textContent()).toBe("Login");
+    await expect.poll(() => heading(page).textContent()).toBe("Login");
   });
 
-  it("the login page links to sign-up and to the password reset", async () => {
-    const { page } = browser;
+  test("the login page links to sign-up and to the password reset", async ({ page }) => {
     await page.goto("/");
-    await expect.poll(() => heading().textContent()).toBe("Login");
+    await expect.poll(() => heading(page).textContent()).toBe("Login");
     expect(await page.getByLabel("Email").getAttribute("type")).toBe("email");
     expect(await page.getByLabel("Password").getAttribute("type")).toBe("password");
     await page.getByRole("link", { name: "Sign Up" }).click();
@@ -135,8 +132,9 @@ describe("web shell", () => {
     await page.waitForURL(/\/forgot-password$/);
   });
 
-  it("axe-core finds no violation on the public pages, on a desktop and on a phone", async () => {
-    const { page } = browser;
+  test("axe-core finds no violation on the public pages, on a desktop and on a phone", async ({
+    page,
+  }) => {
     const paths = ["/login", "/register", "/forgot-password", "/about", "/help", "/contact", "/x"];
     for (const size of [
       { width: 1366, height: 900 },
@@ -145,7 +143,7 @@ describe("web shell", () => {
       await page.setViewportSize(size);
       for (const path of paths) {
         await page.goto(path);
-        await heading().waitFor();
+        await heading(page).waitFor();
         expect(await axeViolations(page), `${path} at ${size.width}px`).toEqual([]);
         // Readable on a phone: nothing wider than the screen.
         const overflow = await page.evaluate(
@@ -157,10 +155,11 @@ describe("web shell", () => {
     await page.setViewportSize({ width: 1366, height: 900 });
   });
 
-  it("the keyboard reaches a skip link first, and it moves focus to the page", async () => {
-    const { page } = browser;
+  test("the keyboard reaches a skip link first, and it moves focus to the page", async ({
+    page,
+  }) => {
     await page.goto("/about");
-    await heading().waitFor();
+    await heading(page).waitFor();
     await page.keyboard.press("Tab");
     const focused = await page.evaluate(() => document.activeElement?.textContent);
     expect(focused).toBe("Skip to main content");
@@ -168,7 +167,7 @@ describe("web shell", () => {
     expect(await page.evaluate(() => document.activeElement?.id)).toBe("main");
   });
 
-  it("logged no console error on any page", () => {
+  test("logged no console error on any page", ({ browser }) => {
     expect(browser.consoleErrors).toEqual([]);
   });
 });

@@ -1,36 +1,99 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { logIn, signUp } from "./browser-accounts.ts";
-import { type OpenPage, openPage, type RunningServer, startServer } from "./harness.ts";
+import { messages } from "@gradecast/contract/messages";
+import {
+  enrolMfaByApi,
+  logIn,
+  logOut,
+  type MfaKeys,
+  person,
+  signUp,
+  verifyEmail,
+} from "./browser-accounts.ts";
+import { describe, expect, test } from "./fixtures.ts";
 
-// TEACHER_SIGNUP=approval: a teacher sign-up waits as a student until an admin approves it, and
-// the dashboard tells the teacher so instead of only "You are signed in as a Student."
+// TEACHER_SIGNUP=approval, the default: a teacher sign-up waits as a student until an admin
+// approves or rejects it, and the dashboard tells the teacher so; the admin's sidebar counts the
+// requests. Reports stay closed to an approved teacher until their email is verified; a rejected
+// one stays a student whose dashboard no longer says a request waits.
+let adminMfa: MfaKeys | undefined;
+const admin = person("Ada Admin", "approvals come first 7");
+const who = person("Wanda Waiting", "patience is a virtue 9");
+const refused = person("Rex Refused", "not every request is granted 4");
+const waitingText = "Your request to be a teacher is waiting for an admin to approve it.";
+
+// No TEACHER_SIGNUP: the default is approval.
+test.override("serverEnv", { TEACHER_SIGNUP: "", RATE_LIMITS: "off" });
+test.override("commandLineAccounts", [admin]);
+
 describe("a teacher sign-up waiting for approval", () => {
-  let server: RunningServer;
-  let browser: OpenPage;
-  const who = {
-    name: "Wanda Waiting",
-    email: `wanda.${Date.now()}@example.org`,
-    password: "patience is a virtue 9",
-  };
-
-  beforeAll(async () => {
-    server = await startServer({ env: { TEACHER_SIGNUP: "approval", RATE_LIMITS: "off" } });
-    browser = await openPage(server);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+  test.beforeAll(async ({ server }) => {
+    // Admins must turn on two-step sign-in first (issue 18); the browser signs in with a code.
+    adminMfa = await enrolMfaByApi(server.url, admin);
   });
 
-  it("says on the dashboard that the request waits for an admin", async () => {
-    const { page } = browser;
+  test("says on the dashboard that the request waits for an admin", async ({ page, browser }) => {
+    await signUp(page, refused, "Teacher");
     await signUp(page, who, "Teacher");
     await logIn(page, who);
     await page.goto("/dashboard");
     await page.getByRole("heading", { name: `Welcome, ${who.name}!` }).waitFor();
     const card = await page.locator(".welcome-card").innerText();
     expect(card).toContain("You are signed in as a Student.");
-    expect(card).toContain("Your request to be a teacher is waiting for an admin to approve it.");
+    expect(card).toContain(waitingText);
     expect(browser.consoleErrors).toEqual([]);
+  });
+
+  test("the admin sees how many wait on the sidebar, rejects one and approves the other; reports open once the email is verified", async ({
+    page,
+    browser,
+    server,
+  }) => {
+    await logOut(page);
+    await logIn(page, { ...admin, ...(adminMfa ? { mfa: adminMfa } : {}) });
+    await page.goto("/profile");
+    const users = page
+      .getByRole("navigation", { name: "Main" })
+      .getByRole("link", { name: /Users/ });
+    await expect.poll(() => users.textContent()).toBe("Users2 waiting for approval");
+    await users.click();
+    // Reject sits beside Approve; it asks first, then the request is gone from the row.
+    await page.getByRole("button", { name: `Reject teacher request: ${refused.name}` }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Reject request" }).click();
+    await page.getByText(`${refused.name}'s teacher request was rejected.`).waitFor();
+    await expect.poll(() => users.textContent()).toBe("Users1 waiting for approval");
+    const refusedRow = page.getByRole("row", { name: new RegExp(refused.name) });
+    expect(await refusedRow.getByText("Wants to be a teacher").count()).toBe(0);
+    expect(await refusedRow.getByRole("button", { name: /^Approve|^Reject/ }).count()).toBe(0);
+    expect(await refusedRow.getByRole("cell", { name: "Student", exact: true }).count()).toBe(1);
+    await page.getByRole("button", { name: `Approve as teacher: ${who.name}` }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Approve as teacher" }).click();
+    await page.getByText(`${who.name} is now a teacher.`).waitFor();
+    await expect.poll(() => users.textContent()).toBe("Users");
+
+    await logOut(page);
+    await logIn(page, who);
+    // A teacher now, but the address is not verified: the dashboard says so and how to fix it.
+    await page.goto("/teacher-dashboard");
+    await page.getByText(messages.emailNotVerified).waitFor();
+    await page.getByRole("main").getByRole("link", { name: "Verify your email" }).first().waitFor();
+    await verifyEmail(page, server, who);
+    await page.goto("/teacher-dashboard");
+    await page.getByText(messages.noReports).waitFor();
+    expect(browser.consoleErrors.filter((e) => !/403/.test(e))).toEqual([]);
+  });
+
+  test("the rejected sign-up stays a student, and the dashboard no longer says a request waits", async ({
+    page,
+    browser,
+  }) => {
+    // The console's errors of this step only (the step before expects its 403s).
+    const seen = browser.consoleErrors.length;
+    await logOut(page);
+    await logIn(page, refused);
+    await page.goto("/dashboard");
+    await page.getByRole("heading", { name: `Welcome, ${refused.name}!` }).waitFor();
+    const card = await page.locator(".welcome-card").innerText();
+    expect(card).toContain("You are signed in as a Student.");
+    expect(card).not.toContain(waitingText);
+    expect(browser.consoleErrors.slice(seen)).toEqual([]);
   });
 });

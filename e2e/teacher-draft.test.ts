@@ -1,23 +1,16 @@
 import { messages } from "@gradecast/contract/messages";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { logIn, signUp } from "./browser-accounts.ts";
-import { type OpenPage, openPage, type RunningServer, startServer } from "./harness.ts";
+import { logIn, logOut, person, signUp, signUpVerified } from "./browser-accounts.ts";
+import { describe, expect, test } from "./fixtures.ts";
+
+test.override("serverEnv", { RATE_LIMITS: "off", TEACHER_SIGNUP: "open" });
 
 // The teacher form's draft in Chromium against the real server: what a teacher types survives a
 // reload, Back/Forward and an expired session; a successful submit clears it; logout forgets it,
 // and another teacher signing in on the same browser never sees it.
 const stamp = Date.now();
-const teacher = {
-  name: "Dora Draft",
-  email: `dora.${stamp}@example.org`,
-  password: "margins full of notes 7",
-};
-const other = {
-  name: "Otto Other",
-  email: `otto.${stamp}@example.org`,
-  password: "another desk entirely 8",
-};
+const teacher = person("Dora Draft", "margins full of notes 7");
+const other = person("Otto Other", "another desk entirely 8");
 
 const typed = {
   "Student name": `Draft Pupil ${stamp}`,
@@ -52,33 +45,13 @@ async function formValues(page: Page): Promise<Record<string, string>> {
 const filled = { ...typed, Behavior: "Good" };
 const empty = Object.fromEntries(Object.keys(filled).map((k) => [k, ""]));
 
-async function logOut(page: Page) {
-  await page
-    .getByRole("navigation", { name: "Main" })
-    .getByRole("button", { name: "Logout" })
-    .click();
-  await page.waitForURL(/\/login$/);
-}
-
 describe("the teacher form keeps a draft on this device", () => {
-  let server: RunningServer;
-  let browser: OpenPage;
-
-  beforeAll(async () => {
-    server = await startServer({ env: { RATE_LIMITS: "off" } });
-    browser = await openPage(server);
-    await signUp(browser.page, other, "Teacher");
-    await signUp(browser.page, teacher, "Teacher");
-    await logIn(browser.page, teacher);
+  test.beforeAll(async ({ page, server }) => {
+    await signUp(page, other, "Teacher");
+    await signUpVerified(page, server, teacher, "Teacher");
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
-  it("says so on the page, and keeps what was typed across a reload", async () => {
-    const { page } = browser;
+  test("says so on the page, and keeps what was typed across a reload", async ({ page }) => {
     await openForm(page);
     expect(await page.locator("main").textContent()).toContain(
       "kept on this device until you submit it or log out",
@@ -89,8 +62,7 @@ describe("the teacher form keeps a draft on this device", () => {
     await expect.poll(() => formValues(page)).toEqual(filled);
   });
 
-  it("keeps it across Back and Forward", async () => {
-    const { page } = browser;
+  test("keeps it across Back and Forward", async ({ page }) => {
     await page
       .getByRole("navigation", { name: "Main" })
       .getByRole("link", { name: "Profile" })
@@ -101,8 +73,7 @@ describe("the teacher form keeps a draft on this device", () => {
     await expect.poll(() => formValues(page)).toEqual(filled);
   });
 
-  it("keeps it when the session expires and the teacher signs in again", async () => {
-    const { page } = browser;
+  test("keeps it when the session expires and the teacher signs in again", async ({ page }) => {
     // A session that ended without a logout: the ID token is refused and the refresh cookie is
     // gone, so the guard sends the teacher to /login and back.
     await page.context().clearCookies();
@@ -118,8 +89,7 @@ describe("the teacher form keeps a draft on this device", () => {
     await expect.poll(() => formValues(page)).toEqual(filled);
   });
 
-  it("clears it once the report is submitted", async () => {
-    const { page } = browser;
+  test("clears it once the report is submitted", async ({ page }) => {
     await page.getByRole("button", { name: "Submit Report" }).click();
     await expect
       .poll(() => page.getByRole("status").allTextContents())
@@ -130,8 +100,9 @@ describe("the teacher form keeps a draft on this device", () => {
     expect(await formValues(page)).toEqual(empty);
   });
 
-  it("forgets it at logout: neither another teacher nor the same one sees it again", async () => {
-    const { page } = browser;
+  test("forgets it at logout: neither another teacher nor the same one sees it again", async ({
+    page,
+  }) => {
     await fillForm(page);
     await page.reload();
     await page.getByRole("heading", { level: 1, name: "Teacher Input" }).waitFor();
@@ -153,7 +124,7 @@ describe("the teacher form keeps a draft on this device", () => {
     expect(await formValues(page)).toEqual(empty);
   });
 
-  it("logged no console errors", () => {
+  test("logged no console errors", ({ browser }) => {
     // The refused token and refresh of the ended session are expected; nothing else.
     expect(browser.consoleErrors.filter((e) => !/401|Failed to load resource/.test(e))).toEqual([]);
   });

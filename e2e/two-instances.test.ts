@@ -1,9 +1,9 @@
-import { execFile } from "node:child_process";
 import { generateKeyPairSync, randomBytes } from "node:crypto";
-import { promisify } from "node:util";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { type RunningServer, repoRoot, startServer } from "./harness.ts";
+import { enrolMfaByApi } from "./browser-accounts.ts";
+import { createByCommand } from "./command-line-accounts.ts";
+import { type RunningServer, startServer } from "./harness.ts";
 import {
   type Answer,
   call,
@@ -57,6 +57,7 @@ describe.skipIf(!testDatabaseUrl)(
       const env = {
         DATABASE_URL: database.url,
         JWT_PRIVATE_KEY: jwtKey,
+        TEACHER_SIGNUP: "open",
         ...(haveRedis ? { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: prefix } : {}),
       };
       // Both start at once on an empty database: their migrations race, as in a rolling deploy.
@@ -85,7 +86,7 @@ describe.skipIf(!testDatabaseUrl)(
     });
 
     it("takes a session started on A on B, and refuses it on both once signed out on A", async () => {
-      const { email, token, cookie } = await teacherSession(a.url, "Two Instance Teacher");
+      const { email, token, cookie } = await teacherSession(a, "Two Instance Teacher");
       // The ID token A signed is valid on B: one signing key.
       const me = await call(b.url, "GET", "/api/me", { token });
       expect(me.status).toBe(200);
@@ -117,7 +118,7 @@ describe.skipIf(!testDatabaseUrl)(
     });
 
     it("detects the reuse of a rotated refresh token across instances and ends the session", async () => {
-      const { cookie } = await teacherSession(a.url, "Reuse Teacher");
+      const { cookie } = await teacherSession(a, "Reuse Teacher");
       const rotated = await call(b.url, "POST", "/api/auth/refresh", { cookie });
       expect(rotated.status).toBe(200);
       const successor = refreshCookieOf(rotated);
@@ -132,29 +133,19 @@ describe.skipIf(!testDatabaseUrl)(
 
     it("refuses a disabled account on B once the database's notice arrives, ID token and refresh, after an admin on A", async () => {
       const adminEmail = `admin-${randomBytes(4).toString("hex")}@example.com`;
-      await promisify(execFile)(
-        process.execPath,
-        [
-          "--import",
-          "tsx",
-          "apps/server/scripts/admin-create.ts",
-          "--email",
-          adminEmail,
-          "--name",
-          "Two Instance Admin",
-        ],
-        {
-          cwd: repoRoot,
-          env: { ...process.env, DATABASE_URL: databaseUrl, ADMIN_PASSWORD: password },
-        },
+      await createByCommand(
+        { email: adminEmail, name: "Two Instance Admin", password },
+        { DATABASE_URL: databaseUrl },
       );
       const admin = await call(a.url, "POST", "/api/auth/login", {
         body: { email: adminEmail, password },
       });
       expect(admin.status).toBe(200);
       const adminToken = (admin.body as { token: string }).token;
+      // Admins turn on two-step sign-in before anything else (issue 18).
+      await enrolMfaByApi(a.url, { email: adminEmail, password });
 
-      const teacher = await teacherSession(b.url, "Disabled Teacher");
+      const teacher = await teacherSession(b, "Disabled Teacher");
       const me = await call(b.url, "GET", "/api/me", { token: teacher.token });
       const uid = (me.body as { uid: string }).uid;
       const disable = await call(a.url, "PATCH", `/api/admin/users/${uid}`, {
@@ -183,8 +174,8 @@ describe.skipIf(!testDatabaseUrl)(
     it.skipIf(!haveRedis)(
       `counts failed logins across both instances in Redis (needs Redis at ${redisUrl})`,
       async () => {
-        const split = await teacherSession(a.url, "Split Teacher");
-        const single = await teacherSession(a.url, "Single Teacher");
+        const split = await teacherSession(a, "Split Teacher");
+        const single = await teacherSession(a, "Single Teacher");
         // Wrong passwords until refused; returns the number of the first 429 and every answer.
         // (teacherSession's own sign-in counts too, the same for both accounts.)
         const hammer = async (email: string, pick: (n: number) => RunningServer) => {

@@ -1,0 +1,58 @@
+import { post } from "./api-calls.ts";
+import { logIn, person, signUp } from "./browser-accounts.ts";
+import { describe, expect, test } from "./fixtures.ts";
+import type { OpenPage } from "./harness.ts";
+import { call } from "./proof-helpers.ts";
+
+// The questionnaire's draft in Chromium against the real server (issue 18): a student leaves
+// answers on a shared computer, then ends that session from another device; the next time the
+// shared computer's page talks to the server, the answers are gone from its storage.
+const student = person("Lou Leftbehind", "a library computer upstairs");
+
+const draftKeys = (browser: OpenPage) =>
+  browser.page.evaluate(() =>
+    Object.keys(localStorage).filter((k) => k.startsWith("gradecast:questionnaire-draft:")),
+  );
+
+describe("the questionnaire draft goes with the session", () => {
+  test.beforeAll(async ({ page }) => {
+    await signUp(page, student);
+    await logIn(page, student);
+  });
+
+  test("is deleted from storage when the session is ended from another device", async ({
+    page,
+    browser,
+    server,
+  }) => {
+    await page.goto("/student-input");
+    await page.getByLabel("School", { exact: true }).selectOption("GP");
+    await page.getByLabel("Age", { exact: true }).selectOption("17");
+    await expect.poll(() => draftKeys(browser)).toHaveLength(1);
+    const [key] = await draftKeys(browser);
+    expect(await page.evaluate((k) => localStorage.getItem(k!), key)).toContain('"school":"GP"');
+
+    // At home: sign in and end every other session.
+    const { email, password } = student;
+    const { token } = (await post(server, "/api/auth/login", { email, password })) as {
+      token: string;
+    };
+    const ended = await call(server.url, "DELETE", "/api/me/sessions", { token });
+    expect(ended.status).toBeLessThan(300);
+
+    // The shared computer, next time its page asks the server anything.
+    await page.reload();
+    await page.waitForURL(/\/login\?next=%2Fstudent-input$/);
+    expect(await draftKeys(browser)).toEqual([]);
+    expect(await page.evaluate(() => localStorage.getItem("token"))).toBeNull();
+
+    // Signing in again (the login screen leads back) shows an empty questionnaire.
+    await page.getByLabel("Email").fill(student.email);
+    await page.getByLabel("Password").fill(student.password);
+    await page.getByRole("button", { name: "Login" }).click();
+    await page.waitForURL(/\/student-input$/);
+    await page.getByLabel("School", { exact: true }).waitFor();
+    expect(await page.getByLabel("School", { exact: true }).inputValue()).toBe("");
+    expect(await page.getByLabel("Age", { exact: true }).inputValue()).toBe("");
+  });
+});
