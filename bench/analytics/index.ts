@@ -1,43 +1,42 @@
 /**
  * The analytics report's data call, GET /api/analytics/report, over a synthetic school of
  * 100,000 reports and 10,000 predictions (5,000 students, 2 predictions each), on PGlite and on
- * PostgreSQL, through the real server on loopback: p50 and p99 for the staff report (every
- * aggregate) and a student's report (own rows and the cohort), beside a bare Fastify route
- * measured in the same run. Target: staff report p99 under 150 ms on PostgreSQL.
+ * PostgreSQL, through Gradecast started as a user starts it (`npm start`, default configuration)
+ * on loopback: p50 and p99 for the staff report (a teacher's view, every aggregate) and a
+ * student's report (own rows and the cohort), beside the bare Node http route measured in the
+ * same run. The school is written into the database before the server starts, then left as the
+ * running server keeps it: on PGlite its own vacuum pass (db/pglite-vacuum.ts), on PostgreSQL a
+ * VACUUM ANALYZE (what autovacuum does there). Viewers sign in and ask for their report's
+ * address through the API, as the Student Dashboard does. Targets (issue 22): staff report p99
+ * under 150 ms on PGlite, under 60 ms on PostgreSQL.
  *
  * Run: npx tsx bench/analytics/index.ts [--n 200] [--reports 100000] [--skip-postgres]
  * PostgreSQL: BENCH_DATABASE_URL, else TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test;
  * the bench creates a database of its own there and drops it at the end.
  */
-import { randomBytes, randomUUID } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
+import { mkdir, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import Fastify from "fastify";
 import pg from "pg";
 import {
   type DemoSchool,
   generateDemoSchool,
   insertDemoSchool,
-} from "../../apps/server/src/analytics/demo-school.ts";
-import { createEmbedSigner } from "../../apps/server/src/analytics/embed-token.ts";
-import { buildApp } from "../../apps/server/src/app.ts";
-import { loadConfig } from "../../apps/server/src/config.ts";
-import { type Database, migrate, openDatabase } from "../../apps/server/src/db/database.ts";
+} from "../../apps/server/scripts/demo-school.ts";
+import { hashPassword } from "../../apps/server/src/auth/passwords.ts";
+import { migrate, openDatabase } from "../../apps/server/src/db/database.ts";
+import { vacuumWhereNeeded } from "../../apps/server/src/db/pglite-vacuum.ts";
+import { repoRoot } from "../../e2e/harness.ts";
 import { loadDefaultModel } from "../../packages/model/src/index.ts";
+import { numberArg } from "../lib/args.ts";
+import { startBareHttp, startGradecast } from "../lib/load.ts";
+import { createBenchDatabase } from "../lib/postgres.ts";
 
-const arg = (name: string, fallback: number) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) || fallback : fallback;
-};
-const N = arg("n", 200);
-const REPORTS = arg("reports", 100_000);
+const N = numberArg("n", 200);
+const REPORTS = numberArg("reports", 100_000);
 const STUDENTS = Math.round(REPORTS / 20);
 const skipPostgres = process.argv.includes("--skip-postgres");
-const pgAdminUrl =
-  process.env.BENCH_DATABASE_URL ??
-  process.env.TEST_DATABASE_URL ??
-  "postgres://postgres@127.0.0.1:5432/test";
 
 interface Stats {
   p50: number;
@@ -68,66 +67,76 @@ async function measure(url: string, n: number, warmup = 10): Promise<Stats> {
 }
 
 async function bareBaseline(n: number): Promise<Stats> {
-  const app = Fastify({ logger: false });
-  app.get("/ping", async () => ({ ok: true }));
-  await app.listen({ port: 0, host: "127.0.0.1" });
-  const address = app.server.address();
-  const port = typeof address === "object" && address ? address.port : 0;
+  const bare = await startBareHttp();
   try {
-    return await measure(`http://127.0.0.1:${port}/ping`, n, 50);
+    return await measure(`${bare.url}/`, n, 50);
   } finally {
-    await app.close();
+    await bare.stop();
   }
 }
 
+const password = "bench analytics 2026";
+
 async function benchDialect(
   label: string,
-  database: Database,
   school: DemoSchool,
+  databaseUrl?: string,
 ): Promise<{ staff: Stats; student: Stats; bytes: number; loadSeconds: number }> {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), "gradecast-bench-analytics-"));
+  const dataDir = path.join(
+    repoRoot,
+    "bench/results",
+    `analytics-${randomBytes(4).toString("hex")}`,
+  );
+  await mkdir(dataDir, { recursive: true });
   try {
-    await migrate(database.db);
+    const database = await openDatabase(databaseUrl ? { url: databaseUrl } : { dataDir });
     const t0 = performance.now();
-    await insertDemoSchool(database.db, school, { student: "x", teacher: "x", admin: "x" });
-    const loadSeconds = (performance.now() - t0) / 1000;
-    const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", RATE_LIMITS: "off" });
-    const app = await buildApp({ config, database, logger: false });
-    await app.listen({ port: 0, host: "127.0.0.1" });
-    const address = app.server.address();
-    const port = typeof address === "object" && address ? address.port : 0;
     try {
-      const signer = await createEmbedSigner(config);
+      await migrate(database.db);
+      const hash = await hashPassword(password);
+      await insertDemoSchool(database.db, school, { student: hash, teacher: hash, admin: hash });
+      if (database.kind === "pglite") await vacuumWhereNeeded(database.db);
+      else {
+        const client = new pg.Client({ connectionString: databaseUrl });
+        await client.connect();
+        await client.query("vacuum analyze");
+        await client.end();
+      }
+    } finally {
+      await database.close();
+    }
+    const loadSeconds = (performance.now() - t0) / 1000;
+    const server = await startGradecast(
+      { RATE_LIMITS: "off", ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) },
+      dataDir,
+    );
+    try {
+      const reportUrl = async (email: string) => {
+        const login = await fetch(`${server.url}/api/auth/login`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ email, password }),
+        });
+        const { token } = (await login.json()) as { token: string };
+        const embed = await fetch(`${server.url}/api/analytics/embed`, {
+          headers: { authorization: `Bearer ${token}` },
+        });
+        const { url } = (await embed.json()) as { url: string };
+        // The frame's address is the report page; its data call takes the same token.
+        const reportToken = new URL(url, server.url).searchParams.get("token");
+        return `${server.url}/api/analytics/report?token=${reportToken}`;
+      };
       const teacher = school.users.find((u) => u.role === "teacher")!;
       const student = school.users.find((u) => u.role === "student")!;
-      // An embed token names a live session of its viewer, as a sign-in makes one.
-      const sessionOf = async (userId: string) => {
-        const sessionId = randomUUID();
-        await database.db
-          .insertInto("sessions")
-          .values({
-            family_id: sessionId,
-            user_id: userId,
-            token_hash: randomUUID(),
-            expires_at: new Date(Date.now() + 86_400_000),
-          })
-          .execute();
-        return sessionId;
-      };
-      const url = async (userId: string, scope: "staff" | "student") => {
-        const sessionId = await sessionOf(userId);
-        const { token } = await signer.sign({ userId, sessionId, scope }, new Date());
-        return `http://127.0.0.1:${port}/api/analytics/report?token=${token}`;
-      };
-      const staffUrl = await url(teacher.id, "staff");
+      const staffUrl = await reportUrl(teacher.email);
       const res = await fetch(staffUrl);
       const bytes = (await res.arrayBuffer()).byteLength;
       process.stdout.write(`  ${label}: loaded in ${loadSeconds.toFixed(1)} s; measuring…\n`);
       const staff = await measure(staffUrl, N);
-      const studentStats = await measure(await url(student.id, "student"), N);
+      const studentStats = await measure(await reportUrl(student.email), N);
       return { staff, student: studentStats, bytes, loadSeconds };
     } finally {
-      await app.close();
+      await server.stop();
     }
   } finally {
     await rm(dataDir, { recursive: true, force: true });
@@ -155,27 +164,14 @@ async function main() {
   const baseline = await bareBaseline(N * 5);
   const results: [string, Awaited<ReturnType<typeof benchDialect>>][] = [];
 
-  const pglite = await openDatabase({});
-  try {
-    results.push(["PGlite", await benchDialect("PGlite", pglite, school)]);
-  } finally {
-    await pglite.close();
-  }
+  results.push(["PGlite", await benchDialect("PGlite", school)]);
 
   if (!skipPostgres) {
-    const name = `gradecast_bench_${randomBytes(5).toString("hex")}`;
-    const admin = new pg.Client({ connectionString: pgAdminUrl });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    const url = new URL(pgAdminUrl);
-    url.pathname = `/${name}`;
-    const database = await openDatabase({ url: url.toString(), poolSize: 10 });
+    const database = await createBenchDatabase();
     try {
-      results.push(["PostgreSQL", await benchDialect("PostgreSQL", database, school)]);
+      results.push(["PostgreSQL", await benchDialect("PostgreSQL", school, database.url)]);
     } finally {
-      await database.close();
-      await admin.query(`drop database if exists ${name} with (force)`);
-      await admin.end();
+      await database.drop();
     }
   }
 
@@ -184,7 +180,7 @@ async function main() {
     "\nper request over loopback, milliseconds:      p50       p99      mean   p99 ratio",
   );
   console.log(
-    `bare Fastify route (baseline)         ${fmt(baseline.p50)} ${fmt(baseline.p99)} ${fmt(baseline.mean)}`,
+    `bare Node http route (baseline)        ${fmt(baseline.p50)} ${fmt(baseline.p99)} ${fmt(baseline.mean)}`,
   );
   for (const [label, r] of results) {
     for (const [what, s] of [
@@ -200,10 +196,18 @@ async function main() {
   for (const [label, r] of results) {
     console.log(`${label}: staff answer ${(r.bytes / 1024).toFixed(1)} KiB`);
   }
-  const postgres = results.find(([label]) => label === "PostgreSQL")?.[1];
-  if (postgres) {
+  // Targets of issue 22: the staff report's p99 under 150 ms on PGlite, under 60 ms on PostgreSQL.
+  for (const [label, limit] of [
+    ["PGlite", 150],
+    ["PostgreSQL", 60],
+  ] as const) {
+    const r = results.find(([l]) => l === label)?.[1];
+    if (!r) continue;
     console.log(
-      `target: staff report p99 under 150 ms on PostgreSQL: ${postgres.staff.p99 < 150 ? "met" : "NOT met"} (${postgres.staff.p99.toFixed(1)} ms)`,
+      `${r.staff.p99 < limit ? "HOLDS " : "MISSED"}  ${label} staff report p99 under ${limit} ms: ${r.staff.p99.toFixed(1)} ms (bare route p99 ${baseline.p99.toFixed(1)} ms, ${(r.staff.p99 / baseline.p99).toFixed(0)}x), load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(" ")}`,
     );
   }
 }

@@ -7,22 +7,10 @@ import lighthouse from "lighthouse";
 import desktopConfig from "lighthouse/core/config/desktop-config.js";
 import puppeteer from "puppeteer-core";
 import { chromiumPath, startServer } from "../../e2e/harness.ts";
+import { benchAccount } from "../lib/accounts.ts";
 
 const server = await startServer({ env: { RATE_LIMITS: "off" } });
-const email = `lh-${Date.now()}@example.com`;
-const password = "a-long-bench-password-42";
-await fetch(`${server.url}/api/auth/register`, {
-  method: "POST",
-  headers: { "content-type": "application/json" },
-  body: JSON.stringify({ name: "Bench Student", email, password }),
-});
-const login = (await (
-  await fetch(`${server.url}/api/auth/login`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ email, password }),
-  })
-).json()) as { token: string };
+const token = await benchAccount(server.url, "Bench Student");
 
 const chrome = await chromeLauncher.launch({
   chromePath: chromiumPath(),
@@ -43,7 +31,7 @@ try {
     const page = await browser.newPage();
     if (route !== "/login") {
       await page.goto(`${server.url}/about`);
-      await page.evaluate((token) => localStorage.setItem("token", token), login.token);
+      await page.evaluate((token) => localStorage.setItem("token", token), token);
     }
     const result = await lighthouse(
       `${server.url}${route}`,

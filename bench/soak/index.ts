@@ -25,10 +25,11 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import pg from "pg";
+import { seedSyntheticReports } from "../../apps/server/scripts/synthetic-reports.ts";
 import { migrate, openDatabase } from "../../apps/server/src/db/database.ts";
-import { seedSyntheticReports } from "../../apps/server/src/reports/synthetic.ts";
+import { createOrPromoteAdmin } from "../../apps/server/src/users/admin.ts";
 import { freePort, repoRoot, startServer } from "../../e2e/harness.ts";
+import { createBenchDatabase } from "../lib/postgres.ts";
 import { type Account, type Kind, kinds, Mix, type Planned } from "./mix.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -43,10 +44,6 @@ const TEACHERS = 10;
 const STUDENTS = 60;
 const PASSWORD = "soak test passphrase 2026";
 const onPostgres = process.argv.includes("--postgres");
-const pgAdminUrl =
-  process.env.BENCH_DATABASE_URL ??
-  process.env.TEST_DATABASE_URL ??
-  "postgres://postgres@127.0.0.1:5432/test";
 
 interface Tally {
   latencies: Record<Kind, number[]>;
@@ -168,26 +165,6 @@ async function sampleDuring(child: ChildProcess, file: string, seconds: number) 
   return samples;
 }
 
-/** A database of its own on the PostgreSQL server, dropped by the returned function. */
-async function postgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `gradecast_soak_${randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: pgAdminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(pgAdminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const client = new pg.Client({ connectionString: pgAdminUrl });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
-    },
-  };
-}
-
 async function post(url: string, body: unknown) {
   return fetch(url, {
     method: "POST",
@@ -196,9 +173,20 @@ async function post(url: string, body: unknown) {
   });
 }
 
-/** Registers and signs in every account on a server started without rate limits. */
-async function seedAccounts(url: string): Promise<Account[]> {
-  const tag = randomBytes(3).toString("hex");
+/** Teachers as `admin:create --role teacher` makes them: approved and verified, no waiting. */
+async function makeTeachers(db: Parameters<typeof createOrPromoteAdmin>[0], tag: string) {
+  for (let i = 0; i < TEACHERS; i++) {
+    await createOrPromoteAdmin(db, {
+      email: `soak.teacher.${i}.${tag}@bench.test`,
+      name: `Soak teacher ${i}`,
+      password: PASSWORD,
+      role: "teacher",
+    });
+  }
+}
+
+/** Registers the students and signs every account in, on a server started without limits. */
+async function seedAccounts(url: string, tag: string): Promise<Account[]> {
   const plan = [
     ...Array.from({ length: TEACHERS }, (_, i) => ({ role: "teacher" as const, i })),
     ...Array.from({ length: STUDENTS }, (_, i) => ({ role: "student" as const, i })),
@@ -211,14 +199,15 @@ async function seedAccounts(url: string): Promise<Account[]> {
         const item = plan[next++];
         if (!item) return;
         const email = `soak.${item.role}.${item.i}.${tag}@bench.test`;
-        const name = `Soak ${item.role} ${item.i}`;
-        const reg = await post(`${url}/api/auth/register`, {
-          name,
-          email,
-          password: PASSWORD,
-          role: item.role,
-        });
-        if (reg.status !== 201) throw new Error(`register: ${reg.status} ${await reg.text()}`);
+        if (item.role === "student") {
+          const reg = await post(`${url}/api/auth/register`, {
+            name: `Soak student ${item.i}`,
+            email,
+            password: PASSWORD,
+            role: item.role,
+          });
+          if (reg.status !== 201) throw new Error(`register: ${reg.status} ${await reg.text()}`);
+        }
         const login = await post(`${url}/api/auth/login`, { email, password: PASSWORD });
         if (login.status !== 200) throw new Error(`login: ${login.status} ${await login.text()}`);
         const { token } = (await login.json()) as { token: string };
@@ -242,22 +231,24 @@ function summary(t: Tally) {
 async function main() {
   const load0 = os.loadavg()[0] ?? 0;
   const dataDir = await mkdtemp(path.join(os.tmpdir(), "gradecast-bench-soak-"));
-  const database = onPostgres ? await postgresDatabase() : undefined;
+  const database = onPostgres ? await createBenchDatabase("gradecast_soak") : undefined;
   const dbEnv: Record<string, string> = database ? { DATABASE_URL: database.url } : {};
   const memoryFile = path.join(os.tmpdir(), `gradecast-soak-memory-${process.pid}.json`);
   const bare = await startBare();
+  const tag = randomBytes(3).toString("hex");
   try {
     const seedDb = await openDatabase(database ? { url: database.url, poolSize: 2 } : { dataDir });
     try {
       await migrate(seedDb.db);
       await seedSyntheticReports(seedDb.db, REPORTS);
+      await makeTeachers(seedDb.db, tag);
     } finally {
       await seedDb.close();
     }
     const seeder = await startServer({ dataDir, env: { ...dbEnv, RATE_LIMITS: "off" } });
     let accounts: Account[];
     try {
-      accounts = await seedAccounts(seeder.url);
+      accounts = await seedAccounts(seeder.url, tag);
     } finally {
       await seeder.stop({ keepData: true });
     }
@@ -323,7 +314,8 @@ function report(soak: Tally, base: Tally, samples: MemorySample[]) {
   console.log(
     `\nthroughput ${s.rps.toFixed(0)} req/s; bare Fastify route, same ${CONNECTIONS} connections and requests: ` +
       `${b.rps.toFixed(0)} req/s (p50 ${ms(percentile(b.all, 0.5))} ms, p99 ${ms(percentile(b.all, 0.99))} ms); ` +
-      `soak at ${((100 * s.rps) / b.rps).toFixed(0)} % of the bare route`,
+      `soak at ${((100 * s.rps) / b.rps).toFixed(0)} % of the bare route ` +
+      "(both driven by this process's paced fetch loops, which cap the bare route: a check of the mix's errors and memory, not of throughput)",
   );
   console.log(
     `(${soak.fallbacks} planned sign-ins or predictions became searches because no account was due yet)`,

@@ -190,24 +190,15 @@ export class Mix {
   }
 
   private create(account: Account): Planned {
-    return {
-      kind: "report creation",
-      method: "POST",
-      path: "/api/reports",
-      headers: this.auth(account, true),
-      body: newReport(),
-      expect: 201,
-    };
+    return this.write("report creation", "/api/reports", account, newReport(), 201);
   }
 
   private predict(account: Account): Planned {
-    return {
-      kind: "prediction",
-      method: "POST",
-      path: "/api/predict",
-      headers: this.auth(account, true),
-      body: questionnaire(),
-      expect: 200,
-    };
+    return this.write("prediction", "/api/predict", account, questionnaire(), 200);
+  }
+
+  /** A JSON POST by the account, answered with `expect` when it went well. */
+  private write(kind: Kind, path: string, account: Account, body: string, expect: number): Planned {
+    return { kind, method: "POST", path, headers: this.auth(account, true), body, expect };
   }
 }

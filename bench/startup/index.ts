@@ -5,6 +5,7 @@ import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import path from "node:path";
 import { freePort, repoRoot } from "../../e2e/harness.ts";
+import { loadAverage, rssMiB, startGradecast } from "../lib/load.ts";
 
 const runs = Number(process.env.BENCH_RUNS ?? 5);
 const resultsDir = path.join(repoRoot, "bench/results");
@@ -16,8 +17,8 @@ async function timeToHealthy(command: string[], env: Record<string, string>): Pr
     cwd: repoRoot,
     env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn" },
     stdio: process.env.BENCH_VERBOSE ? "inherit" : "ignore",
-    // Its own process group: npm does not pass SIGTERM on to the server it started, so the
-    // whole group is stopped (else the server keeps DATA_DIR locked for the next start).
+    // Its own process group, stopped and waited for as a whole: npm passes SIGTERM on to the
+    // server (e2e/npm-start.test.ts), and the next start needs DATA_DIR's lock free.
     detached: true,
   });
   const exited = new Promise((r) => child.once("exit", r));
@@ -88,3 +89,23 @@ const r = summary("Gradecast, same DATA_DIR again", reused);
 console.log(
   `ratio to bare: empty ${(e / b).toFixed(1)}x, reused ${(r / b).toFixed(1)}x; budget 3000 ms`,
 );
+
+// Memory at rest: the server's resident set 10 s after a start with nothing asked of it but
+// /api/health (PGlite, default configuration), on a data directory that was used before.
+const restDir = await mkdtemp(path.join(resultsDir, "startup-rest-"));
+await startGradecast({}, restDir).then((s) => s.stop());
+const resting = await startGradecast({}, restDir);
+await new Promise((r) => setTimeout(r, 10_000));
+const rss = rssMiB(resting.pid);
+await resting.stop();
+await rm(restDir, { recursive: true, force: true });
+console.log(`memory at rest (RSS, 10 s after a start on used data): ${rss.toFixed(0)} MiB`);
+const line = (name: string, holds: boolean, detail: string) =>
+  console.log(`${holds ? "HOLDS " : "MISSED"}  ${name}: ${detail}`);
+line(
+  "a later npm start to the first 200 under 3 s",
+  r < 3000,
+  `${r.toFixed(0)} ms median (bare Fastify ${b.toFixed(0)} ms)`,
+);
+line("memory at rest under 150 MB", rss * 1.048576 < 150, `${(rss * 1.048576).toFixed(0)} MB`);
+console.log(`load average at the end: ${loadAverage()}`);

@@ -1,0 +1,5 @@
+/** A numeric option of the bench's command line, `--name N`; `fallback` when absent or not a number. */
+export function numberArg(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) || fallback : fallback;
+}

@@ -1,0 +1,14 @@
+import { createPostgresDatabase } from "../../e2e/proof-helpers.ts";
+
+// The PostgreSQL server the benches run on, and the databases of their own they make there
+// (each bench drops its database at the end, whatever happened).
+
+/** BENCH_DATABASE_URL, else the tests' TEST_DATABASE_URL, else the machine's local server. */
+export const pgAdminUrl =
+  process.env.BENCH_DATABASE_URL ??
+  process.env.TEST_DATABASE_URL ??
+  "postgres://postgres@127.0.0.1:5432/test";
+
+/** A new empty database on that server; drop() removes it, connections and all. */
+export const createBenchDatabase = (prefix = "gradecast_bench") =>
+  createPostgresDatabase(prefix, pgAdminUrl);
