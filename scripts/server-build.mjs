@@ -3,7 +3,7 @@
 // sources through tsx's loader costs about a second at every start on a 2-core machine. Packages
 // from node_modules stay outside the bundle. Rebuilt (in about 0.1 s) when a source it was made
 // from changed size or time or is gone; `npm start` falls back to tsx if esbuild cannot be found.
-import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -60,6 +60,9 @@ export async function ensureServerBuilt() {
       sourcemap: "linked",
       metafile: true,
       logLevel: "error",
+      // Written here, each file beside its place and renamed into it: a build stopped half-way
+      // leaves only a .partial file (removed at the next start), never half a bundle.
+      write: false,
       plugins: [
         {
           name: "gradecast-server",
@@ -87,6 +90,12 @@ export async function ensureServerBuilt() {
         },
       ],
     });
+    mkdirSync(outDir, { recursive: true });
+    for (const file of result.outputFiles) {
+      const partial = `${file.path}.${process.pid}.partial`;
+      writeFileSync(partial, file.contents);
+      renameSync(partial, file.path);
+    }
     const inputs = Object.keys(result.metafile.inputs).map((f) =>
       path.relative(root, path.resolve(root, f)),
     );

@@ -16,13 +16,15 @@ spawnSync("npx", ["tsx", "apps/server/scripts/pglite-template.ts"], {
 });
 
 const runs = [
-  { name: "unit and API", projects: ["unit", "api"] },
+  { name: "unit, component and API", projects: ["unit", "web", "api"] },
   { name: "browser", projects: ["e2e"] },
 ];
 let passed = 0;
 let failed = 0;
 let skipped = 0;
 let exitCode = 0;
+// Names of what failed, printed just above the totals so the tail of a CI log says which.
+const failures = [];
 for (const run of runs) {
   const out = path.join(results, `vitest-${run.projects.join("-")}.json`);
   rmSync(out, { force: true });
@@ -42,10 +44,23 @@ for (const run of runs) {
   skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
   // A file that failed to load has no tests to count but is a failure.
   for (const file of report.testResults ?? []) {
-    if (file.status === "failed" && (file.assertionResults ?? []).length === 0) failed += 1;
+    const where = path.relative(root, file.name ?? "");
+    if (file.status === "failed" && (file.assertionResults ?? []).length === 0) {
+      failed += 1;
+      failures.push(`${where}: ${String(file.message ?? "failed to load").split("\n")[0]}`);
+    }
+    for (const test of file.assertionResults ?? []) {
+      if (test.status !== "failed") continue;
+      const why = String(test.failureMessages?.[0] ?? "")
+        .split("\n")[0]
+        .slice(0, 300);
+      failures.push(`${where} > ${test.fullName}\n    ${why}`);
+    }
   }
 }
 if (passed === 0) exitCode = 1;
+if (failures.length > 0)
+  process.stdout.write(`\nFailed:\n${failures.map((f) => `  ${f}`).join("\n")}\n`);
 process.stdout.write(
   `\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}\n`,
 );

@@ -1,5 +1,7 @@
 // Builds the web app when apps/web/dist is missing or older than its sources. Staleness is a
-// hash of the sources (not file times, which a fresh clone resets), stored beside the build.
+// hash of the sources (not file times, which a fresh clone resets), stored beside the build with
+// each source's size and time: a start whose sources all keep theirs skips reading and hashing
+// them, and one whose times changed but whose contents did not (a checkout) only re-hashes.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
@@ -38,13 +40,42 @@ export function sourceHash() {
   return hash.digest("hex");
 }
 
+function fingerprint() {
+  return Object.fromEntries(
+    sources
+      .flatMap((s) => walk(s, []))
+      .map((file) => {
+        const st = statSync(file);
+        return [path.relative(root, file), `${st.size}:${st.mtimeMs}`];
+      }),
+  );
+}
+
+function readStamp() {
+  if (!existsSync(stampFile)) return null;
+  const text = readFileSync(stampFile, "utf8").trim();
+  try {
+    const stamp = JSON.parse(text);
+    return typeof stamp?.hash === "string" ? stamp : null;
+  } catch {
+    return { hash: text }; // a stamp of an earlier version: the hash alone
+  }
+}
+
+const sameFiles = (a, b) =>
+  Object.keys(a).length === Object.keys(b).length &&
+  Object.entries(a).every(([file, print]) => b[file] === print);
+
 export function ensureWebBuilt({ quiet = false } = {}) {
+  const built = existsSync(path.join(dist, "index.html"));
+  const stamp = readStamp();
+  const files = fingerprint();
+  if (built && stamp && sameFiles(files, stamp.files ?? {})) return false;
   const hash = sourceHash();
-  const fresh =
-    existsSync(path.join(dist, "index.html")) &&
-    existsSync(stampFile) &&
-    readFileSync(stampFile, "utf8").trim() === hash;
-  if (fresh) return false;
+  if (built && stamp?.hash === hash) {
+    writeFileSync(stampFile, JSON.stringify({ hash, files }));
+    return false;
+  }
   if (!quiet) process.stdout.write("Building the web app (first start or sources changed)...\n");
   const result = spawnSync("npm", ["run", "build", "-w", "apps/web", "--silent"], {
     cwd: root,
@@ -54,7 +85,7 @@ export function ensureWebBuilt({ quiet = false } = {}) {
     process.stderr.write("The web app failed to build.\n");
     process.exit(result.status ?? 1);
   }
-  writeFileSync(stampFile, `${hash}\n`);
+  writeFileSync(stampFile, JSON.stringify({ hash, files }));
   return true;
 }
 
