@@ -18,23 +18,22 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       updated_at timestamptz not null default now()
     )`.execute(db);
 
-  await sql`
-    create table class_teachers (
-      class_id uuid not null references classes (id) on delete cascade,
-      teacher_id uuid not null references users (id) on delete cascade,
-      added_at timestamptz not null default now(),
-      primary key (class_id, teacher_id)
-    )`.execute(db);
-  await sql`create index class_teachers_teacher_idx on class_teachers (teacher_id)`.execute(db);
-
-  await sql`
-    create table enrolments (
-      class_id uuid not null references classes (id) on delete cascade,
-      student_id uuid not null references users (id) on delete cascade,
-      enrolled_at timestamptz not null default now(),
-      primary key (class_id, student_id)
-    )`.execute(db);
-  await sql`create index enrolments_student_idx on enrolments (student_id)`.execute(db);
+  // A class's teachers and its students: the same shape, a class, a person and since when, and
+  // an index to find a person's classes.
+  const members = [
+    ["class_teachers", "teacher_id", "added_at", "class_teachers_teacher_idx"],
+    ["enrolments", "student_id", "enrolled_at", "enrolments_student_idx"],
+  ] as const;
+  for (const [table, person, since, index] of members) {
+    await sql`
+      create table ${sql.id(table)} (
+        class_id uuid not null references classes (id) on delete cascade,
+        ${sql.id(person)} uuid not null references users (id) on delete cascade,
+        ${sql.id(since)} timestamptz not null default now(),
+        primary key (class_id, ${sql.id(person)})
+      )`.execute(db);
+    await sql`create index ${sql.id(index)} on ${sql.id(table)} (${sql.id(person)})`.execute(db);
+  }
 
   await sql`
     create table class_invitations (
