@@ -1,4 +1,11 @@
-import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
+import type {
+  ColumnType,
+  Generated,
+  GeneratedAlways,
+  Insertable,
+  Selectable,
+  Updateable,
+} from "kysely";
 
 // The tables of DESIGN.md section 5, as Kysely sees them. Every stored secret is a hash.
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -78,6 +85,8 @@ export interface StudentReportsTable {
   assignments: number;
   behavior: string;
   feedback: string;
+  /** lower(student_name), kept by the database for the name search (migration 0005). */
+  student_name_lower: GeneratedAlways<string>;
   created_at: Generated<Timestamp>;
   updated_at: Generated<Timestamp>;
   /** The enrolled student the report is about; null for a free-text name. */
