@@ -4,7 +4,7 @@ import { type SignedInUser, signIn } from "./accounts.ts";
 import { makeClass } from "./class-fixtures.ts";
 import { dialects } from "./helpers.ts";
 import { validReport } from "./report-fixture.ts";
-import { signedInFor, testAppFor } from "./shared-app.ts";
+import { schoolFor } from "./shared-app.ts";
 
 // A teacher's analytics view of one of their classes (issue 17), chosen in the host page and
 // carried by the embed token: GET /api/analytics/embed?classId= checks the class when it makes
@@ -12,8 +12,7 @@ import { signedInFor, testAppFor } from "./shared-app.ts";
 // found), and the report's data call reads the class from the token and checks it again.
 
 describe.each(dialects)("analytics of one class through the embed token (%s)", (dialect) => {
-  const t = testAppFor(dialect, { env: { RATE_LIMITS: "off" } });
-  const people = signedInFor(t, {
+  const { t, people } = schoolFor(dialect, {
     teacher: ["teacher", { name: "Tess Teacher" }],
     otherTeacher: ["teacher", { name: "Olga Other" }],
     admin: "admin",

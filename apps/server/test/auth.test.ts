@@ -40,6 +40,9 @@ describe.each(dialects)("auth API (%s)", (dialect) => {
       ...extra,
     });
   const register = (body: Record<string, unknown>) => post("/api/auth/register", body);
+  /** A new address, the test password, and this name and role. */
+  const registerAs = (name: string, role: string) =>
+    register({ name, email: uniqueEmail(name.toLowerCase()), password: testPassword, role });
   const login = (email: string, password: string, remoteAddress = randomIp()) =>
     t.app.inject({
       method: "POST",
@@ -73,12 +76,7 @@ describe.each(dialects)("auth API (%s)", (dialect) => {
     });
 
     it("holds a teacher sign-up for an admin by default (TEACHER_SIGNUP=approval)", async () => {
-      const res = await register({
-        name: "T",
-        email: uniqueEmail("t"),
-        password: testPassword,
-        role: "teacher",
-      });
+      const res = await registerAs("T", "teacher");
       expect(res.statusCode).toBe(201);
       expect(res.json().user).toMatchObject({ role: "student", pendingRole: "teacher" });
     });
@@ -92,12 +90,7 @@ describe.each(dialects)("auth API (%s)", (dialect) => {
     });
 
     it("refuses role admin with 400", async () => {
-      const res = await register({
-        name: "Mallory",
-        email: uniqueEmail("m"),
-        password: testPassword,
-        role: "admin",
-      });
+      const res = await registerAs("Mallory", "admin");
       expect(res.statusCode).toBe(400);
       const error = errorOf(res.body);
       expect(error.code).toBe("validation_failed");

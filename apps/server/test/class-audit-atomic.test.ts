@@ -4,15 +4,14 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { uniqueEmail } from "./accounts.ts";
 import { api } from "./class-helpers.ts";
 import { auditOf, dialects } from "./helpers.ts";
-import { signedInFor, testAppFor } from "./shared-app.ts";
+import { schoolFor } from "./shared-app.ts";
 
 // Every change to a class is written with its audit entry in one transaction (issue 17): when
 // the entry cannot be written, the change does not happen either. Each case makes the audit
 // log refuse one action (a trigger), calls the route, and checks the class is as it was; with
 // the trigger gone the same call succeeds and leaves its entry.
 describe.each(dialects)("class changes and their audit entries (%s)", (dialect) => {
-  const t = testAppFor(dialect, { env: { RATE_LIMITS: "off" } });
-  const people = signedInFor(t, {
+  const { t, people } = schoolFor(dialect, {
     teacher: "teacher",
     coTeacher: "teacher",
     student: "student",

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { signIn } from "./accounts.ts";
 import { dialects, errorOf, type TestApp, withTestApp } from "./helpers.ts";
 import { sampleAnswers, sampleQuestionnaire } from "./sample-answers.ts";
-import { signedInFor, testAppFor } from "./shared-app.ts";
+import { schoolFor } from "./shared-app.ts";
 
 // POST /api/predict and GET /api/predictions/mine through the real API (issue 6): the answer's
 // every field, the explanation adding up to the raw prediction, labels and actionable flags from
@@ -48,8 +48,7 @@ function shifted(model: GradeModel, by: number): GradeModel {
 }
 
 describe.each(dialects)("prediction on %s", (dialect) => {
-  const t = testAppFor(dialect, { env: { RATE_LIMITS: "off" } });
-  const people = signedInFor(t, {
+  const { t, people } = schoolFor(dialect, {
     student: "student",
     other: "student",
     teacher: "teacher",

@@ -5,8 +5,8 @@ import { type SignedInUser, signIn } from "./accounts.ts";
 import { makeClass } from "./class-fixtures.ts";
 import { dialects } from "./helpers.ts";
 import { validReport } from "./report-fixture.ts";
-import { parseCsv } from "./reports-csv-parser.ts";
-import { signedInFor, testAppFor } from "./shared-app.ts";
+import { exportedIds } from "./reports-csv-parser.ts";
+import { schoolFor } from "./shared-app.ts";
 
 // A teacher's list, search and export read two walks (what they wrote, what their classes
 // hold) and merge them (reports/queries.ts). Paged two at a time in every order, the list must
@@ -17,8 +17,7 @@ import { signedInFor, testAppFor } from "./shared-app.ts";
 type Page = { items: LinkedReport[]; nextCursor: string | null };
 
 describe.each(dialects)("a teacher's list of reports on %s", (dialect) => {
-  const t = testAppFor(dialect, { env: { RATE_LIMITS: "off" } });
-  const people = signedInFor(t, {
+  const { t, people } = schoolFor(dialect, {
     teacher: ["teacher", { name: "Tess Teacher" }],
     coTeacher: ["teacher", { name: "Cole Coteacher" }],
     outsider: ["teacher", { name: "Olga Outsider" }],
@@ -114,14 +113,7 @@ describe.each(dialects)("a teacher's list of reports on %s", (dialect) => {
   }
 
   it("exports exactly what the list holds, each report once", async () => {
-    const res = await t.app.inject({
-      method: "GET",
-      url: "/api/reports/export.csv?sort=name",
-      headers: people.teacher.auth,
-    });
-    expect(res.statusCode).toBe(200);
-    const rows = parseCsv(res.body.replace(/^\uFEFF/, ""));
-    const ids = rows.slice(1).map((r) => r[0]);
+    const ids = await exportedIds(t, people.teacher, "?sort=name");
     expect(ids).toEqual(await pages(people.teacher, "&sort=name"));
   });
 

@@ -5,8 +5,8 @@ import { forgetReaderShares, readsMostReports } from "../src/reports/reader-shar
 import type { SignedInUser } from "./accounts.ts";
 import { makeClass } from "./class-fixtures.ts";
 import { dialects } from "./helpers.ts";
-import { parseCsv } from "./reports-csv-parser.ts";
-import { signedInFor, testAppFor } from "./shared-app.ts";
+import { exportedIds } from "./reports-csv-parser.ts";
+import { schoolFor } from "./shared-app.ts";
 
 // A teacher who may read most of the school's reports takes one filtered walk of the school's
 // sort index instead of two walks (reports/reader-share.ts). Their list, search, paging and
@@ -15,8 +15,7 @@ import { signedInFor, testAppFor } from "./shared-app.ts";
 type Page = { items: LinkedReport[]; nextCursor: string | null };
 
 describe.each(dialects)("a teacher who reads most reports, on %s", (dialect) => {
-  const t = testAppFor(dialect, { env: { RATE_LIMITS: "off" } });
-  const people = signedInFor(t, {
+  const { t, people } = schoolFor(dialect, {
     teacher: ["teacher", { name: "Wide Reader" }],
     other: ["teacher", { name: "Other Teacher" }],
     admin: "admin",
@@ -98,15 +97,7 @@ describe.each(dialects)("a teacher who reads most reports, on %s", (dialect) => 
   }
 
   it("exports what the list holds", async () => {
-    const res = await t.app.inject({
-      method: "GET",
-      url: "/api/reports/export.csv?sort=name&search=shared",
-      headers: people.teacher.auth,
-    });
-    expect(res.statusCode).toBe(200);
-    const ids = parseCsv(res.body.replace(/^\uFEFF/, ""))
-      .slice(1)
-      .map((r) => r[0]);
+    const ids = await exportedIds(t, people.teacher, "?sort=name&search=shared");
     expect(ids).toHaveLength(150);
     expect(ids).toEqual(await pages(people.teacher, "&sort=name&search=shared", 100, 100_000));
   });

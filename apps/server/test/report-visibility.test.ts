@@ -11,16 +11,15 @@ import { type SignedInUser, signIn } from "./accounts.ts";
 import { makeClass } from "./class-fixtures.ts";
 import { dialects, errorOf } from "./helpers.ts";
 import { validReport } from "./report-fixture.ts";
-import { parseCsv } from "./reports-csv-parser.ts";
-import { signedInFor, testAppFor } from "./shared-app.ts";
+import { exportedIds } from "./reports-csv-parser.ts";
+import { schoolFor } from "./shared-app.ts";
 
 // Reports about enrolled students (issue 17): who reads, lists, searches, exports, edits and
 // deletes a report about a student of a class; a teacher naming a student outside their classes;
 // free-text reports linked later; what the student reads about themselves (GET /api/me/reports).
 
 describe.each(dialects)("report visibility on %s", (dialect) => {
-  const t = testAppFor(dialect, { env: { RATE_LIMITS: "off" } });
-  const people = signedInFor(t, {
+  const { t, people } = schoolFor(dialect, {
     author: ["teacher", { name: "Alma Author" }],
     coTeacher: ["teacher", { name: "Cole Coteacher" }],
     otherTeacher: ["teacher", { name: "Olga Outsider" }],
@@ -73,13 +72,7 @@ describe.each(dialects)("report visibility on %s", (dialect) => {
     expect(res.statusCode, res.body).toBe(200);
     return (res.json() as { items: LinkedReport[] }).items.map((r) => r.id);
   };
-  const exported = async (who: SignedInUser) => {
-    const res = await call(who, "GET", "/api/reports/export.csv");
-    expect(res.statusCode, res.body).toBe(200);
-    return parseCsv(res.body.replace(/^\uFEFF/, ""))
-      .slice(1)
-      .map((row) => row[0]);
-  };
+  const exported = (who: SignedInUser) => exportedIds(t, who);
   const mine = async (who: SignedInUser, query = "") => {
     const res = await call(who, "GET", `/api/me/reports${query}`);
     expect(res.statusCode, res.body).toBe(200);

@@ -1,3 +1,7 @@
+import { expect } from "vitest";
+import type { SignedInUser } from "./accounts.ts";
+import type { TestApp } from "./helpers.ts";
+
 // A small RFC 4180 parser for the tests (not the writer's mirror image): records end with CRLF,
 // a quoted field may hold commas, CR, LF and doubled quotes.
 export function parseCsv(text: string): string[][] {
@@ -52,4 +56,21 @@ export function parseCsv(text: string): string[][] {
     }
     throw new Error(`unexpected character at ${i}`);
   }
+}
+
+/** The report ids (first column) of who's export with this query, once it has answered 200. */
+export async function exportedIds(
+  t: TestApp,
+  who: SignedInUser,
+  query = "",
+): Promise<(string | undefined)[]> {
+  const res = await t.app.inject({
+    method: "GET",
+    url: `/api/reports/export.csv${query}`,
+    headers: who.auth,
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return parseCsv(res.body.replace(/^\uFEFF/, ""))
+    .slice(1)
+    .map((row) => row[0]);
 }

@@ -13,14 +13,13 @@ import {
 } from "./accounts.ts";
 import { api } from "./class-helpers.ts";
 import { auditOf, dialects, errorOf } from "./helpers.ts";
-import { signedInFor, testAppFor } from "./shared-app.ts";
+import { schoolFor } from "./shared-app.ts";
 
 // Roster import: a CSV of name,email previewed, then imported in one transaction; verified
 // students enrolled, other emails invited by email and enrolled once they register and verify;
 // a file with any bad line refused whole with each line and reason; a repeat adds nothing.
 describe.each(dialects)("roster import (%s)", (dialect) => {
-  const t = testAppFor(dialect, { env: { RATE_LIMITS: "off" } });
-  const people = signedInFor(t, {
+  const { t, people } = schoolFor(dialect, {
     teacher: ["teacher", { name: "Ana Teacher" }],
     otherTeacher: "teacher",
     admin: "admin",

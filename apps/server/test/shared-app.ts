@@ -41,6 +41,18 @@ export function signedInFor<Name extends string>(
   return who;
 }
 
+/**
+ * The usual block: the dialect's test app with rate limits off (tests sign many people in from
+ * one address) and the cast signed in to it.
+ */
+export function schoolFor<Name extends string>(
+  dialect: DialectName,
+  cast: Record<Name, Part>,
+): { t: TestApp; people: Record<Name, SignedInUser> } {
+  const t = testAppFor(dialect, { env: { RATE_LIMITS: "off" } });
+  return { t, people: signedInFor(t, cast) };
+}
+
 /** The server's clock in tests that move it: give `now` to the app (its `services.now`). */
 export function testClock() {
   let at = new Date();

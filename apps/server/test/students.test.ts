@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { signIn } from "./accounts.ts";
 import { dialects, errorOf } from "./helpers.ts";
 import { sampleAnswers, sampleQuestionnaire } from "./sample-answers.ts";
-import { signedInFor, testAppFor } from "./shared-app.ts";
+import { schoolFor } from "./shared-app.ts";
 
 // The student questionnaire through the real API (issue 6): every field's bad values are refused
 // naming the field (on both POST /api/students and POST /api/predict, which share the schema),
@@ -58,8 +58,7 @@ function badValuesOf(q: Question): unknown[] {
 const optional = new Set(["subject"]);
 
 describe.each(dialects)("student questionnaire on %s", (dialect) => {
-  const t = testAppFor(dialect, { env: { RATE_LIMITS: "off" } });
-  const people = signedInFor(t, {
+  const { t, people } = schoolFor(dialect, {
     student: ["student", { name: "Sara Student" }],
     other: ["student", { name: "Olga Other" }],
     teacher: "teacher",
