@@ -26,7 +26,13 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { repoRoot } from "../../e2e/harness.ts";
-import { type LoadRequest, runLoad, startGradecast } from "../lib/load.ts";
+import {
+  checkGeneratorCeiling,
+  type LoadRequest,
+  runLoad,
+  startBareHttp,
+  startGradecast,
+} from "../lib/load.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -102,6 +108,17 @@ function hashAlone(): Promise<number> {
   });
 }
 
+const users = Array.from({ length: CLIENTS }, (_, i) => `bench-${i}@example.com`);
+// The sign-ins come from autocannon in a process of its own (bench/lib/load.ts): 50
+// connections, each cycling through the 50 accounts. From 50 fetch loops in this process
+// the client cost 1.45 ms of CPU a sign-in on the same two cores as the hashes.
+const logins: LoadRequest[] = users.map((email) => ({
+  method: "POST",
+  path: "/api/auth/login",
+  headers: { "content-type": "application/json" },
+  body: JSON.stringify({ email, password: PASSWORD }),
+}));
+
 async function run(pool: number) {
   const loopFile = path.join(os.tmpdir(), `gradecast-bench-loop-${process.pid}-${pool}.json`);
   const probe = pathToFileURL(path.join(here, "loop-probe.mjs")).href;
@@ -127,7 +144,6 @@ async function run(pool: number) {
     };
   };
   try {
-    const users = Array.from({ length: CLIENTS }, (_, i) => `bench-${i}@example.com`);
     for (const email of users) {
       const res = await fetch(`${server.url}/api/auth/register`, {
         method: "POST",
@@ -137,16 +153,6 @@ async function run(pool: number) {
       if (res.status !== 201) throw new Error(`register: ${res.status} ${await res.text()}`);
     }
     const health = () => fetch(`${server.url}/api/health`);
-    // The sign-ins come from autocannon in a process of its own (bench/lib/load.ts): 50
-    // connections, each cycling through the 50 accounts. From 50 fetch loops in this process
-    // the client cost 1.45 ms of CPU a sign-in on the same two cores as the hashes.
-    const logins: LoadRequest[] = users.map((email) => ({
-      method: "POST",
-      path: "/api/auth/login",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ email, password: PASSWORD }),
-    }));
-
     const phase = async (seconds: number, withLogins: boolean) => {
       const end = performance.now() + seconds * 1000;
       const done = () => performance.now() >= end;
@@ -198,6 +204,19 @@ const f = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : "n/a");
 console.log(
   `bench/auth: ${CLIENTS} login clients, ${SECONDS} s per phase, ${os.availableParallelism()} cores, Node ${process.version}`,
 );
+// The generator's own ceiling with the same 50 bodies and connections: a bare Node http route
+// that parses them. Sign-ins are hundreds a second, so the generator must sit far above that.
+const bare = await startBareHttp();
+try {
+  await checkGeneratorCeiling(
+    bare,
+    logins.map((request) => ({ ...request, path: "/" })),
+    CLIENTS,
+    "parsing the same sign-in bodies",
+  );
+} finally {
+  await bare.stop();
+}
 const results = [];
 for (const pool of POOLS) results.push(await run(pool));
 
