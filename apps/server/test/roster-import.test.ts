@@ -130,6 +130,42 @@ describe.each(dialects)("roster import (%s)", (dialect) => {
     expect(accepted[0]?.actor_id).toBe(registered.json().user.uid);
   });
 
+  it("enrols a newcomer invited by two classes in both at once, each in the audit log", async () => {
+    const classes = [
+      await c.createClass(people.teacher, { name: "Roster A" }),
+      await c.createClass(people.teacher, { name: "Roster B" }),
+    ];
+    const twice = uniqueEmail("twice");
+    for (const klass of classes) {
+      const done = await c.roster(
+        people.teacher,
+        klass.id,
+        `name,email\nTwo Classes,${twice}\n`,
+        false,
+      );
+      expect(done.statusCode).toBe(200);
+    }
+    const address = randomIp();
+    const registered = await t.app.inject({
+      method: "POST",
+      url: "/api/auth/register",
+      remoteAddress: address,
+      payload: { name: "Two Classes", email: twice, password: testPassword },
+    });
+    expect(registered.statusCode).toBe(201);
+    const auth = await logIn(t, twice, address);
+    expect((await verifyByMail(t, twice, auth)).statusCode).toBe(200);
+    const mine = await t.app.inject({ method: "GET", url: "/api/classes", headers: auth });
+    expect((mine.json().items as ClassView[]).map((i) => i.id).sort()).toEqual(
+      classes.map((k) => k.id).sort(),
+    );
+    for (const klass of classes) {
+      expect(emailsOf((await members(klass.id)).students)).toEqual([twice]);
+      const accepted = await auditOf(t, "class.invitation_accepted", klass.id);
+      expect(accepted.map((e) => e.actor_id)).toEqual([registered.json().user.uid]);
+    }
+  });
+
   it("refuses a file with any bad line whole, naming each line and reason", async () => {
     const klass = await c.createClass(people.teacher);
     const good = await signIn(t, "student");

@@ -12,17 +12,22 @@ export interface AuditEntry {
   ip: string | null;
 }
 
-export async function audit(db: Kysely<DB>, entry: AuditEntry): Promise<void> {
+/** Writes the entries, several in one statement. */
+export async function audit(db: Kysely<DB>, entries: AuditEntry | AuditEntry[]): Promise<void> {
+  const all = Array.isArray(entries) ? entries : [entries];
+  if (all.length === 0) return;
   await db
     .insertInto("audit_log")
-    .values({
-      actor_id: entry.actorId,
-      actor_email: entry.actorEmail,
-      action: entry.action,
-      target: entry.target,
-      details: JSON.stringify(entry.details ?? {}),
-      ip: entry.ip,
-    })
+    .values(
+      all.map((entry) => ({
+        actor_id: entry.actorId,
+        actor_email: entry.actorEmail,
+        action: entry.action,
+        target: entry.target,
+        details: JSON.stringify(entry.details ?? {}),
+        ip: entry.ip,
+      })),
+    )
     .execute();
 }
 

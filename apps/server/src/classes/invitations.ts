@@ -16,15 +16,16 @@ export async function enrolInvitedStudent(
   if (user.role !== "student" || user.pending_role !== null) return;
   await services.db.transaction().execute(async (tx) => {
     const classIds = await acceptInvitations(tx, user.email, user.id);
-    for (const classId of classIds) {
-      await audit(tx, {
+    await audit(
+      tx,
+      classIds.map((classId) => ({
         actorId: user.id,
         actorEmail: user.email,
         action: "class.invitation_accepted",
         target: classId,
         details: { studentId: user.id },
         ip,
-      });
-    }
+      })),
+    );
   });
 }
