@@ -14,7 +14,11 @@ export default defineConfig({
       {
         test: {
           name: "unit",
-          include: ["packages/*/src/**/*.test.ts", "apps/*/src/**/*.test.ts"],
+          include: [
+            "packages/*/src/**/*.test.ts",
+            "apps/*/src/**/*.test.ts",
+            "scripts/**/*.test.ts",
+          ],
           exclude: ["**/*.api.test.ts", "**/node_modules/**"],
           // The model's reference checks take half a second alone and ten on a loaded 2-core
           // machine: the limit is for a hung test, not a measure of speed.

@@ -1,9 +1,15 @@
-import type { Person } from "./browser-accounts.ts";
 import { mailedCode } from "./harness.ts";
 import { call } from "./proof-helpers.ts";
 
 // The API as a client calls it, for the data a browser test needs before its screens: JSON in
 // and out, the ID token as a bearer. A refused call throws with its answer, so set-up fails loudly.
+
+/** A person of a test, as they sign up. */
+export interface Person {
+  name: string;
+  email: string;
+  password: string;
+}
 
 /** One call (`body` undefined sends none); throws unless the answer is a 2xx. Returns its JSON. */
 export async function callApi(

@@ -1,6 +1,6 @@
 import { Secret, TOTP } from "otpauth";
 import type { Page } from "playwright-core";
-import { callApi } from "./api-calls.ts";
+import { callApi, type Person } from "./api-calls.ts";
 import { mailedCode } from "./harness.ts";
 
 // Signing up and in through the screens, as a person does, for the browser tests. Each step
@@ -9,11 +9,7 @@ import { mailedCode } from "./harness.ts";
 // address, so typing as soon as the address reads /login could fill the sign-up form's fields
 // and then submit an empty login form (seen as a rare timeout on a busy machine).
 
-export interface Person {
-  name: string;
-  email: string;
-  password: string;
-}
+export type { Person } from "./api-calls.ts";
 
 // Addresses differ between runs, so that a run's accounts and mails are told apart in logs.
 const stamp = Date.now();

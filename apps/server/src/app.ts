@@ -8,8 +8,6 @@ import fastifyStatic from "@fastify/static";
 import { defaultBodyLimit } from "@gradecast/contract/api-routes";
 import { messages } from "@gradecast/contract/messages";
 import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
-import type { Config } from "./config.ts";
-import type { Database } from "./db/database.ts";
 import { answerApiNotFound, installApiNotFound, isApiRequest } from "./http/allowed-methods.ts";
 import { createClientErrorHandler } from "./http/client-errors.ts";
 import { installErrorHandlers } from "./http/errors.ts";
@@ -22,14 +20,9 @@ import { installRouteSchemas } from "./http/route-schemas.ts";
 import { installSecurityHeaders } from "./http/security-headers.ts";
 import { installUnknownKeyGuard } from "./http/unknown-keys.ts";
 import { registerRoutes } from "./routes.ts";
-import type { Services } from "./services.ts";
-import { createServices } from "./services.ts";
+import { createServices, type ServiceOptions } from "./services.ts";
 
-export interface AppOptions {
-  config: Config;
-  database: Database;
-  /** Overrides for tests (a mail transport, a clock, a model). */
-  services?: Partial<Services>;
+export interface AppOptions extends ServiceOptions {
   logger?: boolean;
   /** Where log lines go instead of stdout (tests read them). */
   logStream?: { write(line: string): void };

@@ -3,7 +3,6 @@ import { type GradeModel, loadDefaultModel } from "@gradecast/model";
 import type { FastifyBaseLogger } from "fastify";
 import type { Redis } from "ioredis";
 import type { Kysely } from "kysely";
-import type { AppOptions } from "./app.ts";
 import type { Config } from "./config.ts";
 import type { Database } from "./db/database.ts";
 import type { DB } from "./db/schema.ts";
@@ -11,7 +10,7 @@ import { type AttemptCounter, memoryAttempts, redisAttempts } from "./limits/att
 import { createMailer, type Mailer } from "./mail/mailer.ts";
 
 // What route handlers reach: the configuration, the database and the app's services. Built
-// once per app; tests override parts of it through AppOptions.services.
+// once per app; tests override parts of it through `overrides`.
 export interface Services {
   config: Config;
   database: Database;
@@ -30,8 +29,16 @@ export interface Services {
   close(): Promise<void>;
 }
 
+/** What services are built from: the app's options without the HTTP parts. */
+export interface ServiceOptions {
+  config: Config;
+  database: Database;
+  /** Overrides for tests (a mail transport, a clock, a model). */
+  services?: Partial<Services> | undefined;
+}
+
 export async function createServices(
-  options: AppOptions,
+  options: ServiceOptions,
   log: FastifyBaseLogger,
 ): Promise<Services> {
   const { config, database } = options;

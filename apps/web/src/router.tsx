@@ -1,8 +1,8 @@
 import { lazy } from "react";
 import { Route, Routes } from "react-router";
 import { RequireSignIn } from "./auth/guards.tsx";
-import { AppLayout } from "./components/app-layout.tsx";
 import { PublicLayout } from "./components/public-layout.tsx";
+import { AppLayout } from "./pages/app-layout.tsx";
 
 // Every route of SPEC.md section 2 with its exact path (capitals in /Home and /Verify; matching
 // is case-sensitive), each page its own lazily loaded chunk so /login stays small.

@@ -12,19 +12,9 @@
  */
 import { linearStart } from "./linear-start.ts";
 import { deriveSeed, mulberry32, shuffle } from "./prng.ts";
+import type { Tree } from "./tree.ts";
 
-export interface Tree {
-  /** Feature index of an internal node, -1 for a leaf. */
-  feature: number[];
-  /** Numeric: go left when x <= threshold. Categorical: bit c set when category c goes left. */
-  threshold: number[];
-  left: number[];
-  right: number[];
-  /** Leaf value (0 for internal nodes). */
-  value: number[];
-  /** Number of training rows (of the tree's subsample) that reached the node. */
-  cover: number[];
-}
+export type { Tree } from "./tree.ts";
 
 export interface GbtParams {
   nTrees: number;

@@ -11,7 +11,7 @@
  * are the line exactly. A slope against the input's monotone direction is not kept (the input is
  * dropped from the line and the rest refitted), so the start respects the constraints too.
  */
-import type { Tree } from "./gbt.ts";
+import type { Tree } from "./tree.ts";
 
 export interface LinearStart {
   intercept: number;

@@ -9,9 +9,9 @@ import { type Kysely, sql } from "kysely";
 import { audit } from "../audit/audit.ts";
 import type { AuthUser } from "../auth/access-hook.ts";
 import { findUserByEmail } from "../auth/queries.ts";
-import { appUrl, sendMail } from "../auth/service.ts";
 import type { DB, UserRow } from "../db/schema.ts";
 import { conflict, notFound } from "../domain-errors.ts";
+import { appUrl, sendMail } from "../mail/send.ts";
 import type { Services } from "../services.ts";
 
 // Teacher invitations (issue 17): the way teacher accounts are made under TEACHER_SIGNUP=closed

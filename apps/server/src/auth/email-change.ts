@@ -6,17 +6,11 @@ import type { z } from "zod";
 import { audit } from "../audit/audit.ts";
 import { hasSqlState, sqlStates } from "../db/sql-errors.ts";
 import { conflict, invalid } from "../domain-errors.ts";
+import { appUrl, sendMail } from "../mail/send.ts";
 import type { AuthUser } from "./access-hook.ts";
 import * as q from "./queries.ts";
 import { requireRecentAuth } from "./reauth.ts";
-import {
-  type AuthContext,
-  appUrl,
-  sendMail,
-  sendVerificationCode,
-  sessionExpired,
-  toUser,
-} from "./service.ts";
+import { type AuthContext, sendVerificationCode, sessionExpired, toUser } from "./service.ts";
 
 // Changing one's own email address (issue 18, ASVS 6.3.7): only within the re-authentication
 // window (password, and the code when MFA is on). The account is unverified until the new

@@ -10,9 +10,9 @@ import { audit, auditOwn } from "../audit/audit.ts";
 import type { UserRow } from "../db/schema.ts";
 import { conflict, hasCode, invalid, unauthenticated } from "../domain-errors.ts";
 import { guarded, hour } from "../limits/guarded.ts";
+import type { AuthContext } from "./context.ts";
 import * as q from "./queries.ts";
 import { createSecretBox, type SecretBox } from "./secret-box.ts";
-import type { AuthContext } from "./service.ts";
 import { readNote, signNote } from "./signed-notes.ts";
 import { type SigningKeys, sha256 } from "./tokens.ts";
 

@@ -8,28 +8,22 @@ import type {
   User,
   updateNameSchema,
 } from "@gradecast/contract/auth";
-import { type Email, passwordResetEmail, verificationEmail } from "@gradecast/contract/emails";
+import { passwordResetEmail, verificationEmail } from "@gradecast/contract/emails";
 import { isId } from "@gradecast/contract/ids";
 import { messages } from "@gradecast/contract/messages";
 import type { z } from "zod";
 import { acceptTeacherInvitation, isInvitedTeacher } from "../admin/teacher-invitations.ts";
-import type { EmbedSigner } from "../analytics/embed-token.ts";
 import { audit, auditOwn } from "../audit/audit.ts";
 import { enrolInvitedStudent } from "../classes/invitations.ts";
 import type { UserRow } from "../db/schema.ts";
 import { conflict, DomainError, hasCode, invalid, unauthenticated } from "../domain-errors.ts";
+import { appUrl, sendMail } from "../mail/send.ts";
 import type { Services } from "../services.ts";
+import type { AuthContext, Origin } from "./context.ts";
 import { challengeUser, checkSecondFactor, mfaEnabled, signChallenge } from "./mfa.ts";
 import { hashPassword, isCommonPassword, verifyDummy, verifyPassword } from "./passwords.ts";
 import * as q from "./queries.ts";
-import {
-  idTokenSeconds,
-  randomToken,
-  type SigningKeys,
-  sha256,
-  signIdToken,
-  verifyIdToken,
-} from "./tokens.ts";
+import { idTokenSeconds, randomToken, sha256, signIdToken, verifyIdToken } from "./tokens.ts";
 
 // The rules of accounts (DESIGN.md section 4): registration, sign-in with rotating refresh
 // tokens, email verification codes, password resets, the profile. Routes parse and answer;
@@ -42,18 +36,7 @@ export const codeMinutes = 10;
 export const codeMaxTries = 5;
 export const resetMinutes = 30;
 
-export interface AuthContext {
-  services: Services;
-  keys: SigningKeys;
-  /** Signs and checks the analytics report's embed tokens. */
-  embed: EmbedSigner;
-}
-
-export interface Origin {
-  ip: string | null;
-  /** The browser's User-Agent, cut to 300 characters: shown in the list of sessions. */
-  userAgent?: string | null;
-}
+export type { AuthContext, Origin } from "./context.ts";
 
 export interface SignedIn {
   token: string;
@@ -95,18 +78,6 @@ export const sessionExpired = () => unauthenticated(messages.sessionEnded);
 function refuseCommon(password: string, field: string) {
   if (isCommonPassword(password))
     throw invalid(commonPasswordMessage, { [field]: commonPasswordMessage });
-}
-
-export function appUrl(services: Services): string {
-  return services.config.publicUrl ?? `http://localhost:${services.config.port}`;
-}
-
-export async function sendMail(services: Services, to: string, email: Email) {
-  try {
-    await services.mailer.send({ to, ...email });
-  } catch (error) {
-    services.log.error({ err: error }, "sending mail failed");
-  }
 }
 
 // Registration.

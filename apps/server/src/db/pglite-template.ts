@@ -62,8 +62,8 @@ async function build(): Promise<string> {
   // Several processes (test workers) may build at once: each in its own place, first one wins.
   const work = path.join(cacheDir, `${name}.${process.pid}.partial`);
   await rm(work, { recursive: true, force: true });
-  // Imported here: database.ts imports this file.
-  const { migrate } = await import("./database.ts");
+  // Imported here: only a build needs the migrations and Kysely.
+  const { migrate } = await import("./migrate.ts");
   const { Kysely } = await import("kysely");
   const { PGliteDialect } = await import("./pglite-dialect.ts");
   const client = await PGlite.create(work, { extensions: { pg_trgm } });

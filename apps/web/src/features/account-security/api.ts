@@ -10,7 +10,6 @@ import { api } from "../../api/client.ts";
 import { meKey } from "../../api/me.ts";
 import { getQuery } from "../../api/queries.ts";
 import { useSession } from "../../auth/session.tsx";
-import type { Confirmed } from "./reauth.tsx";
 
 // The signed-in person's own account: name, password, email address and its verification,
 // two-step sign-in, sessions, and the password confirmation before a sensitive change. Reads
@@ -29,6 +28,9 @@ function useKeepUser() {
     client.setQueryData(meKey, user);
   };
 }
+
+/** Runs an action, asking to confirm the password first when the server wants it. */
+export type Confirmed = <T>(action: () => Promise<T>) => Promise<T>;
 
 export function useUpdateName() {
   const keep = useKeepUser();

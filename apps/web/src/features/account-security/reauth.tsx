@@ -4,7 +4,7 @@ import { ApiError } from "../../api/client.ts";
 import { Button } from "../../components/button.tsx";
 import { CodeField, PasswordField } from "../../components/field.tsx";
 import { ModalDialog } from "../../components/modal-dialog.tsx";
-import { useConfirmPassword } from "./api.ts";
+import { type Confirmed, useConfirmPassword } from "./api.ts";
 
 // Re-authentication ("sudo mode"): a call the server answers 403 reauth_required opens a dialog
 // asking for the password (and the code when MFA is on), which POST /api/auth/reauth checks;
@@ -14,9 +14,6 @@ interface Pending {
   retry: () => Promise<void>;
   fail: (error: unknown) => void;
 }
-
-/** Runs an action, asking to confirm the password first when the server wants it. */
-export type Confirmed = <T>(action: () => Promise<T>) => Promise<T>;
 
 /** `run(action)`: the action's answer, once the password is confirmed if it had to be. */
 export function useReauth(): { run: Confirmed; dialog: ReactNode } {

@@ -7,8 +7,14 @@ import { Button } from "../../components/button.tsx";
 import { errorMessage } from "../../components/error-state.tsx";
 import { ModalDialog } from "../../components/modal-dialog.tsx";
 import { useUpdateReport } from "./api.ts";
-import type { ReportDialogProps } from "./report-dialogs.tsx";
 import { type StudentLink, StudentPicker } from "./student-picker.tsx";
+
+/** A dialog that changes a report: done with the report as it now is (or as it was, deleted). */
+export interface ReportDialogProps {
+  report: Report;
+  onClose: () => void;
+  onDone: (report: Report) => void;
+}
 
 // A report written about a free-text name, linked later to the enrolled student it is about
 // (PATCH /api/reports/:id {studentId, classId}): the author (or an admin) picks the student from

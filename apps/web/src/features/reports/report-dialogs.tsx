@@ -9,7 +9,7 @@ import { Facts } from "../../components/facts.tsx";
 import { ModalDialog } from "../../components/modal-dialog.tsx";
 import { type ReportFormValues, useDeleteReport, useUpdateReport } from "./api.ts";
 import { fromReport } from "./form.ts";
-import { isFreeText, LinkStudent } from "./link-student.tsx";
+import { isFreeText, LinkStudent, type ReportDialogProps } from "./link-student.tsx";
 import { ReportForm } from "./report-form.tsx";
 
 // The dialogs of the teacher dashboard: a report's details, its edit form (same rules as
@@ -82,13 +82,6 @@ export function ReportDetails({
       </div>
     </ModalDialog>
   );
-}
-
-/** A dialog that changes a report: done with the report as it now is (or as it was, deleted). */
-export interface ReportDialogProps {
-  report: Report;
-  onClose: () => void;
-  onDone: (report: Report) => void;
 }
 
 export function EditReport({ report, onClose, onDone }: ReportDialogProps) {

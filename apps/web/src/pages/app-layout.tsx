@@ -3,13 +3,13 @@ import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { Link, NavLink, Outlet, useLocation } from "react-router";
 import { useSession } from "../auth/session.tsx";
 import { useLogout } from "../auth/use-logout.ts";
-import { RouteErrorBoundary } from "./route-error-boundary.tsx";
-import { SkipLink } from "./skip-link.tsx";
-import { Spinner } from "./spinner.tsx";
-import { useFocusMainOnNavigate } from "./use-focus-main.ts";
-import { VerifyBanner } from "./verify-banner.tsx";
+import { RouteErrorBoundary } from "../components/route-error-boundary.tsx";
+import { SkipLink } from "../components/skip-link.tsx";
+import { Spinner } from "../components/spinner.tsx";
+import { useFocusMainOnNavigate } from "../components/use-focus-main.ts";
+import { VerifyBanner } from "../components/verify-banner.tsx";
 
-const NotAllowed = lazy(() => import("./not-allowed.tsx"));
+const NotAllowed = lazy(() => import("../components/not-allowed.tsx"));
 const PendingCount = lazy(() => import("../features/admin/pending-count.tsx"));
 
 /**

@@ -1,0 +1,68 @@
+import { type Kysely, type Migration, Migrator, sql } from "kysely";
+import * as initial from "./migrations/0001-initial.ts";
+import * as analyticsRollups from "./migrations/0002-analytics-rollups.ts";
+import * as reportNameStatistics from "./migrations/0003-report-name-statistics.ts";
+import * as userChangeNotices from "./migrations/0004-user-change-notices.ts";
+import * as reportNameLowercase from "./migrations/0005-report-name-lowercase.ts";
+import * as sessionChangeNotices from "./migrations/0006-session-change-notices.ts";
+import * as sessionDetails from "./migrations/0007-session-details.ts";
+import * as mfaAndReauth from "./migrations/0008-mfa-and-reauth.ts";
+import * as classes from "./migrations/0009-classes.ts";
+import * as teacherInvitations from "./migrations/0010-teacher-invitations.ts";
+import * as reportVisibility from "./migrations/0011-report-visibility.ts";
+import * as predictionSetups from "./migrations/0012-prediction-setups.ts";
+import * as classRisk from "./migrations/0013-class-risk.ts";
+import * as reportListWalks from "./migrations/0015-report-list-walks.ts";
+import * as auditNoteText from "./migrations/0016-audit-note-text.ts";
+import type { DB } from "./schema.ts";
+import { hasSqlState, sqlStates } from "./sql-errors.ts";
+
+// Every migration of this build, by name; Kysely applies them in name order.
+export const migrations: Record<string, Migration> = {
+  "0001-initial": initial,
+  "0002-analytics-rollups": analyticsRollups,
+  "0003-report-name-statistics": reportNameStatistics,
+  "0004-user-change-notices": userChangeNotices,
+  "0005-report-name-lowercase": reportNameLowercase,
+  "0006-session-change-notices": sessionChangeNotices,
+  "0007-session-details": sessionDetails,
+  "0008-mfa-and-reauth": mfaAndReauth,
+  "0009-classes": classes,
+  "0010-teacher-invitations": teacherInvitations,
+  "0011-report-visibility": reportVisibility,
+  "0012-prediction-setups": predictionSetups,
+  "0013-class-risk": classRisk,
+  "0015-report-list-walks": reportListWalks,
+  "0016-audit-note-text": auditNoteText,
+};
+
+/**
+ * Applies every pending migration; safe to run at each start and from several instances.
+ * `upTo` stops after that migration (tests build a database as an earlier release left it).
+ */
+export async function migrate(db: Kysely<DB>, upTo?: string): Promise<void> {
+  if (!upTo && (await upToDate(db))) return;
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+  });
+  const { error } = upTo ? await migrator.migrateTo(upTo) : await migrator.migrateToLatest();
+  if (error) throw error;
+}
+
+/**
+ * Whether the database has exactly this build's migrations applied: a later start then skips the
+ * migrator's lock and table checks (about a second on a busy 2-core machine). Anything else (a
+ * new database, a migration to run, one this build does not know) goes through the migrator.
+ */
+async function upToDate(db: Kysely<DB>): Promise<boolean> {
+  try {
+    const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
+    const applied = new Set(rows.map((r) => r.name));
+    const known = Object.keys(migrations);
+    return rows.length === known.length && known.every((name) => applied.has(name));
+  } catch (error) {
+    if (hasSqlState(error, sqlStates.undefinedTable)) return false; // no migration table yet
+    throw error;
+  }
+}
