@@ -149,6 +149,7 @@ export async function sendVerificationCode(services: Services, user: UserRow): P
   const now = services.now();
   await q.replaceEmailCode(services.db, {
     userId: user.id,
+    email: user.email,
     codeHash: codeHash(user.id, code),
     createdAt: now,
     expiresAt: new Date(now.getTime() + codeMinutes * 60_000),
@@ -326,10 +327,12 @@ export async function verifyEmail(ctx: AuthContext, userId: string, body: unknow
   const given = Buffer.from(codeHash(userId, code), "hex");
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw invalidCode();
   if (!(await q.consumeEmailCode(services.db, live.id, now))) throw invalidCode();
-  const row = await q.updateUser(services.db, userId, { email_verified: true }, now);
+  // The code proves the address it was mailed to, and only while the account still has it.
+  if (live.email === null) throw invalidCode();
+  const row = await q.verifyAddress(services.db, userId, live.email, now);
+  if (!row) throw invalidCode();
   services.database.usersChanged();
-  if (row)
-    await enrolInvitedStudent(services, await acceptTeacherInvitation(services, row, null), null);
+  await enrolInvitedStudent(services, await acceptTeacherInvitation(services, row, null), null);
 }
 
 export async function resendCode(ctx: AuthContext, userId: string): Promise<void> {
@@ -352,6 +355,7 @@ export async function forgotPassword(
     const now = services.now();
     await q.insertPasswordReset(services.db, {
       userId: row.id,
+      email: row.email,
       tokenHash: sha256(token),
       createdAt: now,
       expiresAt: new Date(now.getTime() + resetMinutes * 60_000),
@@ -383,17 +387,14 @@ export async function resetPassword(
   const now = services.now();
   const used = await q.usePasswordReset(services.db, tokenHash, now);
   if (!used) throw new DomainError("invalid", "invalid_token", invalidResetMessage);
-  // The link reached the mailbox: the email is proven too.
-  const row = await q.updateUser(
-    services.db,
-    used.user_id,
-    { password_hash: passwordHash, email_verified: true },
-    now,
-  );
+  // The link reached the mailbox it was sent to: that address is proven too, if it is still the
+  // account's (an email change ends the links anyway). Another address proves nothing, and
+  // accepts none of the invitations waiting for it (issue 26).
+  const row = await q.setResetPassword(services.db, used.user_id, passwordHash, used.email, now);
   await q.revokeUserSessions(services.db, used.user_id, now);
   services.database.usersChanged();
   await q.endPasswordResets(services.db, used.user_id, now);
-  if (row) {
+  if (row && row.email === used.email && row.email_verified) {
     await enrolInvitedStudent(
       services,
       await acceptTeacherInvitation(services, row, origin.ip),

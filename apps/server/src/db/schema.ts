@@ -60,6 +60,8 @@ export interface EmailCodesTable {
   id: Generated<string>;
   user_id: string;
   code_hash: string;
+  /** The address the code was mailed to (null before migration 0017: proves nothing). */
+  email: string | null;
   attempts: Generated<number>;
   created_at: Generated<Timestamp>;
   expires_at: Timestamp;
@@ -70,6 +72,8 @@ export interface PasswordResetsTable {
   id: Generated<string>;
   user_id: string;
   token_hash: string;
+  /** The address the link was mailed to (null before migration 0017: verifies nothing). */
+  email: string | null;
   created_at: Generated<Timestamp>;
   expires_at: Timestamp;
   used_at: Timestamp | null;
