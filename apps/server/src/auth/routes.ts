@@ -139,10 +139,13 @@ export async function authRoutes(fastify: FastifyInstance, ctx: AuthContext) {
     await Promise.allSettled([...background]);
   });
 
+  // 5 an hour per client address and email, not per email alone: a stranger's requests must not
+  // keep the owner from getting a link (issue 26). What reaches one mailbox stays bounded by the
+  // addresses sending (each also held to 30 reset emails an hour, whatever the accounts).
   app.post(
     "/api/auth/forgot-password",
     route("POST /api/auth/forgot-password", {
-      ...routeLimit(services, "forgot", 5, hour, emailOf),
+      ...routeLimit(services, "forgot", 5, hour, (r) => `${r.ip}|${emailOf(r)}`),
     }),
     async (request, reply) => {
       const work = await resetsPerAddress(request, () => forgotPassword(ctx, request.body));
