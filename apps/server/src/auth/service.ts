@@ -19,6 +19,7 @@ import { enrolInvitedStudent } from "../classes/invitations.ts";
 import type { UserRow } from "../db/schema.ts";
 import { conflict, DomainError, hasCode, invalid, unauthenticated } from "../domain-errors.ts";
 import type { Services } from "../services.ts";
+import { inputDigest } from "./input-digest.ts";
 import { challengeUser, checkSecondFactor, mfaEnabled, signChallenge } from "./mfa.ts";
 import { hashPassword, isCommonPassword, verifyDummy, verifyPassword } from "./passwords.ts";
 import * as q from "./queries.ts";
@@ -177,12 +178,16 @@ export async function login(
     ? await verifyPassword(row.password_hash, input.password)
     : await verifyDummy(input.password);
   if (!row || !ok) {
+    // An input that names no account may be a password typed in the wrong field: kept only as
+    // a keyed digest (input-digest.ts), never as it was typed.
     await audit(services.db, {
       actorId: row?.id ?? null,
-      actorEmail: input.email,
+      actorEmail: row ? row.email : null,
       action: "auth.login_failed",
       target: row?.id ?? null,
-      details: { reason: row ? "wrong_password" : "unknown_email" },
+      details: row
+        ? { reason: "wrong_password" }
+        : { reason: "unknown_email", inputDigest: inputDigest(ctx.keys, input.email) },
       ip: origin.ip,
     });
     throw invalidCredentials();
