@@ -30,6 +30,7 @@ import * as classRisk from "./migrations/0013-class-risk.ts";
 import * as reportListWalks from "./migrations/0015-report-list-walks.ts";
 import * as auditNoteText from "./migrations/0016-audit-note-text.ts";
 import * as emailedProofAddress from "./migrations/0017-emailed-proof-address.ts";
+import * as recoveryCodeIds from "./migrations/0018-recovery-code-ids.ts";
 import { PGliteDialect } from "./pglite-dialect.ts";
 import { loadTemplate, seedDataDir } from "./pglite-template.ts";
 import { preparedName } from "./prepared.ts";
@@ -87,6 +88,7 @@ const migrations: Record<string, Migration> = {
   "0015-report-list-walks": reportListWalks,
   "0016-audit-note-text": auditNoteText,
   "0017-emailed-proof-address": emailedProofAddress,
+  "0018-recovery-code-ids": recoveryCodeIds,
 };
 
 /**

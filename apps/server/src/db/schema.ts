@@ -52,7 +52,13 @@ export interface SessionsTable {
 export interface MfaRecoveryCodesTable {
   id: Generated<string>;
   user_id: string;
+  /**
+   * argon2id of the code; a SHA-256 (hex) for codes stored before migration 0018, which have
+   * no code_id.
+   */
   code_hash: string;
+  /** The code's first two characters (not secret): the row a typed code is checked against. */
+  code_id: string | null;
   used_at: Timestamp | null;
 }
 
