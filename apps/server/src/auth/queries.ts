@@ -1,5 +1,5 @@
 import { isId } from "@gradecast/contract/ids";
-import { CompiledQuery, type Kysely, sql } from "kysely";
+import { CompiledQuery, type Kysely } from "kysely";
 import { prepared } from "../db/prepared.ts";
 import { stampOnce } from "../db/rows.ts";
 import type { DB, NewUser, UserRow } from "../db/schema.ts";
@@ -305,8 +305,10 @@ export async function endEmailedProofs(db: Db, userId: string, now: Date): Promi
 }
 
 /**
- * A reset's new password, and the address verified only when it is still the one the link was
- * mailed to (checked on the row as it is written, so an email change cannot slip in between).
+ * A reset's new password, only while the account's address is still the one the link was
+ * mailed to (checked on the row as it is written, so an email change cannot slip in between),
+ * and that address is then verified. A link stored before migration 0017 (no address) sets the
+ * password and verifies nothing. Undefined when the address is another now.
  */
 export async function setResetPassword(
   db: Db,
@@ -315,14 +317,14 @@ export async function setResetPassword(
   linkEmail: string | null,
   now: Date,
 ): Promise<UserRow | undefined> {
-  return db
+  let query = db
     .updateTable("users")
     .set({
       password_hash: passwordHash,
-      email_verified: sql<boolean>`"email_verified" or coalesce("email" = ${linkEmail}, false)`,
+      ...(linkEmail === null ? {} : { email_verified: true }),
       updated_at: now,
     } as { password_hash: string })
-    .where("id", "=", id)
-    .returningAll()
-    .executeTakeFirst();
+    .where("id", "=", id);
+  if (linkEmail !== null) query = query.where("email", "=", linkEmail);
+  return query.returningAll().executeTakeFirst();
 }

@@ -392,14 +392,15 @@ export async function resetPassword(
   const now = services.now();
   const used = await q.usePasswordReset(services.db, tokenHash, now);
   if (!used) throw new DomainError("invalid", "invalid_token", invalidResetMessage);
-  // The link reached the mailbox it was sent to: that address is proven too, if it is still the
-  // account's (an email change ends the links anyway). Another address proves nothing, and
-  // accepts none of the invitations waiting for it (issue 26).
+  // The link reached the mailbox it was sent to: that address is proven too. An email change
+  // ends the account's links; one that slipped past it (asked for as the change was made) is
+  // for an address the account no longer has, and does nothing (issue 26).
   const row = await q.setResetPassword(services.db, used.user_id, passwordHash, used.email, now);
+  if (!row) throw new DomainError("invalid", "invalid_token", invalidResetMessage);
   await q.revokeUserSessions(services.db, used.user_id, now);
   services.database.usersChanged();
   await q.endPasswordResets(services.db, used.user_id, now);
-  if (row && row.email === used.email && row.email_verified) {
+  if (used.email !== null) {
     await enrolInvitedStudent(
       services,
       await acceptTeacherInvitation(services, row, origin.ip),
