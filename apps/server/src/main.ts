@@ -2,6 +2,7 @@ import { fileURLToPath } from "node:url";
 import { buildApp } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { lockIfEmbedded } from "./db/data-dir-lock.ts";
+import { dataDirWarning, usePrivateUmask } from "./db/data-dir-mode.ts";
 import { openMigrated } from "./db/database.ts";
 import { removeStalePartials } from "./db/partial-files.ts";
 import { cacheDir } from "./db/pglite-template.ts";
@@ -21,6 +22,11 @@ async function main() {
     }
     throw error;
   }
+
+  // DATA_DIR and all in it are the server's user's alone (db/data-dir-mode.ts).
+  usePrivateUmask();
+  const wideDataDir = dataDirWarning(config.dataDir);
+  if (wideDataDir) process.stderr.write(wideDataDir);
 
   // Embedded PGlite serves one process: hold DATA_DIR/server.pid so that a second server or
   // `npm run admin:create` refuses to open the same files.

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.ts";
 import { loadConfig } from "../src/config.ts";
 import { signIn } from "./accounts.ts";
+import { makeClass } from "./class-fixtures.ts";
 import { createTestDatabase, dialects, type TestApp } from "./helpers.ts";
 
 // The request log at info level: one line per request with its id, and nothing personal
@@ -73,5 +74,32 @@ describe.each(dialects)("request log (%s)", (dialect) => {
     expect(everything).not.toContain("pupil.person");
     expect(everything).not.toContain("Ana");
     expect(everything).not.toContain("abc.def.ghi");
+  });
+
+  it("shows an email in the path as [redacted] and keeps the ids (issue 26)", async () => {
+    const admin = await signIn(t, "admin");
+    const teacher = await signIn(t, "teacher");
+    const classId = await makeClass(t, { teachers: [teacher.user.uid] });
+    const pupil = "pia.pupil@example.com";
+    lines.length = 0;
+    const cancelled = await app.inject({
+      method: "DELETE",
+      url: `/api/classes/${classId}/invitations/${encodeURIComponent(pupil)}`,
+      headers: teacher.auth,
+    });
+    expect(cancelled.statusCode).toBe(404);
+    await app.inject({
+      method: "DELETE",
+      url: "/api/admin/invitations/pia.pupil%40example.com",
+      headers: admin.auth,
+    });
+
+    const requests = lines.filter((l) => l.msg === "request completed");
+    expect(requests.map((l) => (l.req as { url: string }).url)).toEqual([
+      `/api/classes/${classId}/invitations/[redacted]`,
+      "/api/admin/invitations/[redacted]",
+    ]);
+    const everything = JSON.stringify(lines);
+    expect(everything).not.toContain("pia.pupil");
   });
 });

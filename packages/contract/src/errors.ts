@@ -20,6 +20,7 @@ export const errorCodes = [
   "internal_error",
   "reauth_required",
   "mfa_enrolment_required",
+  "cross_origin_refused",
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];
 

@@ -26,6 +26,7 @@ export const messages = {
   invalidCredentials: "Invalid email or password.",
   emailTaken: "An account with this email already exists.",
   notAllowed: "You are not allowed to do this.",
+  crossOriginRefused: "This request must come from Gradecast's own pages.",
   signInRequired: "Please sign in to continue.",
   tooManyRequests: "Too many attempts. Please wait and try again.",
   serverError: "Something went wrong on our side. Please try again.",

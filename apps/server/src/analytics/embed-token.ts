@@ -42,7 +42,7 @@ export async function loadEmbedKey(config: Pick<Config, "jwtPrivateKey" | "dataD
     );
   }
   const file = path.join(config.dataDir, SECRET_FILE);
-  await mkdir(config.dataDir, { recursive: true });
+  await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
   const read = async () => Buffer.from((await readFile(file, "utf8")).trim(), "base64url");
   try {
     const existing = await read();

@@ -44,6 +44,9 @@ export async function changeEmail(
     .execute(async (tx) => {
       const user = await q.updateUser(tx, row.id, { email, email_verified: false }, now);
       if (!user) throw sessionExpired();
+      // Whatever was mailed to the old address (reset links, a verification code) proves
+      // nothing any more: neither the new address nor a way back in for the old mailbox.
+      await q.endEmailedProofs(tx, row.id, now);
       await audit(tx, {
         actorId: row.id,
         actorEmail: email,

@@ -18,7 +18,12 @@ export async function setMfaPending(db: Db, userId: string, sealed: string): Pro
 export async function enableMfa(
   db: Db,
   userId: string,
-  input: { secret: string; step: number; now: Date; recoveryHashes: string[] },
+  input: {
+    secret: string;
+    step: number;
+    now: Date;
+    recoveryCodes: { codeId: string; codeHash: string }[];
+  },
 ): Promise<boolean> {
   return db.transaction().execute(async (tx) => {
     const row = await tx
@@ -38,7 +43,13 @@ export async function enableMfa(
     await tx.deleteFrom("mfa_recovery_codes").where("user_id", "=", userId).execute();
     await tx
       .insertInto("mfa_recovery_codes")
-      .values(input.recoveryHashes.map((code_hash) => ({ user_id: userId, code_hash })))
+      .values(
+        input.recoveryCodes.map((c) => ({
+          user_id: userId,
+          code_id: c.codeId,
+          code_hash: c.codeHash,
+        })),
+      )
       .execute();
     return true;
   });
@@ -57,14 +68,20 @@ export async function useTotpStep(db: Db, userId: string, step: number): Promise
   return row !== undefined;
 }
 
-export async function useRecoveryCode(
-  db: Db,
-  userId: string,
-  codeHash: string,
-  now: Date,
-): Promise<boolean> {
-  const match = { user_id: userId, code_hash: codeHash };
-  return stampOnce(db, "mfa_recovery_codes", "used_at", now, match);
+/** The unused recovery codes a typed code may be: those of its id, and any stored without one. */
+export function recoveryCodeCandidates(db: Db, userId: string, codeId: string) {
+  return db
+    .selectFrom("mfa_recovery_codes")
+    .select(["id", "code_id", "code_hash"])
+    .where("user_id", "=", userId)
+    .where("used_at", "is", null)
+    .where((eb) => eb.or([eb("code_id", "=", codeId), eb("code_id", "is", null)]))
+    .execute();
+}
+
+/** Uses a recovery code up; false when it was used meanwhile. */
+export async function useRecoveryCode(db: Db, id: string, now: Date): Promise<boolean> {
+  return stampOnce(db, "mfa_recovery_codes", "used_at", now, { id });
 }
 
 export async function countRecoveryCodes(db: Db, userId: string): Promise<number> {

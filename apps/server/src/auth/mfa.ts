@@ -11,6 +11,7 @@ import type { UserRow } from "../db/schema.ts";
 import { conflict, hasCode, invalid, unauthenticated } from "../domain-errors.ts";
 import { guarded, hour } from "../limits/guarded.ts";
 import type { AuthContext } from "./context.ts";
+import { hashPassword, verifyPassword } from "./passwords.ts";
 import * as q from "./queries.ts";
 import { createSecretBox, type SecretBox } from "./secret-box.ts";
 import { readNote, signNote } from "./signed-notes.ts";
@@ -68,8 +69,53 @@ function newRecoveryCode(): string {
   const chars = [...bytes].map((b) => alphabet[b % alphabet.length]).join("");
   return `${chars.slice(0, 5)}-${chars.slice(5)}`;
 }
-const recoveryHash = (userId: string, code: string) =>
-  sha256(`recovery:${userId}:${code.toLowerCase().replace(/[^a-z0-9]/g, "")}`);
+
+// A code as typed, in capitals or without its dash, is the same code.
+const normalised = (code: string) => code.toLowerCase().replace(/[^a-z0-9]/g, "");
+/** A code's id: its first two characters, stored in clear to find its row (issue 26). */
+const recoveryCodeId = (code: string) => normalised(code).slice(0, 2);
+/** How codes were stored before migration 0018 (SHA-256, no id); still accepted once each. */
+const legacyRecoveryHash = (userId: string, code: string) =>
+  sha256(`recovery:${userId}:${normalised(code)}`);
+
+/**
+ * Ten new codes with ten different ids, each stored as an argon2id hash of the whole code (the
+ * id takes 10 of its 50 bits: 40 are left to an offline guesser, at an argon2id each).
+ */
+async function newRecoveryCodes(): Promise<{
+  codes: string[];
+  stored: { codeId: string; codeHash: string }[];
+}> {
+  const byId = new Map<string, string>();
+  while (byId.size < recoveryCodeCount) {
+    const code = newRecoveryCode();
+    if (!byId.has(recoveryCodeId(code))) byId.set(recoveryCodeId(code), code);
+  }
+  const codes = [...byId.values()];
+  const hashes = await Promise.all(codes.map((code) => hashPassword(normalised(code))));
+  return {
+    codes,
+    stored: codes.map((code, i) => ({ codeId: recoveryCodeId(code), codeHash: hashes[i] ?? "" })),
+  };
+}
+
+/**
+ * Uses up the unused recovery code of a user that `code` is, if any. One argon2id check for a
+ * code of this release (one row per id), plus a SHA-256 for each code stored before.
+ */
+async function useRecoveryCode(ctx: AuthContext, userId: string, code: string) {
+  const { services } = ctx;
+  if (!/^[a-z0-9]{10}$/.test(normalised(code))) return false;
+  const candidates = await q.recoveryCodeCandidates(services.db, userId, recoveryCodeId(code));
+  for (const row of candidates) {
+    const right =
+      row.code_id === null
+        ? row.code_hash === legacyRecoveryHash(userId, code)
+        : await verifyPassword(row.code_hash, normalised(code));
+    if (right) return q.useRecoveryCode(services.db, row.id, services.now());
+  }
+  return false;
+}
 
 /** POST /api/me/mfa/totp/confirm: the first right code turns MFA on; the codes are shown once. */
 export async function confirmTotp(
@@ -87,12 +133,12 @@ export async function confirmTotp(
   const recoveryCodes = await countCodeTry(ctx, userId, async () => {
     const step = matchingStep(plain, code, services.now());
     if (step === undefined) throw invalidMfaCode();
-    const codes = Array.from({ length: recoveryCodeCount }, newRecoveryCode);
+    const { codes, stored } = await newRecoveryCodes();
     const done = await q.enableMfa(services.db, userId, {
       secret: row.mfa_pending_secret as string,
       step,
       now: services.now(),
-      recoveryHashes: codes.map((c) => recoveryHash(userId, c)),
+      recoveryCodes: stored,
     });
     if (!done) throw conflict(securityMessages.mfaAlreadyOn);
     services.database.usersChanged();
@@ -148,11 +194,7 @@ export async function checkSecondFactor(
       }
       return "totp" as const;
     }
-    if (
-      await q.useRecoveryCode(services.db, row.id, recoveryHash(row.id, trimmed), services.now())
-    ) {
-      return "recovery" as const;
-    }
+    if (await useRecoveryCode(ctx, row.id, trimmed)) return "recovery" as const;
     throw invalidMfaCode();
   });
 }

@@ -185,7 +185,7 @@ export async function revokeUserSessions(
 // Email verification codes.
 export async function replaceEmailCode(
   db: Db,
-  row: { userId: string; codeHash: string; expiresAt: Date; createdAt: Date },
+  row: { userId: string; email: string; codeHash: string; expiresAt: Date; createdAt: Date },
 ): Promise<void> {
   await db.transaction().execute(async (tx) => {
     await stampOnce(tx, "email_codes", "consumed_at", row.createdAt, { user_id: row.userId });
@@ -193,6 +193,7 @@ export async function replaceEmailCode(
       .insertInto("email_codes")
       .values({
         user_id: row.userId,
+        email: row.email,
         code_hash: row.codeHash,
         expires_at: row.expiresAt,
       })
@@ -224,9 +225,25 @@ export async function tryEmailCode(db: Db, userId: string, now: Date, maxTries: 
       // PostgreSQL re-evaluates this condition (not the subquery) on the row it then sees, so
       // ten parallel wrong codes cannot all count as one of the five.
       .where("attempts", "<", maxTries)
-      .returning(["id", "code_hash"])
+      .returning(["id", "code_hash", "email"])
       .executeTakeFirst()
   );
+}
+
+/** Marks the account's address verified if it is still `email`; the account, or undefined. */
+export function verifyAddress(
+  db: Db,
+  id: string,
+  email: string,
+  now: Date,
+): Promise<UserRow | undefined> {
+  return db
+    .updateTable("users")
+    .set({ email_verified: true, updated_at: now } as { email_verified: boolean })
+    .where("id", "=", id)
+    .where("email", "=", email)
+    .returningAll()
+    .executeTakeFirst();
 }
 
 export async function consumeEmailCode(db: Db, id: string, now: Date): Promise<boolean> {
@@ -236,12 +253,13 @@ export async function consumeEmailCode(db: Db, id: string, now: Date): Promise<b
 // Password resets.
 export async function insertPasswordReset(
   db: Db,
-  row: { userId: string; tokenHash: string; expiresAt: Date; createdAt: Date },
+  row: { userId: string; email: string; tokenHash: string; expiresAt: Date; createdAt: Date },
 ): Promise<void> {
   await db
     .insertInto("password_resets")
     .values({
       user_id: row.userId,
+      email: row.email,
       token_hash: row.tokenHash,
       expires_at: row.expiresAt,
     })
@@ -268,11 +286,45 @@ export async function usePasswordReset(db: Db, tokenHash: string, now: Date) {
     .where("token_hash", "=", tokenHash)
     .where("used_at", "is", null)
     .where("expires_at", ">", now)
-    .returning("user_id")
+    .returning(["user_id", "email"])
     .executeTakeFirst();
 }
 
 /** Ends every unused reset link of a user: after a new password, an older link must not work. */
 export async function endPasswordResets(db: Db, userId: string, now: Date): Promise<void> {
   await stampOnce(db, "password_resets", "used_at", now, { user_id: userId });
+}
+
+/**
+ * Ends every emailed proof of a user (reset links and verification codes): after an email
+ * change, nothing mailed to the old address may prove anything.
+ */
+export async function endEmailedProofs(db: Db, userId: string, now: Date): Promise<void> {
+  await endPasswordResets(db, userId, now);
+  await stampOnce(db, "email_codes", "consumed_at", now, { user_id: userId });
+}
+
+/**
+ * A reset's new password, only while the account's address is still the one the link was
+ * mailed to (checked on the row as it is written, so an email change cannot slip in between),
+ * and that address is then verified. A link stored before migration 0017 (no address) sets the
+ * password and verifies nothing. Undefined when the address is another now.
+ */
+export async function setResetPassword(
+  db: Db,
+  id: string,
+  passwordHash: string,
+  linkEmail: string | null,
+  now: Date,
+): Promise<UserRow | undefined> {
+  let query = db
+    .updateTable("users")
+    .set({
+      password_hash: passwordHash,
+      ...(linkEmail === null ? {} : { email_verified: true }),
+      updated_at: now,
+    } as { password_hash: string })
+    .where("id", "=", id);
+  if (linkEmail !== null) query = query.where("email", "=", linkEmail);
+  return query.returningAll().executeTakeFirst();
 }

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { addressLimit, perAccount, routeLimit } from "../http/rate-limits.ts";
 import { route } from "../http/route-schemas.ts";
+import { requireOwnOrigin } from "../http/same-origin.ts";
 import { hour } from "../limits/guarded.ts";
 import type { Services } from "../services.ts";
 import {
@@ -111,38 +112,58 @@ export async function authRoutes(fastify: FastifyInstance, ctx: AuthContext) {
     return sendSession(services, reply, session);
   });
 
-  app.post("/api/auth/reauth", route("POST /api/auth/reauth"), async (request, reply) => {
-    await reauthenticate(ctx, request.user!, request.ip ?? null, request.body);
-    return reply.code(204).send();
-  });
+  // The session's own calls answer the app's pages only (http/same-origin.ts): checked before
+  // anything else, so that a refusal neither ends the session nor clears its cookie.
+  const ownOrigin = async (request: FastifyRequest) =>
+    requireOwnOrigin(request, services.config.publicUrl);
 
-  app.post("/api/auth/refresh", route("POST /api/auth/refresh"), async (request, reply) => {
-    try {
-      const session = await refresh(ctx, origin(request), refreshTokenOf(services, request));
-      return sendSession(services, reply, session);
-    } catch (error) {
-      reply.clearCookie(cookieName(services, refreshCookie), cookieOptions(services));
-      throw error;
-    }
-  });
+  app.post(
+    "/api/auth/reauth",
+    { ...route("POST /api/auth/reauth"), preValidation: ownOrigin },
+    async (request, reply) => {
+      await reauthenticate(ctx, request.user!, request.ip ?? null, request.body);
+      return reply.code(204).send();
+    },
+  );
 
-  app.post("/api/auth/logout", route("POST /api/auth/logout"), async (request, reply) => {
-    await logout(ctx, refreshTokenOf(services, request));
-    return reply
-      .clearCookie(cookieName(services, refreshCookie), cookieOptions(services))
-      .code(204)
-      .send();
-  });
+  app.post(
+    "/api/auth/refresh",
+    { ...route("POST /api/auth/refresh"), preValidation: ownOrigin },
+    async (request, reply) => {
+      try {
+        const session = await refresh(ctx, origin(request), refreshTokenOf(services, request));
+        return sendSession(services, reply, session);
+      } catch (error) {
+        reply.clearCookie(cookieName(services, refreshCookie), cookieOptions(services));
+        throw error;
+      }
+    },
+  );
+
+  app.post(
+    "/api/auth/logout",
+    { ...route("POST /api/auth/logout"), preValidation: ownOrigin },
+    async (request, reply) => {
+      await logout(ctx, refreshTokenOf(services, request));
+      return reply
+        .clearCookie(cookieName(services, refreshCookie), cookieOptions(services))
+        .code(204)
+        .send();
+    },
+  );
 
   const background = new Set<Promise<void>>();
   app.addHook("onClose", async () => {
     await Promise.allSettled([...background]);
   });
 
+  // 5 an hour per client address and email, not per email alone: a stranger's requests must not
+  // keep the owner from getting a link (issue 26). What reaches one mailbox stays bounded by the
+  // addresses sending (each also held to 30 reset emails an hour, whatever the accounts).
   app.post(
     "/api/auth/forgot-password",
     route("POST /api/auth/forgot-password", {
-      ...routeLimit(services, "forgot", 5, hour, emailOf),
+      ...routeLimit(services, "forgot", 5, hour, (r) => `${r.ip}|${emailOf(r)}`),
     }),
     async (request, reply) => {
       const work = await resetsPerAddress(request, () => forgotPassword(ctx, request.body));

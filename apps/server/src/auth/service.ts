@@ -20,6 +20,7 @@ import { conflict, DomainError, hasCode, invalid, unauthenticated } from "../dom
 import { appUrl, sendMail } from "../mail/send.ts";
 import type { Services } from "../services.ts";
 import type { AuthContext, Origin } from "./context.ts";
+import { inputDigest } from "./input-digest.ts";
 import { challengeUser, checkSecondFactor, mfaEnabled, signChallenge } from "./mfa.ts";
 import { hashPassword, isCommonPassword, verifyDummy, verifyPassword } from "./passwords.ts";
 import * as q from "./queries.ts";
@@ -120,6 +121,7 @@ export async function sendVerificationCode(services: Services, user: UserRow): P
   const now = services.now();
   await q.replaceEmailCode(services.db, {
     userId: user.id,
+    email: user.email,
     codeHash: codeHash(user.id, code),
     createdAt: now,
     expiresAt: new Date(now.getTime() + codeMinutes * 60_000),
@@ -147,12 +149,16 @@ export async function login(
     ? await verifyPassword(row.password_hash, input.password)
     : await verifyDummy(input.password);
   if (!row || !ok) {
+    // An input that names no account may be a password typed in the wrong field: kept only as
+    // a keyed digest (input-digest.ts), never as it was typed.
     await audit(services.db, {
       actorId: row?.id ?? null,
-      actorEmail: input.email,
+      actorEmail: row ? row.email : null,
       action: "auth.login_failed",
       target: row?.id ?? null,
-      details: { reason: row ? "wrong_password" : "unknown_email" },
+      details: row
+        ? { reason: "wrong_password" }
+        : { reason: "unknown_email", inputDigest: inputDigest(ctx.keys, input.email) },
       ip: origin.ip,
     });
     throw invalidCredentials();
@@ -297,10 +303,12 @@ export async function verifyEmail(ctx: AuthContext, userId: string, body: unknow
   const given = Buffer.from(codeHash(userId, code), "hex");
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw invalidCode();
   if (!(await q.consumeEmailCode(services.db, live.id, now))) throw invalidCode();
-  const row = await q.updateUser(services.db, userId, { email_verified: true }, now);
+  // The code proves the address it was mailed to, and only while the account still has it.
+  if (live.email === null) throw invalidCode();
+  const row = await q.verifyAddress(services.db, userId, live.email, now);
+  if (!row) throw invalidCode();
   services.database.usersChanged();
-  if (row)
-    await enrolInvitedStudent(services, await acceptTeacherInvitation(services, row, null), null);
+  await enrolInvitedStudent(services, await acceptTeacherInvitation(services, row, null), null);
 }
 
 export async function resendCode(ctx: AuthContext, userId: string): Promise<void> {
@@ -323,6 +331,7 @@ export async function forgotPassword(
     const now = services.now();
     await q.insertPasswordReset(services.db, {
       userId: row.id,
+      email: row.email,
       tokenHash: sha256(token),
       createdAt: now,
       expiresAt: new Date(now.getTime() + resetMinutes * 60_000),
@@ -354,17 +363,15 @@ export async function resetPassword(
   const now = services.now();
   const used = await q.usePasswordReset(services.db, tokenHash, now);
   if (!used) throw new DomainError("invalid", "invalid_token", invalidResetMessage);
-  // The link reached the mailbox: the email is proven too.
-  const row = await q.updateUser(
-    services.db,
-    used.user_id,
-    { password_hash: passwordHash, email_verified: true },
-    now,
-  );
+  // The link reached the mailbox it was sent to: that address is proven too. An email change
+  // ends the account's links; one that slipped past it (asked for as the change was made) is
+  // for an address the account no longer has, and does nothing (issue 26).
+  const row = await q.setResetPassword(services.db, used.user_id, passwordHash, used.email, now);
+  if (!row) throw new DomainError("invalid", "invalid_token", invalidResetMessage);
   await q.revokeUserSessions(services.db, used.user_id, now);
   services.database.usersChanged();
   await q.endPasswordResets(services.db, used.user_id, now);
-  if (row) {
+  if (used.email !== null) {
     await enrolInvitedStudent(
       services,
       await acceptTeacherInvitation(services, row, origin.ip),

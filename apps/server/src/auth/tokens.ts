@@ -31,7 +31,7 @@ export async function loadSigningKeys(config: Config): Promise<SigningKeys> {
     if (existsSync(file)) {
       pem = await readFile(file, "utf8");
     } else {
-      await mkdir(config.dataDir, { recursive: true });
+      await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
       const { privateKey } = generateKeyPairSync("ed25519");
       const fresh = privateKey.export({ type: "pkcs8", format: "pem" }).toString();
       try {

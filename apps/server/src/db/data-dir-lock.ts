@@ -1,6 +1,7 @@
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
+import { privateDirMode, privateFileMode } from "./data-dir-mode.ts";
 
 // Embedded PGlite is one process's database: two processes on one DATA_DIR would corrupt it.
 // The server (main.ts) and the maintenance commands hold DATA_DIR/server.pid while they use a
@@ -75,12 +76,12 @@ export function lockHolder(dataDir: string): number | null {
 
 /** Takes the lock on dataDir; throws DataDirBusyError when a live process holds it. */
 export async function lockDataDir(dataDir: string): Promise<() => void> {
-  await mkdir(dataDir, { recursive: true });
+  await mkdir(dataDir, { recursive: true, mode: privateDirMode });
   const file = path.join(dataDir, lockFileName);
   const content = `${process.pid} ${processStart(process.pid) ?? ""}\n`;
   for (let attempt = 0; ; attempt++) {
     try {
-      writeFileSync(file, content, { mode: 0o644, flag: "wx" });
+      writeFileSync(file, content, { mode: privateFileMode, flag: "wx" });
       break;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;

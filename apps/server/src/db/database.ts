@@ -5,6 +5,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient, sql } from "kysely";
 import type { Pool, PoolClient } from "pg";
+import { makePrivate, privateDirMode } from "./data-dir-mode.ts";
 import { migrate } from "./migrate.ts";
 import { PGliteDialect } from "./pglite-dialect.ts";
 import { loadTemplate, seedDataDir } from "./pglite-template.ts";
@@ -123,13 +124,17 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const dir = path.join(options.dataDir, "pglite");
     // A new DATA_DIR starts as a file copy of the migrated template (see pglite-template.ts).
     const isNew = !existsSync(path.join(dir, "PG_VERSION")) && !(await seedDataDir(dir));
-    await mkdir(dir, { recursive: true });
+    await mkdir(dir, { recursive: true, mode: privateDirMode });
     const template = isNew ? await loadTemplate() : undefined;
     client = await PGlite.create(dir, {
       extensions: { pg_trgm },
       startParams,
       ...(template ? { loadDataDir: template } : {}),
     });
+    // The template's copy keeps the modes it was built with, and PGlite's file system sets modes
+    // of its own (0644, 0666) whatever the umask: made private once it is open. What it writes
+    // later is inside this 0700 directory, which no other user can enter.
+    makePrivate(dir);
   } else {
     const template = await loadTemplate();
     client = await PGlite.create({

@@ -14,6 +14,8 @@ import * as predictionSetups from "./migrations/0012-prediction-setups.ts";
 import * as classRisk from "./migrations/0013-class-risk.ts";
 import * as reportListWalks from "./migrations/0015-report-list-walks.ts";
 import * as auditNoteText from "./migrations/0016-audit-note-text.ts";
+import * as emailedProofAddress from "./migrations/0017-emailed-proof-address.ts";
+import * as recoveryCodeIds from "./migrations/0018-recovery-code-ids.ts";
 import type { DB } from "./schema.ts";
 import { hasSqlState, sqlStates } from "./sql-errors.ts";
 
@@ -34,6 +36,8 @@ export const migrations: Record<string, Migration> = {
   "0013-class-risk": classRisk,
   "0015-report-list-walks": reportListWalks,
   "0016-audit-note-text": auditNoteText,
+  "0017-emailed-proof-address": emailedProofAddress,
+  "0018-recovery-code-ids": recoveryCodeIds,
 };
 
 /**

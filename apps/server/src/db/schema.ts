@@ -52,7 +52,13 @@ export interface SessionsTable {
 export interface MfaRecoveryCodesTable {
   id: Generated<string>;
   user_id: string;
+  /**
+   * argon2id of the code; a SHA-256 (hex) for codes stored before migration 0018, which have
+   * no code_id.
+   */
   code_hash: string;
+  /** The code's first two characters (not secret): the row a typed code is checked against. */
+  code_id: string | null;
   used_at: Timestamp | null;
 }
 
@@ -60,6 +66,8 @@ export interface EmailCodesTable {
   id: Generated<string>;
   user_id: string;
   code_hash: string;
+  /** The address the code was mailed to (null before migration 0017: proves nothing). */
+  email: string | null;
   attempts: Generated<number>;
   created_at: Generated<Timestamp>;
   expires_at: Timestamp;
@@ -70,6 +78,8 @@ export interface PasswordResetsTable {
   id: Generated<string>;
   user_id: string;
   token_hash: string;
+  /** The address the link was mailed to (null before migration 0017: verifies nothing). */
+  email: string | null;
   created_at: Generated<Timestamp>;
   expires_at: Timestamp;
   used_at: Timestamp | null;

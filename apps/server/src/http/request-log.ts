@@ -10,9 +10,30 @@ import { type FastifyReply, type FastifyRequest, LogController } from "fastify";
 // searches name students and accounts, cursors carry names, and links carry tokens and codes.
 const plainQueryKeys = new Set(["limit", "sort", "pending", "review", "store", "setup", "scope"]);
 
+// Path parameters that are ids; any other (an invitation's email) is shown as [redacted].
+const plainParams = new Set(["id", "uid"]);
+
+/**
+ * The path with its personal parameters redacted, read against the route's pattern: a segment
+ * whose parameter is not an id (DELETE …/invitations/:email names a pupil) is not logged.
+ */
+function shownPath(path: string, pattern: string | undefined): string {
+  if (!pattern?.includes(":")) return path;
+  const parts = path.split("/");
+  const names = pattern.split("/");
+  // A pattern this cannot line up with the path (none today) is logged as the pattern itself.
+  if (parts.length !== names.length) return pattern;
+  return names
+    .map((name, i) =>
+      name.startsWith(":") && !plainParams.has(name.slice(1)) ? "[redacted]" : parts[i],
+    )
+    .join("/");
+}
+
 /** The request as a log line shows it: no personal data, no secrets. */
 export function serializeRequest(request: FastifyRequest) {
-  const [pathPart = "", query] = request.url.split("?", 2);
+  const [rawPath = "", query] = request.url.split("?", 2);
+  const pathPart = shownPath(rawPath, request.routeOptions?.url);
   const shown = query
     ?.split("&")
     .map((pair) => {

@@ -52,7 +52,7 @@ export function createMailer(config: Config, log: FastifyBaseLogger, say: Say = 
   return {
     async send(message) {
       const info = await transport.sendMail({ from: config.mailFrom, ...message });
-      await mkdir(outbox, { recursive: true });
+      await mkdir(outbox, { recursive: true, mode: 0o700 });
       const stamp = new Date().toISOString().replace(/[:.]/g, "-");
       const file = path.join(outbox, `${stamp}-${randomBytes(4).toString("hex")}.eml`);
       await writeFile(file, info.message as Buffer, { mode: 0o600 });
