@@ -105,6 +105,11 @@ export const apiAccess = {
   },
   "GET /api/me/sharing": { allow: ["student"] },
   "PATCH /api/me/sharing": { allow: ["student"] },
+  // Issue 26: a student answers a class's invitation, and may leave a class.
+  "GET /api/me/class-invitations": { allow: ["student"], verified: true },
+  "POST /api/classes/:id/invitation": { allow: ["student"], verified: true },
+  "DELETE /api/classes/:id/invitation": { allow: ["student"], verified: true },
+  "DELETE /api/classes/:id/enrolment": { allow: ["student"], verified: true },
   // Account security (issue 18): sessions, TOTP MFA, re-authentication. Last: the fuzz test
   // walks routes in this order, and these end sessions and turn MFA off for its users.
   "POST /api/auth/mfa": anyone,

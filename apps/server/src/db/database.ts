@@ -28,6 +28,9 @@ import * as predictionSetups from "./migrations/0012-prediction-setups.ts";
 import * as classRisk from "./migrations/0013-class-risk.ts";
 import * as reportListWalks from "./migrations/0015-report-list-walks.ts";
 import * as auditNoteText from "./migrations/0016-audit-note-text.ts";
+import * as classInvitationConsent from "./migrations/0020-class-invitation-consent.ts";
+import * as explanationShareTeachers from "./migrations/0021-explanation-share-teachers.ts";
+import * as rosterEmailCounts from "./migrations/0022-roster-email-counts.ts";
 import { PGliteDialect } from "./pglite-dialect.ts";
 import { loadTemplate, seedDataDir } from "./pglite-template.ts";
 import { preparedName } from "./prepared.ts";
@@ -84,6 +87,9 @@ const migrations: Record<string, Migration> = {
   "0013-class-risk": classRisk,
   "0015-report-list-walks": reportListWalks,
   "0016-audit-note-text": auditNoteText,
+  "0020-class-invitation-consent": classInvitationConsent,
+  "0021-explanation-share-teachers": explanationShareTeachers,
+  "0022-roster-email-counts": rosterEmailCounts,
 };
 
 /**
