@@ -1,14 +1,7 @@
 import { classMessages } from "@gradecast/contract/classes";
 import type { Page } from "playwright-core";
 import { axeViolations } from "./a11y.ts";
-import {
-  enrolMfaByApi,
-  logIn,
-  logOut,
-  type MfaKeys,
-  person,
-  signUpVerified,
-} from "./browser-accounts.ts";
+import { enrolMfaByApi, logIn, type MfaKeys, person, signUpVerified } from "./browser-accounts.ts";
 import { describe, expect, test } from "./fixtures.ts";
 import { type OpenPage, openPage } from "./harness.ts";
 
@@ -182,7 +175,7 @@ describe("classes", () => {
 
     // Her own browser: the invitation waits for her answer on the Student Dashboard.
     const { page: hers } = studentTab;
-    await logOut(hers);
+    await hers.evaluate(() => localStorage.removeItem("token"));
     await logIn(hers, vera);
     await hers.goto("/student-dashboard");
     const invitations = card(hers, "Class invitations");

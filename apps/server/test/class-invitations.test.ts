@@ -4,8 +4,12 @@ import {
   classMessages,
   myClassInvitationsSchema,
 } from "@gradecast/contract/classes";
+import { sql } from "kysely";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type SignedInUser, signIn, waitForMail } from "./accounts.ts";
+import { up as markConsent } from "../src/db/migrations/0020-class-invitation-consent.ts";
+import { up as shareWithTeachers } from "../src/db/migrations/0021-explanation-share-teachers.ts";
+import { type SignedInUser, signIn, uniqueEmail, waitForMail } from "./accounts.ts";
+import { makeClass } from "./class-fixtures.ts";
 import { api } from "./class-helpers.ts";
 import { auditOf, dialects, errorOf } from "./helpers.ts";
 import { sampleQuestionnaire } from "./sample-answers.ts";
@@ -268,5 +272,67 @@ describe.each(dialects)("class invitations and leaving (%s)", (dialect) => {
     const off = await share(student, false);
     expect(off.sharedWith).toEqual([]);
     expect(itemOf(await risk(people.teacher, first), student)?.shared).toBe(false);
+  });
+
+  it("migrates: open invitations to an existing account need its answer; sharing goes to the teachers of that moment", async () => {
+    const db = t.database.db;
+    const at = (iso: string) => new Date(iso);
+    const student = await signIn(t, "student");
+    // Class A: the student was in it, taught by the teacher, before turning sharing on. Class B:
+    // enrolled afterwards (a roster, without her say): its teacher must not inherit the choice.
+    const classA = await makeClass(t, { teachers: [], name: "Migrated A" });
+    const classB = await makeClass(t, { teachers: [], name: "Migrated B" });
+    await db
+      .insertInto("class_teachers")
+      .values([
+        { class_id: classA, teacher_id: people.teacher.user.uid, added_at: at("2026-01-01") },
+        { class_id: classB, teacher_id: people.otherTeacher.user.uid, added_at: at("2026-01-01") },
+      ])
+      .execute();
+    await db
+      .insertInto("enrolments")
+      .values([
+        { class_id: classA, student_id: student.user.uid, enrolled_at: at("2026-02-01") },
+        { class_id: classB, student_id: student.user.uid, enrolled_at: at("2026-04-01") },
+      ])
+      .execute();
+    await db
+      .insertInto("explanation_shares")
+      .values({ student_id: student.user.uid, shared: true, changed_at: at("2026-03-01") })
+      .onConflict((oc) =>
+        oc.column("student_id").doUpdateSet({ shared: true, changed_at: at("2026-03-01") }),
+      )
+      .execute();
+    await sql`drop table explanation_share_teachers`.execute(db);
+    await shareWithTeachers(db as never);
+    const shares = await db
+      .selectFrom("explanation_share_teachers")
+      .select("teacher_id")
+      .where("student_id", "=", student.user.uid)
+      .execute();
+    expect(shares.map((r) => r.teacher_id)).toEqual([people.teacher.user.uid]);
+
+    // An invitation to an address whose account existed first needs its owner's answer; one to a
+    // new address keeps working as before (in the class on verification).
+    const fresh = uniqueEmail("fresh");
+    await db
+      .insertInto("class_invitations")
+      .values([
+        { class_id: classA, email: student.email, name: "Existing", created_at: at("2099-01-01") },
+        { class_id: classA, email: fresh, name: "New", created_at: at("2099-01-01") },
+      ])
+      .execute();
+    await sql`alter table class_invitations drop column needs_consent`.execute(db);
+    await markConsent(db as never);
+    const marked = await db
+      .selectFrom("class_invitations")
+      .select(["email", "needs_consent"])
+      .where("class_id", "=", classA)
+      .orderBy("name")
+      .execute();
+    expect(marked).toEqual([
+      { email: student.email, needs_consent: true },
+      { email: fresh, needs_consent: false },
+    ]);
   });
 });
