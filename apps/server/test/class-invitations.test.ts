@@ -8,7 +8,7 @@ import { sql } from "kysely";
 import { beforeAll, describe, expect, it } from "vitest";
 import { up as markConsent } from "../src/db/migrations/0020-class-invitation-consent.ts";
 import { up as shareWithTeachers } from "../src/db/migrations/0021-explanation-share-teachers.ts";
-import { type SignedInUser, signIn, uniqueEmail, waitForMail } from "./accounts.ts";
+import { type SignedInUser, signIn, uniqueEmail, verifyByMail, waitForMail } from "./accounts.ts";
 import { makeClass } from "./class-fixtures.ts";
 import { api } from "./class-helpers.ts";
 import { auditOf, dialects, errorOf } from "./helpers.ts";
@@ -205,6 +205,18 @@ describe.each(dialects)("class invitations and leaving (%s)", (dialect) => {
     expect((await myInvitations(people.pending)).map((i) => i.classId)).toEqual([klass.id]);
     expect((await accept(people.pending, klass)).statusCode).toBe(200);
     expect(await studentIds(klass)).toEqual([people.pending.user.uid]);
+  });
+
+  it("keeps an invitation to an unverified account waiting for its answer once the address is verified", async () => {
+    const klass = await newClass("Unverified class");
+    const later = await signIn(t, "student", { verified: false });
+    await invite(klass, later);
+    expect((await verifyByMail(t, later.email, later.auth)).statusCode).toBe(200);
+    // Verifying proves the address, not a wish to join: the invitation waits.
+    expect(await studentIds(klass)).toEqual([]);
+    expect((await myInvitations(later)).map((i) => i.classId)).toEqual([klass.id]);
+    expect((await accept(later, klass)).statusCode).toBe(200);
+    expect(await studentIds(klass)).toEqual([later.user.uid]);
   });
 
   it("lets a student leave a class, and nobody else leave for them", async () => {
