@@ -201,6 +201,16 @@ describe.each(dialects)("class invitations and leaving (%s)", (dialect) => {
     expect(await studentIds(klass)).toEqual([]);
     expect(await auditOf(t, "class.invitation_declined", klass.id)).toHaveLength(1);
 
+    // Joining by the class's code answers the invitation too.
+    const coded = await signIn(t, "student");
+    await invite(klass, coded);
+    const code = (await c.call("GET", `/api/classes/${klass.id}`, people.teacher)).json().class
+      .joinCode as string;
+    expect((await c.join(coded, code)).statusCode).toBe(201);
+    expect(await myInvitations(coded)).toEqual([]);
+    expect(await invitedEmails(klass)).not.toContain(coded.email);
+    expect((await leave(coded, klass)).statusCode).toBe(204);
+
     // A pending teacher is a student until approved: they may accept like one.
     expect((await myInvitations(people.pending)).map((i) => i.classId)).toEqual([klass.id]);
     expect((await accept(people.pending, klass)).statusCode).toBe(200);

@@ -307,6 +307,8 @@ export async function joinClass(
   const classId = await q.findClassByCode(services.db, code);
   if (!classId) throw unknownJoinCode();
   const joined = await services.db.transaction().execute(async (tx) => {
+    // Joining by code answers an open invitation to the same class too (issue 26).
+    await q.takeInvitation(tx, classId, actor.user.email);
     if (!(await q.enrol(tx, classId, actor.user.id))) return false;
     await audit(tx, {
       ...who(actor, classId),
