@@ -151,6 +151,15 @@ export const envSchema = z.object({
     emptyToUndefined,
     z.enum(["on", "off"], { error: "must be on or off" }).default("on"),
   ),
+  INVITATION_EMAILS_PER_DAY: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ error: "must be a whole number from 1 to 100000" })
+      .int({ error: "must be a whole number from 1 to 100000" })
+      .min(1, { error: "must be a whole number from 1 to 100000" })
+      .max(100_000, { error: "must be a whole number from 1 to 100000" })
+      .default(1000),
+  ),
 });
 
 export interface Config {
@@ -180,6 +189,8 @@ export interface Config {
   trustProxy: false | number | string[];
   logLevel: string;
   rateLimits: boolean;
+  /** Roster invitation emails one person's imports may send per UTC day (issue 26). */
+  invitationEmailsPerDay: number;
 }
 
 export class ConfigError extends Error {
@@ -234,5 +245,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     rateLimits: e.RATE_LIMITS === "on",
+    invitationEmailsPerDay: e.INVITATION_EMAILS_PER_DAY,
   };
 }

@@ -182,14 +182,32 @@ describe.each(dialects)("authorisation matrix (%s)", (dialect) => {
     return row.id;
   }
 
-  /** A class its owner teaches (a teacher) or is enrolled in (a student). */
+  /**
+   * A class its owner teaches (a teacher) or is enrolled in and invited to (a student: the
+   * invitation is the student's own record of the invitation routes, issue 26).
+   */
   async function newClass(owner: SignedInUser): Promise<string> {
     const { role, uid } = owner.user;
-    return makeClass(t, {
+    const classId = await makeClass(t, {
       name: "Matrix class",
       teachers: role === "teacher" ? [uid] : [],
       students: role === "student" ? [uid] : [],
     });
+    if (role === "student") await inviteTo(classId, owner);
+    return classId;
+  }
+
+  async function inviteTo(classId: string, student: SignedInUser): Promise<void> {
+    await t.database.db
+      .insertInto("class_invitations")
+      .values({
+        class_id: classId,
+        email: student.email,
+        name: student.user.name,
+        invited_by: users.teacher.user.uid,
+        needs_consent: true,
+      })
+      .execute();
   }
 
   /** The record a cell acts on, for a route with a path parameter. */
@@ -435,6 +453,8 @@ describe.each(dialects)("authorisation matrix (%s)", (dialect) => {
       [users.teacher.user.uid, related["unverified teacher"].user.uid],
       [users.student.user.uid],
     );
+    // The enrolled student is also the one invited to the class (issue 26's invitation routes).
+    await inviteTo(classId, users.student);
     if (path.includes("/api/reports/:id")) {
       const reportId = await newReport(users.teacher.user.uid, {
         student_name: users.student.user.name,
@@ -616,6 +636,8 @@ describe.each(dialects)("authorisation matrix (%s)", (dialect) => {
       [users.teacher.user.uid, related["unverified teacher"].user.uid],
       [users.student.user.uid],
     );
+    // The enrolled student is also the one invited to the class (issue 26's invitation routes).
+    await inviteTo(classId, users.student);
     const ours = await newReport(users.teacher.user.uid, {
       student_id: users.student.user.uid,
       class_id: classId,

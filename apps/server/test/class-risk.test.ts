@@ -263,9 +263,15 @@ describe.each(dialects)("class risk list (%s)", (dialect) => {
     expect(benItem.reasons).toEqual(benItem.explanation!.slice(0, 3));
 
     // Amy opts in: her teachers see everything; then she opts out again.
+    // Issue 26: the teachers it would apply to are named.
     expect(sharingSchema.parse((await call("GET", "/api/me/sharing", people.amy)).json())).toEqual({
       shareExplanation: false,
       changedAt: null,
+      sharedWith: [],
+      notSharedWith: expect.arrayContaining([
+        { id: people.teacher.user.uid, name: "Class Teacher" },
+        { id: people.coTeacher.user.uid, name: "Co Teacher" },
+      ]),
     });
     const on = await share(people.amy, true);
     expect(on.statusCode).toBe(200);

@@ -107,6 +107,8 @@ export const auditActions = {
   "class.roster_imported": "Roster imported",
   "class.note_added": "Intervention note written (its text stays with the class's teachers)",
   "class.invitation_accepted": "Invited student enrolled",
+  "class.invitation_declined": "Student declined a class invitation",
+  "class.student_left": "Student left a class",
   "admin.teacher_invited": "Teacher invited by email",
   "auth.teacher_invitation_accepted": "Invited teacher verified (now a teacher)",
 } as const satisfies Record<string, string>;

@@ -23,6 +23,11 @@ const signedIn: AccessRule = { allow: ["student", "teacher", "admin"] };
 const staff: AccessRule = { allow: ["teacher", "admin"], verified: true };
 const students: AccessRule = { allow: ["student", "admin"] };
 const admins: AccessRule = { allow: ["admin"], verified: true };
+const invitedStudent: AccessRule = {
+  allow: ["student"],
+  verified: true,
+  scope: { student: "own" },
+};
 
 export const apiAccess = {
   "GET /api/health": anyone,
@@ -105,6 +110,12 @@ export const apiAccess = {
   },
   "GET /api/me/sharing": { allow: ["student"] },
   "PATCH /api/me/sharing": { allow: ["student"] },
+  // Issue 26: a student answers a class's invitation, and may leave a class.
+  "GET /api/me/class-invitations": { allow: ["student"], verified: true },
+  // "own": the invitation to the student's address, the student's own enrolment.
+  "POST /api/classes/:id/invitation": { ...invitedStudent },
+  "DELETE /api/classes/:id/invitation": { ...invitedStudent },
+  "DELETE /api/classes/:id/enrolment": { ...invitedStudent },
   // Account security (issue 18): sessions, TOTP MFA, re-authentication. Last: the fuzz test
   // walks routes in this order, and these end sessions and turn MFA off for its users.
   "POST /api/auth/mfa": anyone,

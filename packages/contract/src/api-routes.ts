@@ -40,6 +40,8 @@ import {
   classListSchema,
   classMembersSchema,
   classSchema,
+  invitationAcceptedSchema,
+  myClassInvitationsSchema,
   rosterLimits,
   rosterResultSchema,
 } from "./classes.ts";
@@ -311,7 +313,7 @@ export const apiRoutes = {
     { params: idParams, bodyLimit: rosterLimits.bytes, consumes: "text/csv" },
   ),
   "POST /api/classes/:id/roster": ok(
-    "Import a roster file (CSV: name,email): enrol or invite each student",
+    "Import a roster file (CSV: name,email or name;email): invite each address not in the class",
     rosterResultSchema,
     { params: idParams, bodyLimit: rosterLimits.bytes, consumes: "text/csv" },
   ),
@@ -393,6 +395,19 @@ export const apiRoutes = {
     sharingSchema,
     { body: sharingPatchSchema },
   ),
+  "GET /api/me/class-invitations": ok(
+    "The class invitations waiting for the calling student's answer",
+    myClassInvitationsSchema,
+  ),
+  "POST /api/classes/:id/invitation": ok(
+    "Accept the class's invitation and join it (students)",
+    invitationAcceptedSchema,
+    { params: classParams },
+  ),
+  "DELETE /api/classes/:id/invitation": done("Decline the class's invitation (students)", {
+    params: classParams,
+  }),
+  "DELETE /api/classes/:id/enrolment": done("Leave a class (students)", { params: classParams }),
   "PATCH /api/me/email": ok(
     "Change one's own email address (after re-authentication; verify it again)",
     changeEmailAnswerSchema,

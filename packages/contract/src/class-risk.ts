@@ -194,6 +194,7 @@ export const riskMessages = {
   noteAdded: "The note was added.",
   sharingOnly: "Send shareExplanation: true or false.",
   sharingOn: "Your teachers now see your full explanation.",
+  sharingNewTeachers: "Some of your teachers do not see it yet: share again to include them.",
   sharingOff: "Your teachers now see only the reasons from your school record.",
   notEnrolled: "This student is not in the class.",
 } as const;
@@ -239,6 +240,13 @@ export const sharingSchema = z.object({
   shareExplanation: z.boolean(),
   /** When it was last turned on or off; null if never. */
   changedAt: z.string().nullable(),
+  /**
+   * Issue 26: sharing applies to the teachers it was given to (the teachers of the student's
+   * classes at the time). Those teachers, by name.
+   */
+  sharedWith: z.array(z.object({ id: z.string(), name: z.string() })),
+  /** Teachers of the student's classes who do not see it (new since): sharing again adds them. */
+  notSharedWith: z.array(z.object({ id: z.string(), name: z.string() })),
 });
 export type Sharing = z.infer<typeof sharingSchema>;
 

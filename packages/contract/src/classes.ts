@@ -54,7 +54,7 @@ export const classMessages = {
   lastTeacher: "A class needs at least one teacher: add another teacher before removing this one.",
   notEnrolled: "This student is not in the class.",
   rosterRejected: "The file was not imported: correct the lines below and upload it again.",
-  rosterHeader: "The first line must be the header: name,email",
+  rosterHeader: "The first line must be the header: name,email (or name;email)",
   rosterEmpty: "The file has no rows under the header.",
   rosterTooMany: `The file has more than ${rosterLimits.rows} rows: split it into several files.`,
   rosterTooLarge: `The file is too large (at most ${rosterLimits.bytes / 1024} KB).`,
@@ -65,14 +65,26 @@ export const classMessages = {
   rosterNameMultiline: "The name spans several lines: keep it on one line.",
   rosterNameLong: `Use at most ${classLimits.name} characters for the name.`,
   rosterEmailInvalid: "The email address is not valid.",
-  rosterStaffEmail: "This email belongs to a teacher's or admin's account, not a student's.",
-  rosterPendingTeacher: "This email belongs to an account waiting to become a teacher.",
   rosterDuplicate: (line: number) => `The same email is on line ${line}.`,
   rosterImported: "The roster was imported.",
   invitationSent: "An invitation has been sent.",
   invitationCancelled: "The invitation has been cancelled.",
   invitationNotFound: "This class has no open invitation for this email address.",
+  // Issue 26: a roster line for an existing account is an invitation its owner accepts.
+  rosterEmailCap: (cap: number, left: number, wanted: number) =>
+    `Nothing was imported: this file would send ${wanted} invitation emails, and you can send ${left} more today (at most ${cap} a day). Import fewer new addresses, or the rest tomorrow.`,
+  myInvitationNotFound: "You have no open invitation to this class.",
+  invitationAccepted: "You have joined the class.",
+  invitationDeclined: "You have declined the invitation.",
+  leftClass: "You have left the class.",
+  notInClass: "You are not in this class.",
 } as const;
+
+/** A refused roster line's reason with the text it refused, quoted and cut to 60 characters. */
+export function rosterLineReason(reason: string, text: string): string {
+  const shown = text.length > 60 ? `${text.slice(0, 59)}…` : text;
+  return `${reason} (${JSON.stringify(shown)})`;
+}
 
 const requiredLine = (max: number, missing: string) =>
   z
@@ -177,11 +189,16 @@ export const rosterRowSchema = z.object({
 });
 export type RosterRow = z.infer<typeof rosterRowSchema>;
 
-/** What an import does (the preview) or did: each row lands in exactly one list. */
+/**
+ * What an import does (the preview) or did: each row lands in exactly one list. Nobody is
+ * enrolled by an import (issue 26): every address not in the class yet is invited, and the answer
+ * never tells whether an address has an account, nor of which kind.
+ */
 export const rosterResultSchema = z.object({
-  /** Verified student accounts enrolled by this import. */
-  enrolled: z.array(rosterRowSchema),
-  /** Emails without a verified student account: invited, enrolled once they register and verify. */
+  /**
+   * Addresses not in the class: invited by email. An account's owner accepts or declines in the
+   * app; a new address is in the class once it registers and verifies.
+   */
   invited: z.array(rosterRowSchema),
   /** Already in the class: nothing changes. */
   alreadyEnrolled: z.array(rosterRowSchema),
@@ -200,3 +217,18 @@ export function rosterEmail(text: string): string | undefined {
   const parsed = emailSchema.safeParse(text);
   return parsed.success ? parsed.data : undefined;
 }
+
+/** GET /api/me/class-invitations: the classes that invited the signed-in student (issue 26). */
+export const myClassInvitationSchema = z.object({
+  classId: z.string(),
+  name: z.string(),
+  subject: z.enum(subjects),
+  year: z.string(),
+  teachers: z.array(z.object({ name: z.string() })),
+  invitedAt: z.string(),
+});
+export type MyClassInvitation = z.infer<typeof myClassInvitationSchema>;
+export const myClassInvitationsSchema = z.object({ items: z.array(myClassInvitationSchema) });
+
+/** Accepting an invitation: the class joined, and what to tell the student. */
+export const invitationAcceptedSchema = z.object({ class: classSchema, message: z.string() });

@@ -60,24 +60,47 @@ export function teacherInvitationEmail(p: {
   );
 }
 
+/**
+ * A roster invitation (issue 26): the school's text only. Nothing a teacher typed is in it but
+ * the class's name and year, each quoted as data; not the name on the roster line, nor the
+ * teacher's own name. An address with an account is asked to accept or decline in the app; a new
+ * address to register (it is then in the class once its address is verified).
+ */
 export function classInvitationEmail(p: {
-  name: string;
-  invitedBy: string;
   className: string;
   subject: Subject;
   year: string;
   appUrl: string;
+  schoolName: string | undefined;
+  hasAccount: boolean;
 }): Email {
-  return email(
-    `You are invited to the class ${p.className} on Gradecast`,
-    p.name,
-    `${p.invitedBy} has added you to the class ${p.className} (${subjectLabels[p.subject]}, ${p.year}) on Gradecast.`,
-    "",
-    `Create your student account with this email address at ${p.appUrl}/register and verify the email address:`,
-    "you will then be in the class. If you already have an account with this address, sign in and verify it.",
-    "",
-    "If you do not know this teacher or school, ignore this email.",
-  );
+  const where = p.schoolName ? `A teacher at ${p.schoolName}` : "A teacher";
+  const steps = p.hasAccount
+    ? [
+        `Sign in at ${p.appUrl}/login and open your Student Dashboard: the invitation is listed there,`,
+        "with Accept and Decline. You join the class only if you accept, and you can leave it later.",
+        "Once you are in the class, its teachers see your newest prediction.",
+      ]
+    : [
+        `Create your student account with this email address at ${p.appUrl}/register and verify the`,
+        "email address: you will then be in the class. You can leave it later from your Student Dashboard.",
+      ];
+  return {
+    subject: "A class invitation on Gradecast",
+    text: [
+      "Hello,",
+      "",
+      `${where} has invited this email address to a class on Gradecast:`,
+      "",
+      `  Class: ${JSON.stringify(p.className)}`,
+      `  Subject: ${subjectLabels[p.subject]}`,
+      `  School year: ${JSON.stringify(p.year)}`,
+      "",
+      ...steps,
+      "",
+      "If you do not know this school, ignore this email.",
+    ].join("\n"),
+  };
 }
 
 /** To the old address when an account's email address changes (issue 18). */

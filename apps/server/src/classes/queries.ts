@@ -1,7 +1,9 @@
+import { setImmediate as nextTurn } from "node:timers/promises";
 import type {
   ClassInvitation,
   ClassMember,
   ClassTeacher,
+  MyClassInvitation,
   Subject,
 } from "@gradecast/contract/classes";
 import { isId } from "@gradecast/contract/ids";
@@ -249,40 +251,45 @@ export async function deleteInvitation(
   return row?.name;
 }
 
-/** Records invitations; returns the emails that were not invited before. */
+/**
+ * Records invitations; returns the emails that were not invited before. `needsConsent`: the
+ * address has an account, whose owner accepts or declines (issue 26).
+ */
 export async function insertInvitations(
   db: Db,
   classId: string,
   invitedBy: string,
-  rows: { email: string; name: string }[],
+  rows: { email: string; name: string; needsConsent: boolean }[],
 ): Promise<string[]> {
-  if (rows.length === 0) return [];
-  const inserted = await db
-    .insertInto("class_invitations")
-    .values(
-      rows.map((r) => ({ class_id: classId, email: r.email, name: r.name, invited_by: invitedBy })),
-    )
-    .onConflict((oc) => oc.columns(["class_id", "email"]).doNothing())
-    .returning("email")
-    .execute();
-  return inserted.map((r) => r.email);
-}
-
-/** Enrols many students at once; returns the ones that were not enrolled before. */
-export async function enrolMany(db: Db, classId: string, studentIds: string[]): Promise<string[]> {
-  if (studentIds.length === 0) return [];
-  const inserted = await db
-    .insertInto("enrolments")
-    .values(studentIds.map((id) => ({ class_id: classId, student_id: id })))
-    .onConflict((oc) => oc.columns(["class_id", "student_id"]).doNothing())
-    .returning("student_id")
-    .execute();
-  return inserted.map((r) => r.student_id);
+  const emails: string[] = [];
+  // A hundred rows a statement, other requests running in between: PGlite runs each statement
+  // in this process, and a thousand rows in one held it for most of a second.
+  for (let at = 0; at < rows.length; at += 100) {
+    if (at > 0) await nextTurn();
+    const inserted = await db
+      .insertInto("class_invitations")
+      .values(
+        rows.slice(at, at + 100).map((r) => ({
+          class_id: classId,
+          email: r.email,
+          name: r.name,
+          invited_by: invitedBy,
+          needs_consent: r.needsConsent,
+        })),
+      )
+      .onConflict((oc) => oc.columns(["class_id", "email"]).doNothing())
+      .returning("email")
+      .execute();
+    emails.push(...inserted.map((r) => r.email));
+  }
+  return emails;
 }
 
 /**
- * Turns every open invitation to an email into an enrolment of that account, and removes them;
- * returns the classes the account was enrolled in. Run it in a transaction (`tx`).
+ * Turns every open invitation to a new address (one that had no account when invited) into an
+ * enrolment of the account that has just proven it, and removes them; returns the classes the
+ * account was enrolled in. Invitations that need their owner's answer stay (issue 26). Run it in
+ * a transaction (`tx`).
  */
 export async function acceptInvitations(
   tx: Db,
@@ -292,6 +299,7 @@ export async function acceptInvitations(
   const invited = await tx
     .deleteFrom("class_invitations")
     .where("email", "=", email)
+    .where("needs_consent", "=", false)
     .returning("class_id")
     .execute();
   const classIds = invited.map((r) => r.class_id);
@@ -302,4 +310,96 @@ export async function acceptInvitations(
     .onConflict((oc) => oc.columns(["class_id", "student_id"]).doNothing())
     .execute();
   return classIds;
+}
+
+/** The classes that invited an address, with their teachers' names, newest invitation first. */
+export async function invitationsTo(db: Db, email: string): Promise<MyClassInvitation[]> {
+  const rows = await db
+    .selectFrom("class_invitations as i")
+    .innerJoin("classes as c", "c.id", "i.class_id")
+    .select([
+      "c.id as classId",
+      "c.name",
+      "c.subject",
+      "c.year",
+      iso("i.created_at").as("invitedAt"),
+    ])
+    .where("i.email", "=", email)
+    .orderBy("i.created_at", "desc")
+    .orderBy("c.id")
+    .execute();
+  const teachers = await teachersOf(
+    db,
+    rows.map((r) => r.classId),
+  );
+  return rows.map((r) => ({
+    ...r,
+    teachers: (teachers.get(r.classId) ?? []).map((t) => ({ name: t.name })),
+  }));
+}
+
+/** Removes a class's invitation to an address: true when there was one. */
+export async function takeInvitation(db: Db, classId: string, email: string): Promise<boolean> {
+  return (await deleteInvitation(db, classId, email)) !== undefined;
+}
+
+/** Invitation emails a person's imports sent on a UTC day (YYYY-MM-DD). */
+export async function emailsSentOn(db: Db, senderId: string, day: string): Promise<number> {
+  const row = await db
+    .selectFrom("roster_email_counts")
+    .select("sent")
+    .where("sender_id", "=", senderId)
+    .where("day", "=", day)
+    .executeTakeFirst();
+  return row?.sent ?? 0;
+}
+
+/**
+ * Counts `count` more emails for the day if that stays within `cap`, in one statement (two
+ * imports at once cannot both pass): false, and nothing counted, when it would not.
+ */
+export async function reserveEmails(
+  db: Db,
+  senderId: string,
+  day: string,
+  count: number,
+  cap: number,
+): Promise<boolean> {
+  if (count === 0) return true;
+  if (count > cap) return false;
+  const row = await db
+    .insertInto("roster_email_counts")
+    .values({ sender_id: senderId, day, sent: count })
+    .onConflict((oc) =>
+      oc
+        .columns(["sender_id", "day"])
+        .doUpdateSet({ sent: sql`roster_email_counts.sent + ${count}` })
+        .where(sql<boolean>`roster_email_counts.sent + ${count} <= ${cap}`),
+    )
+    .returning("sent")
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Ends a student's sharing with teachers who no longer teach them in any class (after they
+ * leave a class or are taken out of one): the teacher of a class they join again later sees
+ * their full explanation only once they share again.
+ */
+export async function pruneShares(db: Db, filter: { studentId: string } | { all: true }) {
+  let query = db
+    .deleteFrom("explanation_share_teachers as s")
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom("enrolments as e")
+            .innerJoin("class_teachers as t", "t.class_id", "e.class_id")
+            .select(sql`1`.as("one"))
+            .whereRef("e.student_id", "=", "s.student_id")
+            .whereRef("t.teacher_id", "=", "s.teacher_id"),
+        ),
+      ),
+    );
+  if ("studentId" in filter) query = query.where("s.student_id", "=", filter.studentId);
+  await query.execute();
 }

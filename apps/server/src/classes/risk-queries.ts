@@ -60,15 +60,72 @@ export async function latestPredictions(
   );
 }
 
-/** The students of the class who share their full explanation with their teachers. */
-export async function sharingStudents(db: Db, classId: string): Promise<Set<string>> {
+/**
+ * The students of the class who share their full explanation with this teacher (issue 26:
+ * sharing applies to the teachers it was given to, not to every teacher a student has later).
+ */
+export async function sharingStudents(
+  db: Db,
+  classId: string,
+  teacherId: string,
+): Promise<Set<string>> {
   const rows = await db
-    .selectFrom("explanation_shares")
+    .selectFrom("explanation_share_teachers")
     .select("student_id")
     .where("student_id", "in", enrolled(db, classId))
-    .where("shared", "=", true)
+    .where("teacher_id", "=", teacherId)
     .execute();
   return new Set(rows.map((r) => r.student_id));
+}
+
+/** The teachers of a student's classes, each once, and whether the student shares with them. */
+export async function teachersOfStudent(
+  db: Db,
+  studentId: string,
+): Promise<{ id: string; name: string; shared: boolean }[]> {
+  const rows = await db
+    .selectFrom("users as u")
+    .select(["u.id", "u.name"])
+    .select(({ exists, selectFrom }) =>
+      exists(
+        selectFrom("explanation_share_teachers as s")
+          .select(sql`1`.as("one"))
+          .where("s.student_id", "=", studentId)
+          .whereRef("s.teacher_id", "=", "u.id"),
+      ).as("shared"),
+    )
+    .where("u.id", "in", (qb) =>
+      qb
+        .selectFrom("class_teachers as t")
+        .innerJoin("enrolments as e", "e.class_id", "t.class_id")
+        .select("t.teacher_id")
+        .where("e.student_id", "=", studentId),
+    )
+    .orderBy("u.name")
+    .orderBy("u.id")
+    .execute();
+  return rows.map((r) => ({ id: r.id, name: r.name, shared: Boolean(r.shared) }));
+}
+
+/** Shares with these teachers too; how many were not shared with before. */
+export async function shareWithTeachers(
+  db: Db,
+  studentId: string,
+  teacherIds: string[],
+  now: Date,
+): Promise<number> {
+  if (teacherIds.length === 0) return 0;
+  const rows = await db
+    .insertInto("explanation_share_teachers")
+    .values(teacherIds.map((t) => ({ student_id: studentId, teacher_id: t, shared_at: now })))
+    .onConflict((oc) => oc.columns(["student_id", "teacher_id"]).doNothing())
+    .returning("teacher_id")
+    .execute();
+  return rows.length;
+}
+
+export async function unshareAll(db: Db, studentId: string): Promise<void> {
+  await db.deleteFrom("explanation_share_teachers").where("student_id", "=", studentId).execute();
 }
 
 export async function findSharing(

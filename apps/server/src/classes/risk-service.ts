@@ -48,19 +48,24 @@ const readsNotes = (actor: Actor) => actor.user.role === "teacher";
 
 export async function classRisk(services: Services, actor: Actor, id: string): Promise<ClassRisk> {
   const { record } = await reach(services, actor, id, "GET /api/classes/:id/risk");
-  return buildRisk(services, record, readsNotes(actor));
+  return buildRisk(services, record, actor);
 }
 
 async function buildRisk(
   services: Services,
   record: classes.ClassRecord,
-  withNotes: boolean,
+  viewer: Actor,
 ): Promise<ClassRisk> {
+  const withNotes = readsNotes(viewer);
   const db = services.db;
   const [students, latest, sharing, notes] = await Promise.all([
     classes.listStudents(db, record.id),
     q.latestPredictions(db, record.id),
-    q.sharingStudents(db, record.id),
+    // Sharing is with teachers (issue 26): an admin, who is none of them, sees what is shared
+    // with nobody in particular, the school-record reasons.
+    viewer.user.role === "teacher"
+      ? q.sharingStudents(db, record.id, viewer.user.id)
+      : new Set<string>(),
     withNotes ? q.classNotes(db, record.id) : [],
   ]);
   const notesOf = new Map<string, InterventionNote[]>();
@@ -138,7 +143,7 @@ export async function classRiskCsv(
   id: string,
 ): Promise<{ csv: string; name: string }> {
   const { record } = await reach(services, actor, id, "GET /api/classes/:id/risk.csv");
-  const risk = await buildRisk(services, record, readsNotes(actor));
+  const risk = await buildRisk(services, record, actor);
   await audit(services.db, {
     ...who(actor, id),
     action: "class.risk_exported",
@@ -187,23 +192,42 @@ export async function addNote(
 }
 
 export async function mySharing(services: Services, actor: Actor): Promise<Sharing> {
-  const row = await q.findSharing(services.db, actor.user.id);
-  return { shareExplanation: row?.shared ?? false, changedAt: row?.changedAt ?? null };
+  const [row, teachers] = await Promise.all([
+    q.findSharing(services.db, actor.user.id),
+    q.teachersOfStudent(services.db, actor.user.id),
+  ]);
+  const person = ({ id, name }: { id: string; name: string }) => ({ id, name });
+  return {
+    shareExplanation: row?.shared ?? false,
+    changedAt: row?.changedAt ?? null,
+    sharedWith: teachers.filter((t) => t.shared).map(person),
+    notSharedWith: teachers.filter((t) => !t.shared).map(person),
+  };
 }
 
-/** Turns sharing the full explanation on or off; a change is audited. */
+/**
+ * Turns sharing the full explanation on or off; a change is audited. On: with the teachers of
+ * the student's classes now (sent again, it adds those who are new since). Off: with nobody.
+ */
 export async function setSharing(
   services: Services,
   actor: Actor,
   { shareExplanation }: z.output<typeof sharingPatchSchema>,
 ): Promise<Sharing> {
   const before = await mySharing(services, actor);
-  if (before.shareExplanation === shareExplanation) return before;
+  const added = shareExplanation ? before.notSharedWith.map((t) => t.id) : [];
+  if (before.shareExplanation === shareExplanation && added.length === 0) return before;
   await services.db.transaction().execute(async (tx) => {
-    await q.saveSharing(tx, actor.user.id, shareExplanation, services.now());
+    const now = services.now();
+    if (before.shareExplanation !== shareExplanation) {
+      await q.saveSharing(tx, actor.user.id, shareExplanation, now);
+    }
+    if (shareExplanation) await q.shareWithTeachers(tx, actor.user.id, added, now);
+    else await q.unshareAll(tx, actor.user.id);
     await audit(tx, {
       ...who(actor, actor.user.id),
       action: shareExplanation ? "student.explanation_shared" : "student.explanation_unshared",
+      ...(shareExplanation ? { details: { teacherIds: added } } : {}),
     });
   });
   return mySharing(services, actor);

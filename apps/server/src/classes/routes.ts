@@ -8,16 +8,20 @@ import { route } from "../http/route-schemas.ts";
 import type { Services } from "../services.ts";
 import { createJoinGuard } from "./join-guard.ts";
 import {
+  acceptInvitation,
   addCoTeacher,
   cancelInvitation,
   classMembers,
   createClass,
+  declineInvitation,
   disableJoinCode,
   editClass,
   getClass,
   importRoster,
   joinClass,
+  leaveClass,
   listClasses,
+  myInvitations,
   reachClass,
   removeClass,
   removeCoTeacher,
@@ -40,7 +44,10 @@ export async function classRoutes(fastify: FastifyInstance, services: Services) 
   // Every answer names people (teachers, students): never kept by a cache.
   const noStore = { "cache-control": "no-store" };
 
-  app.post("/api/classes", route("POST /api/classes"), async (request, reply) => {
+  // Issue 26: class creation is limited per account (30 an hour; a school's term start stays far
+  // below it).
+  const creating = perAccount(services, "class-create", 30, 3_600_000);
+  app.post("/api/classes", route("POST /api/classes", { ...creating }), async (request, reply) => {
     const created = await createClass(services, actorOf(request), request.body);
     return reply.code(201).headers(noStore).send({ class: created });
   });
@@ -63,6 +70,33 @@ export async function classRoutes(fastify: FastifyInstance, services: Services) 
         message: result.joined ? classMessages.joined : classMessages.alreadyJoined,
       });
   });
+
+  // A student's answer to a class's invitation, and leaving a class (issue 26).
+  app.get(
+    "/api/me/class-invitations",
+    route("GET /api/me/class-invitations"),
+    async (request, reply) => {
+      reply.headers(noStore);
+      return myInvitations(services, actorOf(request));
+    },
+  );
+  app.post(
+    "/api/classes/:id/invitation",
+    route("POST /api/classes/:id/invitation"),
+    async (request, reply) => {
+      reply.headers(noStore);
+      return acceptInvitation(services, actorOf(request), request.params.id);
+    },
+  );
+  for (const [access, change] of [
+    ["DELETE /api/classes/:id/invitation", declineInvitation],
+    ["DELETE /api/classes/:id/enrolment", leaveClass],
+  ] as const) {
+    app.delete(access.slice("DELETE ".length), route(access), async (request, reply) => {
+      await change(services, actorOf(request), request.params.id);
+      return reply.code(204).headers(noStore).send();
+    });
+  }
 
   app.get("/api/classes/:id", route("GET /api/classes/:id"), async (request, reply) => {
     reply.headers(noStore);

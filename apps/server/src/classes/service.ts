@@ -12,8 +12,6 @@ import {
   joinCodeAlphabet,
   joinCodeLength,
   type RosterResult,
-  type RosterRow,
-  rosterLineKey,
 } from "@gradecast/contract/classes";
 import { classInvitationEmail } from "@gradecast/contract/emails";
 import { isId } from "@gradecast/contract/ids";
@@ -169,6 +167,7 @@ export async function removeClass(services: Services, actor: Actor, id: string):
   const { record } = await reach(services, actor, id, "DELETE /api/classes/:id");
   await services.db.transaction().execute(async (tx) => {
     if (!(await q.deleteClass(tx, id))) throw classNotFound();
+    await q.pruneShares(tx, { all: true });
     await audit(tx, {
       ...who(actor, id),
       action: "class.delete",
@@ -225,6 +224,7 @@ export async function removeCoTeacher(
     const outcome = await q.removeTeacher(tx, id, teacherId);
     if (outcome === "absent") throw notFound();
     if (outcome === "last") throw conflict(classMessages.lastTeacher);
+    await q.pruneShares(tx, { all: true });
     await audit(tx, { ...who(actor, id), action: "class.teacher_removed", details: { teacherId } });
   });
 }
@@ -239,6 +239,7 @@ export async function removeStudent(
   if (!isId(studentId)) throw notFound(classMessages.notEnrolled);
   await services.db.transaction().execute(async (tx) => {
     if (!(await q.unenrol(tx, id, studentId))) throw notFound(classMessages.notEnrolled);
+    await q.pruneShares(tx, { studentId });
     await audit(tx, { ...who(actor, id), action: "class.student_removed", details: { studentId } });
   });
 }
@@ -306,6 +307,8 @@ export async function joinClass(
   const classId = await q.findClassByCode(services.db, code);
   if (!classId) throw unknownJoinCode();
   const joined = await services.db.transaction().execute(async (tx) => {
+    // Joining by code answers an open invitation to the same class too (issue 26).
+    await q.takeInvitation(tx, classId, actor.user.email);
     if (!(await q.enrol(tx, classId, actor.user.id))) return false;
     await audit(tx, {
       ...who(actor, classId),
@@ -317,9 +320,17 @@ export async function joinClass(
   return { class: await getClass(services, actor, classId), joined };
 }
 
+/** Today's date in UTC (YYYY-MM-DD): the day invitation emails are counted on. */
+const utcDay = (services: Services) => services.now().toISOString().slice(0, 10);
+
 /**
  * A roster import: the preview (`dryRun`) says what would change; the real call does it in one
  * transaction and then emails the new invitations. A file with any bad line changes nothing.
+ * Nobody is enrolled by an import (issue 26): every address not in the class yet is invited, and
+ * the answer is the same whether an address has an account, of whichever kind. An account's
+ * owner accepts or declines in the app; a new address is in the class once it registers and
+ * verifies. Invitation emails count against the sender's daily cap, checked before anything is
+ * written or sent.
  */
 export async function importRoster(
   services: Services,
@@ -337,7 +348,8 @@ export async function importRoster(
   if (!Buffer.isBuffer(file)) {
     throw invalid(classMessages.rosterNotCsv, { file: classMessages.rosterNotCsv });
   }
-  const { rows, errors } = parseRosterFile(file);
+  const { rows, errors } = await parseRosterFile(file);
+  if (Object.keys(errors).length > 0) throw invalid(classMessages.rosterRejected, errors);
   const accounts = new Map(
     (
       await q.accountsByEmail(
@@ -346,61 +358,60 @@ export async function importRoster(
       )
     ).map((a) => [a.email, a]),
   );
-  for (const row of rows) {
-    const account = accounts.get(row.email);
-    if (account && account.role !== "student") {
-      errors[rosterLineKey(row.line)] = classMessages.rosterStaffEmail;
-    } else if (account?.pendingRole) {
-      errors[rosterLineKey(row.line)] = classMessages.rosterPendingTeacher;
-    }
-  }
-  if (Object.keys(errors).length > 0) throw invalid(classMessages.rosterRejected, errors);
 
+  const cap = services.config.invitationEmailsPerDay;
+  const day = utcDay(services);
+  const overCap = (sent: number, wanted: number) => {
+    const message = classMessages.rosterEmailCap(cap, Math.max(0, cap - sent), wanted);
+    return invalid(message, { file: message });
+  };
   const plan = async (db: typeof services.db) => {
     const [enrolled, invited] = await Promise.all([q.enrolledIds(db, id), q.invitedEmails(db, id)]);
-    const result: RosterResult = {
-      enrolled: [],
-      invited: [],
-      alreadyEnrolled: [],
-      alreadyInvited: [],
-      dryRun,
-    };
+    const result: RosterResult = { invited: [], alreadyEnrolled: [], alreadyInvited: [], dryRun };
     for (const row of rows) {
       const account = accounts.get(row.email);
       if (account && enrolled.has(account.id)) result.alreadyEnrolled.push(row);
-      else if (account?.emailVerified) result.enrolled.push(row);
       else if (invited.has(row.email)) result.alreadyInvited.push(row);
       else result.invited.push(row);
     }
     return result;
   };
-  if (dryRun) return plan(services.db);
+  if (dryRun) {
+    const planned = await plan(services.db);
+    const sent = await q.emailsSentOn(services.db, actor.user.id, day);
+    if (sent + planned.invited.length > cap) throw overCap(sent, planned.invited.length);
+    return planned;
+  }
 
   const result = await services.db.transaction().execute(async (tx) => {
     const planned = await plan(tx);
-    const idOf = (row: RosterRow) => accounts.get(row.email)?.id ?? "";
-    const newlyEnrolled = new Set(await q.enrolMany(tx, id, planned.enrolled.map(idOf)));
-    const newlyInvited = new Set(await q.insertInvitations(tx, id, actor.user.id, planned.invited));
+    const newlyInvited = new Set(
+      await q.insertInvitations(
+        tx,
+        id,
+        actor.user.id,
+        planned.invited.map((r) => ({ ...r, needsConsent: accounts.has(r.email) })),
+      ),
+    );
     // A parallel import of the same rows may have got there first: those count as "already".
     const done: RosterResult = {
-      enrolled: planned.enrolled.filter((r) => newlyEnrolled.has(idOf(r))),
       invited: planned.invited.filter((r) => newlyInvited.has(r.email)),
-      alreadyEnrolled: [
-        ...planned.alreadyEnrolled,
-        ...planned.enrolled.filter((r) => !newlyEnrolled.has(idOf(r))),
-      ],
+      alreadyEnrolled: planned.alreadyEnrolled,
       alreadyInvited: [
         ...planned.alreadyInvited,
         ...planned.invited.filter((r) => !newlyInvited.has(r.email)),
       ],
       dryRun: false,
     };
+    if (!(await q.reserveEmails(tx, actor.user.id, day, done.invited.length, cap))) {
+      // Thrown inside the transaction: the invitations above are not kept either.
+      throw overCap(await q.emailsSentOn(tx, actor.user.id, day), done.invited.length);
+    }
     await audit(tx, {
       ...who(actor, id),
       action: "class.roster_imported",
       details: {
         rows: rows.length,
-        enrolled: done.enrolled.length,
         invited: done.invited.length,
         alreadyEnrolled: done.alreadyEnrolled.length,
         alreadyInvited: done.alreadyInvited.length,
@@ -409,11 +420,16 @@ export async function importRoster(
     return done;
   });
   // A few at a time: a file of 1,000 new addresses took 8.4 s one by one, 4.8 s eight at a time
-  // (outbox files, PGlite, measured).
-  const queue = [...result.invited];
+  // (outbox files, PGlite, measured). Staff accounts get no email: they cannot join a class as a
+  // student (their invitation shows in the class as any other does, so the teacher learns
+  // nothing from it).
+  const queue = result.invited.filter((row) => {
+    const account = accounts.get(row.email);
+    return !account || account.role === "student";
+  });
   const sender = async () => {
     for (let row = queue.shift(); row; row = queue.shift()) {
-      await sendInvitation(services, actor, record, row);
+      await sendInvitation(services, record, row.email, accounts.has(row.email));
     }
   };
   await Promise.all(Array.from({ length: 8 }, sender));
@@ -422,20 +438,80 @@ export async function importRoster(
 
 async function sendInvitation(
   services: Services,
-  actor: Actor,
   record: q.ClassRecord,
-  row: RosterRow,
+  to: string,
+  hasAccount: boolean,
 ): Promise<void> {
   await sendMail(
     services,
-    row.email,
+    to,
     classInvitationEmail({
-      name: row.name,
-      invitedBy: actor.user.name,
       className: record.name,
       subject: record.subject,
       year: record.year,
       appUrl: appUrl(services),
+      schoolName: services.config.schoolName,
+      hasAccount,
     }),
   );
+}
+
+/** The class invitations waiting for the signed-in student's answer (issue 26). */
+export async function myInvitations(services: Services, actor: Actor) {
+  return { items: await q.invitationsTo(services.db, actor.user.email) };
+}
+
+const noInvitation = () => notFound(classMessages.myInvitationNotFound);
+
+/** The student accepts a class's invitation: they are in the class from now on. */
+export async function acceptInvitation(
+  services: Services,
+  actor: Actor,
+  classId: string,
+): Promise<{ class: ClassView; message: string }> {
+  if (!isId(classId)) throw noInvitation();
+  await services.db.transaction().execute(async (tx) => {
+    if (!(await q.takeInvitation(tx, classId, actor.user.email))) throw noInvitation();
+    await q.enrol(tx, classId, actor.user.id);
+    await audit(tx, {
+      ...who(actor, classId),
+      action: "class.invitation_accepted",
+      details: { studentId: actor.user.id },
+    });
+  });
+  return {
+    class: await getClass(services, actor, classId),
+    message: classMessages.invitationAccepted,
+  };
+}
+
+/** The student declines a class's invitation: it is gone, and the class learns only that. */
+export async function declineInvitation(
+  services: Services,
+  actor: Actor,
+  classId: string,
+): Promise<void> {
+  if (!isId(classId)) throw noInvitation();
+  await services.db.transaction().execute(async (tx) => {
+    if (!(await q.takeInvitation(tx, classId, actor.user.email))) throw noInvitation();
+    await audit(tx, {
+      ...who(actor, classId),
+      action: "class.invitation_declined",
+      details: { studentId: actor.user.id },
+    });
+  });
+}
+
+/** The student leaves a class; its teachers no longer see them (nor share in their sharing). */
+export async function leaveClass(services: Services, actor: Actor, classId: string) {
+  if (!isId(classId)) throw notFound(classMessages.notInClass);
+  await services.db.transaction().execute(async (tx) => {
+    if (!(await q.unenrol(tx, classId, actor.user.id))) throw notFound(classMessages.notInClass);
+    await q.pruneShares(tx, { studentId: actor.user.id });
+    await audit(tx, {
+      ...who(actor, classId),
+      action: "class.student_left",
+      details: { studentId: actor.user.id },
+    });
+  });
 }

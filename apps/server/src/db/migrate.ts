@@ -16,6 +16,9 @@ import * as reportListWalks from "./migrations/0015-report-list-walks.ts";
 import * as auditNoteText from "./migrations/0016-audit-note-text.ts";
 import * as emailedProofAddress from "./migrations/0017-emailed-proof-address.ts";
 import * as recoveryCodeIds from "./migrations/0018-recovery-code-ids.ts";
+import * as classInvitationConsent from "./migrations/0020-class-invitation-consent.ts";
+import * as explanationShareTeachers from "./migrations/0021-explanation-share-teachers.ts";
+import * as rosterEmailCounts from "./migrations/0022-roster-email-counts.ts";
 import type { DB } from "./schema.ts";
 import { hasSqlState, sqlStates } from "./sql-errors.ts";
 
@@ -38,6 +41,9 @@ export const migrations: Record<string, Migration> = {
   "0016-audit-note-text": auditNoteText,
   "0017-emailed-proof-address": emailedProofAddress,
   "0018-recovery-code-ids": recoveryCodeIds,
+  "0020-class-invitation-consent": classInvitationConsent,
+  "0021-explanation-share-teachers": explanationShareTeachers,
+  "0022-roster-email-counts": rosterEmailCounts,
 };
 
 /**

@@ -202,6 +202,8 @@ export interface ClassInvitationsTable {
   name: string;
   invited_by: string | null;
   created_at: Generated<Timestamp>;
+  /** Migration 0020: true when the address had an account: its owner accepts or declines. */
+  needs_consent: Generated<boolean>;
 }
 
 export interface TeacherInvitationsTable {
@@ -232,6 +234,21 @@ export interface ExplanationSharesTable {
   changed_at: Timestamp;
 }
 
+/** Migration 0021: the teachers a student shared their full explanation with. */
+export interface ExplanationShareTeachersTable {
+  student_id: string;
+  teacher_id: string;
+  shared_at: Timestamp;
+}
+
+/** Migration 0022: invitation emails sent by a person's roster imports, per UTC day. */
+export interface RosterEmailCountsTable {
+  sender_id: string;
+  /** A date (YYYY-MM-DD). */
+  day: ColumnType<string, string, string>;
+  sent: number;
+}
+
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
@@ -249,6 +266,8 @@ export interface DB {
   mfa_recovery_codes: MfaRecoveryCodesTable;
   intervention_notes: InterventionNotesTable;
   explanation_shares: ExplanationSharesTable;
+  explanation_share_teachers: ExplanationShareTeachersTable;
+  roster_email_counts: RosterEmailCountsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -7,6 +7,9 @@ import { invalid } from "../domain-errors.ts";
 function findNul(value: unknown, path: string, depth = 0): string | undefined {
   if (typeof value === "string") return value.includes("\u0000") ? path : undefined;
   if (depth > 8 || value === null || typeof value !== "object") return undefined;
+  // An uploaded file's bytes (a roster's CSV) are read by their own parser, which refuses what it
+  // cannot store; walked here a byte at a time, 512 KB held the server for half a second.
+  if (ArrayBuffer.isView(value)) return undefined;
   for (const [key, inner] of Object.entries(value)) {
     const found = findNul(inner, path ? `${path}.${key}` : key, depth + 1);
     if (found !== undefined) return found;

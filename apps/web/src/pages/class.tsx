@@ -173,7 +173,7 @@ function ClassScreen({ id }: { id: string }) {
             {members.data.invitations.length > 0 ? (
               <>
                 <h3 className="member-heading">
-                  Invited, not registered yet ({members.data.invitations.length})
+                  Invited, not in the class yet ({members.data.invitations.length})
                 </h3>
                 <ul className="member-list">
                   {members.data.invitations.map((i) => (

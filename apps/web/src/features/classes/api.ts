@@ -2,6 +2,7 @@ import type {
   ClassCreate,
   ClassMembers,
   ClassView,
+  MyClassInvitation,
   RosterResult,
 } from "@gradecast/contract/classes";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
@@ -116,3 +117,39 @@ export function useDeleteClass(id: string) {
     onSuccess: () => client.invalidateQueries({ queryKey: classesKey, refetchType: "none" }),
   });
 }
+
+// A student's side (issue 26): the classes that invited them, answered with Accept or Decline,
+// and leaving a class. Each answer changes their classes, their invitations and whom their
+// sharing applies to: all three are fetched again.
+const myInvitationsKey = ["me", "class-invitations"] as const;
+
+export function useMyInvitations(enabled: boolean) {
+  return useQuery({
+    ...getQuery<{ items: MyClassInvitation[] }>(myInvitationsKey, "/api/me/class-invitations"),
+    enabled,
+    retry: 1,
+  });
+}
+
+function useStudentWrite<R>(mutationFn: (classId: string) => Promise<R>) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn,
+    onSuccess: () =>
+      Promise.all([
+        client.invalidateQueries({ queryKey: classesKey }),
+        client.invalidateQueries({ queryKey: ["me"] }),
+      ]),
+  });
+}
+
+export const useAcceptInvitation = () =>
+  useStudentWrite((classId: string) =>
+    api<{ class: ClassView; message: string }>("POST", `/api/classes/${classId}/invitation`),
+  );
+
+export const useDeclineInvitation = () =>
+  useStudentWrite((classId: string) => api<void>("DELETE", `/api/classes/${classId}/invitation`));
+
+export const useLeaveClass = () =>
+  useStudentWrite((classId: string) => api<void>("DELETE", `/api/classes/${classId}/enrolment`));

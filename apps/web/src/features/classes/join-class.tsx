@@ -1,12 +1,26 @@
-import { classMessages, joinCodeLength, subjectLabels } from "@gradecast/contract/classes";
+import {
+  type ClassView,
+  classMessages,
+  joinCodeLength,
+  subjectLabels,
+} from "@gradecast/contract/classes";
 import { type FormEvent, useState } from "react";
 import { useSession } from "../../auth/session.tsx";
 import { Alert } from "../../components/alert.tsx";
 import { Button } from "../../components/button.tsx";
 import { Card } from "../../components/card.tsx";
+import { ConfirmDialog } from "../../components/confirm-dialog.tsx";
+import { errorMessage } from "../../components/error-state.tsx";
 import { Field } from "../../components/field.tsx";
 import { useFormFields } from "../../components/use-form-fields.ts";
-import { useClasses, useJoinClass } from "./api.ts";
+import {
+  useAcceptInvitation,
+  useClasses,
+  useDeclineInvitation,
+  useJoinClass,
+  useLeaveClass,
+  useMyInvitations,
+} from "./api.ts";
 import "./classes.css";
 
 /**
@@ -16,12 +30,93 @@ import "./classes.css";
 export function JoinClass() {
   const { user } = useSession();
   if (user?.role !== "student") return null;
-  return <JoinClassBox verified={user.emailVerified} />;
+  return (
+    <>
+      {user.emailVerified ? <ClassInvitations /> : null}
+      <JoinClassBox verified={user.emailVerified} />
+    </>
+  );
+}
+
+/**
+ * The classes that invited the student (issue 26): nothing is shared with a class until they
+ * accept; Decline removes the invitation. Shown only while some are waiting.
+ */
+function ClassInvitations() {
+  const invitations = useMyInvitations(true);
+  const accepting = useAcceptInvitation();
+  const declining = useDeclineInvitation();
+  const [notice, setNotice] = useState<{ tone: "success" | "error"; text: string } | null>(null);
+  const items = invitations.data?.items ?? [];
+  if (items.length === 0 && !notice) return null;
+
+  const answer = (classId: string, name: string, accept: boolean) => {
+    setNotice(null);
+    const done = {
+      onSuccess: () =>
+        setNotice({
+          tone: "success" as const,
+          text: accept
+            ? `${classMessages.invitationAccepted} ${name}`
+            : `${classMessages.invitationDeclined} ${name}`,
+        }),
+      onError: (error: unknown) => setNotice({ tone: "error", text: errorMessage(error) }),
+    };
+    if (accept) accepting.mutate(classId, done);
+    else declining.mutate(classId, done);
+  };
+  const busy = accepting.isPending || declining.isPending;
+
+  return (
+    <Card title="Class invitations" className="class-invitations">
+      {items.length > 0 ? (
+        <>
+          <p>
+            A teacher has invited you to these classes. If you accept, the class's teachers see your
+            newest prediction and the reasons from your school record; you can leave the class at
+            any time.
+          </p>
+          <ul className="list invitation-list">
+            {items.map((i) => (
+              <li key={i.classId} className="invitation-item">
+                <span>
+                  <strong>{i.name}</strong> · {subjectLabels[i.subject]} · {i.year}
+                  {i.teachers.length > 0 ? (
+                    <span className="muted"> · {i.teachers.map((t) => t.name).join(", ")}</span>
+                  ) : null}
+                </span>
+                <span className="actions">
+                  <Button
+                    disabled={busy}
+                    aria-label={`Accept the invitation to ${i.name}`}
+                    onClick={() => answer(i.classId, i.name, true)}
+                  >
+                    Accept
+                  </Button>
+                  <Button
+                    variant="secondary"
+                    disabled={busy}
+                    aria-label={`Decline the invitation to ${i.name}`}
+                    onClick={() => answer(i.classId, i.name, false)}
+                  >
+                    Decline
+                  </Button>
+                </span>
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+      {notice ? <Alert tone={notice.tone}>{notice.text}</Alert> : null}
+    </Card>
+  );
 }
 
 function JoinClassBox({ verified }: { verified: boolean }) {
   const classes = useClasses();
   const joining = useJoinClass();
+  const leaving = useLeaveClass();
+  const [leave, setLeave] = useState<ClassView | null>(null);
   const form = useFormFields({ code: "" });
   const [notice, setNotice] = useState("");
 
@@ -69,15 +164,45 @@ function JoinClassBox({ verified }: { verified: boolean }) {
           <h3 className="join-class-heading">Your classes</h3>
           <ul className="list">
             {classes.data.map((c) => (
-              <li key={c.id}>
-                <strong>{c.name}</strong> · {subjectLabels[c.subject]} · {c.year}
-                {c.teachers.length > 0 ? (
-                  <span className="muted"> · {c.teachers.map((t) => t.name).join(", ")}</span>
-                ) : null}
+              <li key={c.id} className="invitation-item">
+                <span>
+                  <strong>{c.name}</strong> · {subjectLabels[c.subject]} · {c.year}
+                  {c.teachers.length > 0 ? (
+                    <span className="muted"> · {c.teachers.map((t) => t.name).join(", ")}</span>
+                  ) : null}
+                </span>
+                <Button
+                  variant="ghost"
+                  aria-label={`Leave ${c.name}`}
+                  onClick={() => {
+                    setNotice("");
+                    setLeave(c);
+                  }}
+                >
+                  Leave
+                </Button>
               </li>
             ))}
           </ul>
         </div>
+      ) : null}
+      {leave ? (
+        <ConfirmDialog
+          title={`Leave ${leave.name}?`}
+          confirmLabel="Leave class"
+          variant="danger"
+          onConfirm={async () => {
+            await leaving.mutateAsync(leave.id);
+            setNotice(`${classMessages.leftClass} ${leave.name}`);
+            setLeave(null);
+          }}
+          onClose={() => setLeave(null)}
+        >
+          <p>
+            Its teachers will no longer see you or your prediction. To join again you need its join
+            code or a new invitation.
+          </p>
+        </ConfirmDialog>
       ) : null}
     </Card>
   );

@@ -17,7 +17,7 @@ interface Refusal {
 }
 
 /** Rows the import would write: enrolments and new invitations. */
-const changes = (result: RosterResult) => result.enrolled.length + result.invited.length;
+const changes = (result: RosterResult) => result.invited.length;
 
 function lineOrder(key: string): number {
   const n = /^line (\d+)$/.exec(key)?.[1];
@@ -75,11 +75,12 @@ export function RosterImport({ classId }: { classId: string }) {
   return (
     <Card title="Import a class list" className="roster-import">
       <p>
-        A CSV file (UTF-8) with the header <code>name,email</code> and one student a line, up to{" "}
-        {rosterLimits.rows.toLocaleString("en")} lines. Students who already have a verified account
-        are enrolled; everyone else is emailed an invitation and joins once they register with that
-        address and verify it. Check the preview before importing: nothing changes until you
-        confirm.
+        A CSV file (UTF-8) with the header <code>name,email</code> (or <code>name;email</code>, as
+        spreadsheets save it in Portugal) and one student a line, up to{" "}
+        {rosterLimits.rows.toLocaleString("en")} lines. Each address not in the class yet is emailed
+        an invitation: a student joins the class when they accept it (or, with no account yet, when
+        they register with that address and verify it). Check the preview before importing: nothing
+        changes until you confirm.
       </p>
       <form className="roster-form" onSubmit={check} noValidate>
         <div className="field">
@@ -154,8 +155,7 @@ export function RosterImport({ classId }: { classId: string }) {
 
 function RosterSummary({ result }: { result: RosterResult }) {
   const groups: [string, RosterRow[]][] = [
-    [result.dryRun ? "Will be enrolled now" : "Enrolled", result.enrolled],
-    [result.dryRun ? "Will be invited by email" : "Invited by email", result.invited],
+    [result.dryRun ? "Will be invited" : "Invited", result.invited],
     ["Already in the class", result.alreadyEnrolled],
     ["Invited before (no new email)", result.alreadyInvited],
   ];

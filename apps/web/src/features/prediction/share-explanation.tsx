@@ -3,6 +3,7 @@ import { questionByKey } from "@gradecast/contract/questionnaire";
 import { useId, useState } from "react";
 import { formErrors } from "../../api/form-errors.ts";
 import { Alert } from "../../components/alert.tsx";
+import { Button } from "../../components/button.tsx";
 import { Card } from "../../components/card.tsx";
 import { useShareExplanation, useSharing } from "./api.ts";
 
@@ -48,6 +49,14 @@ export function ShareExplanation() {
           />
           <label htmlFor={id}>Share my full explanation with my teachers</label>
         </div>
+      ) : null}
+      {sharing.isSuccess && sharing.data.shareExplanation ? (
+        <SharedWith
+          sharedWith={sharing.data.sharedWith}
+          notSharedWith={sharing.data.notSharedWith}
+          busy={saving.isPending}
+          onShareAgain={() => change(true)}
+        />
       ) : sharing.isError ? (
         <Alert tone="error">
           Your sharing choice could not be loaded. Reload the page to try again.
@@ -55,5 +64,40 @@ export function ShareExplanation() {
       ) : null}
       <Alert tone={message?.tone ?? "success"}>{message?.text ?? ""}</Alert>
     </Card>
+  );
+}
+
+/**
+ * Whom the sharing applies to (issue 26): the teachers it was given to. Teachers of a class
+ * joined since, or added to a class since, do not see it until the student shares again.
+ */
+function SharedWith({
+  sharedWith,
+  notSharedWith,
+  busy,
+  onShareAgain,
+}: {
+  sharedWith: { id: string; name: string }[];
+  notSharedWith: { id: string; name: string }[];
+  busy: boolean;
+  onShareAgain: () => void;
+}) {
+  return (
+    <div className="shared-with">
+      <p>
+        {sharedWith.length > 0
+          ? `Shared with: ${sharedWith.map((t) => t.name).join(", ")}.`
+          : "Shared with none of your current teachers."}
+      </p>
+      {notSharedWith.length > 0 ? (
+        <p>
+          Not shared with {notSharedWith.map((t) => t.name).join(", ")}:{" "}
+          {riskMessages.sharingNewTeachers}{" "}
+          <Button variant="secondary" loading={busy} onClick={onShareAgain}>
+            Share with them too
+          </Button>
+        </p>
+      ) : null}
+    </div>
   );
 }
