@@ -52,7 +52,13 @@ export function ReportForm({
       return;
     }
     try {
-      const text = await save(values);
+      // A number pasted with spaces around it ("85 ") is sent as the number it is.
+      const text = await save({
+        ...values,
+        marks: values.marks.trim(),
+        attendance: values.attendance.trim(),
+        assignments: values.assignments.trim(),
+      });
       setErrors({});
       if (text) setOutcome({ ok: true, text });
     } catch (err) {
