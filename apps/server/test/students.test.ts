@@ -272,6 +272,40 @@ describe.each(dialects)("student questionnaire on %s", (dialect) => {
     }
   });
 
+  // The questionnaire opens filled from the newest saved answers (issue 28): GET /mine is how the
+  // form reads them, and no one but their owner reads a byte of them.
+  it("the newest saved answers reach their owner alone: not another student, a teacher, an admin or an unverified account", async () => {
+    const owner = await signIn(t, "student");
+    const older = await post(owner, "/api/students", { ...asStrings, age: "15" });
+    const newer = await post(owner, "/api/students", { ...asStrings, age: "24", G2: null });
+    expect([older.statusCode, newer.statusCode]).toEqual([201, 201]);
+    const newest = (await mine(owner)).json() as { items: StudentRecord[] };
+    expect(newest.items[0]).toEqual((newer.json() as { student: StudentRecord }).student);
+    expect(newest.items[0]).toMatchObject({ age: 24, G2: null });
+
+    const ids = new Set(newest.items.map((i) => i.id));
+    const unverified = await signIn(t, "student", { verified: false });
+    for (const who of [people.other, people.admin, unverified]) {
+      const res = await mine(who);
+      expect(res.statusCode).toBe(200);
+      const items = (res.json() as { items: StudentRecord[] }).items;
+      expect(items.some((i) => ids.has(i.id))).toBe(false);
+      expect(items.some((i) => i.age === 24 && i.G2 === null)).toBe(false);
+    }
+    const teacher = await mine(people.teacher);
+    expect(teacher.statusCode).toBe(403);
+    expect(teacher.body).not.toContain(newest.items[0]!.id);
+    // No route takes another user's id but the admins' list (GET /api/students?userId=).
+    for (const url of [
+      `/api/students/mine?userId=${owner.user.uid}`,
+      `/api/students/${newest.items[0]!.id}`,
+    ]) {
+      const res = await t.app.inject({ method: "GET", url, headers: people.other.auth });
+      // Refused, or the caller's own list: never the owner's answers.
+      expect(res.body).not.toContain('"age":24');
+    }
+  });
+
   it("refuses teachers (403) and anonymous callers (401)", async () => {
     const listed = await mine(people.teacher);
     expect(listed.statusCode).toBe(403);

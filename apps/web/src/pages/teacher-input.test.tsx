@@ -74,6 +74,10 @@ describe("the teacher report form", () => {
     expect(marks.value).toBe("101");
     expect(marks.getAttribute("aria-invalid")).toBe("true");
     expect(server.calls.some((c) => c.route === "POST /api/reports")).toBe(false);
+    // Put right, the field is no longer marked.
+    await user.clear(marks);
+    await user.type(marks, "100");
+    expect(marks.getAttribute("aria-invalid")).toBeNull();
   });
 
   it("takes a number pasted with a trailing space as that number", async () => {

@@ -34,3 +34,33 @@ const questionnaireDraft = deviceDraft<Draft>("questionnaire", emptyDraft, (key,
 export const loadDraft = questionnaireDraft.load;
 export const saveDraft = questionnaireDraft.save;
 export const clearDraft = questionnaireDraft.clear;
+
+/**
+ * Saved answers (a stored questionnaire, or the answers of a stored prediction) as the form's
+ * values: numbers as text, a grade not known yet as "not-known"; an answer that is no longer one
+ * of its question's options is left unanswered.
+ */
+export function fromSaved(saved: Readonly<Partial<Record<QuestionKey, unknown>>>): Draft {
+  const draft = emptyDraft();
+  for (const key of questionKeys) {
+    const value = saved[key];
+    const text =
+      value === null
+        ? notKnownValue
+        : typeof value === "string" || typeof value === "number"
+          ? String(value)
+          : "";
+    if (text !== "" && isAnswer(key, text)) draft[key] = text;
+  }
+  return draft;
+}
+
+/** Whether two sets of answers are the same. */
+export function sameAnswers(a: Draft, b: Draft): boolean {
+  return questionKeys.every((k) => a[k] === b[k]);
+}
+
+/** Whether anything is answered. */
+export function anyAnswer(draft: Draft): boolean {
+  return questionKeys.some((k) => draft[k] !== "");
+}
