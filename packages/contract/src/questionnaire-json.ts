@@ -11,7 +11,7 @@ function answerJson(key: QuestionKey): Record<string, unknown> {
   const question = questions.find((q) => q.key === key);
   if (!question) throw new Error(`No question ${key}`);
   const values = question.options.map((o) => o.value);
-  const nullable = question.unknownLabel !== undefined || key === "subject";
+  const nullable = question.unknownLabel !== undefined || key === "subject" || key === "school";
   const described = { title: question.label, description: question.help };
   if (question.kind === "number") {
     const min = values[0] as number;

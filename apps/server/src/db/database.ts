@@ -28,6 +28,7 @@ import * as predictionSetups from "./migrations/0012-prediction-setups.ts";
 import * as classRisk from "./migrations/0013-class-risk.ts";
 import * as reportListWalks from "./migrations/0015-report-list-walks.ts";
 import * as auditNoteText from "./migrations/0016-audit-note-text.ts";
+import * as schoolFromConfiguration from "./migrations/0023-school-from-configuration.ts";
 import { PGliteDialect } from "./pglite-dialect.ts";
 import { loadTemplate, seedDataDir } from "./pglite-template.ts";
 import { preparedName } from "./prepared.ts";
@@ -84,6 +85,7 @@ const migrations: Record<string, Migration> = {
   "0013-class-risk": classRisk,
   "0015-report-list-walks": reportListWalks,
   "0016-audit-note-text": auditNoteText,
+  "0023-school-from-configuration": schoolFromConfiguration,
 };
 
 /**

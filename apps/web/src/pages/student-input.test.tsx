@@ -129,8 +129,8 @@ describe("the questionnaire opens with what was sent", () => {
       "GET /api/students/mine": () => ({ body: { items: [savedRecord] } }),
       "GET /api/predictions/mine": () => ({
         body: {
-          items: [],
-          latest: { id: "p1", createdAt: "2026-03-02T10:00:00.000Z", inputs },
+          items: [{ id: "p1", createdAt: "2026-03-02T10:00:00.000Z", inputs }],
+          latest: null,
         },
       }),
     });

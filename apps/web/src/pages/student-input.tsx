@@ -1,8 +1,7 @@
 import { messages } from "@gradecast/contract/messages";
 import {
   type QuestionKey,
-  questionKeys,
-  questions,
+  askedQuestions as questions,
   sections,
 } from "@gradecast/contract/questionnaire";
 import { type FormEvent, useEffect, useMemo, useRef, useState } from "react";
@@ -18,6 +17,7 @@ import { dateTime } from "../features/prediction/format.ts";
 import { useSavedAnswers, useSaveQuestionnaire } from "../features/questionnaire/api.ts";
 import {
   anyAnswer,
+  askedKeys,
   clearDraft,
   type Draft,
   emptyDraft,
@@ -79,14 +79,13 @@ export default function StudentInput() {
     return <Spinner label="Loading your saved answers..." />;
   }
   const record = saved.data ?? null;
-  const predicted = history.data?.latest ?? null;
+  const predicted = history.data?.items[0] ?? null;
   const fromRecord: Sent | null = record
     ? { answers: fromSaved(record), at: record.createdAt, what: "saved" }
     : null;
-  const fromPrediction: Sent | null =
-    predicted?.createdAt && predicted.inputs
-      ? { answers: fromSaved(predicted.inputs), at: predicted.createdAt, what: "predicted" }
-      : null;
+  const fromPrediction: Sent | null = predicted
+    ? { answers: fromSaved(predicted.inputs), at: predicted.createdAt, what: "predicted" }
+    : null;
   const sent =
     fromRecord && fromPrediction
       ? Date.parse(fromPrediction.at) > Date.parse(fromRecord.at)
@@ -126,8 +125,8 @@ function Questionnaire({ userId, sent }: { userId: string; sent: Sent | null }) 
     else saveDraft(userId, answers);
   }, [user, userId, answers, sent]);
 
-  const answered = useMemo(() => questionKeys.filter((k) => answers[k] !== "").length, [answers]);
-  const total = questionKeys.length;
+  const answered = useMemo(() => askedKeys.filter((k) => answers[k] !== "").length, [answers]);
+  const total = askedKeys.length;
   const percent = Math.round((answered / total) * 100);
 
   function startFromSent() {
