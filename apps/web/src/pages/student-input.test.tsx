@@ -1,5 +1,5 @@
 import { messages } from "@gradecast/contract/messages";
-import { questions } from "@gradecast/contract/questionnaire";
+import { askedQuestions as questions } from "@gradecast/contract/questionnaire";
 import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { fakeServer, renderPage, signedInAs, testUser, watchAlerts } from "../test/render.tsx";
@@ -91,6 +91,9 @@ describe("the student questionnaire", () => {
     const sent = server.calls.filter((c) => c.route === "POST /api/students");
     expect(sent).toHaveLength(1);
     expect(Object.keys(sent[0]?.body as object).sort()).toEqual(questions.map((q) => q.key).sort());
+    // The school is the deployment's: never asked, never sent (issue 28).
+    expect(questions).toHaveLength(30);
+    expect(sent[0]?.body).not.toHaveProperty("school");
   });
 });
 
