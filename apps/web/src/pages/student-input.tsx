@@ -36,7 +36,7 @@ import "../features/questionnaire/questionnaire.css";
 //
 // Where the form starts (issue 28): from the newest answers the student sent, a saved
 // questionnaire or the answers of their latest prediction, whichever is newer, so that updating
-// one term grade is one change, not 31 answers again. SPEC.md's "clears the form" after a save
+// one term grade is one change, not every answer again. SPEC.md's "clears the form" after a save
 // stays the immediate reaction; the next visit starts from what was saved. A draft typed on this
 // device wins over them: it only exists while unsent work is there (it is removed on save, at
 // logout and when the session ends), so it is newer than anything sent from this device. The
