@@ -76,7 +76,7 @@ export default function Dashboard() {
 function NextSteps({ user }: { user: User }) {
   if (!user.emailVerified) return null; // the verification banner above says what to do first
   return (
-    <Card title="What to do next" className="welcome-card next-steps">
+    <Card title="What to do next" className="next-steps">
       {user.role === "student" ? <StudentNext /> : null}
       {user.role === "teacher" ? <TeacherNext /> : null}
       {user.role === "admin" ? <AdminNext /> : null}
