@@ -14,6 +14,7 @@ type Schema = {
   minimum?: number;
   maximum?: number;
   pattern?: string;
+  description?: string;
   properties?: Record<string, Schema>;
   required?: string[];
   anyOf?: Schema[];
