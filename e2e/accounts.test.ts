@@ -149,6 +149,7 @@ describe("accounts in the browser", () => {
       "Dashboard",
       "Profile",
       "Student Input",
+      "Prediction",
       "Student Dashboard",
       "Settings",
       "Logout",

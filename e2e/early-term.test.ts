@@ -1,5 +1,5 @@
 import { modelSetupText } from "@gradecast/contract/prediction";
-import { notKnownYetLabel, questions } from "@gradecast/contract/questionnaire";
+import { notKnownYetLabel, askedQuestions as questions } from "@gradecast/contract/questionnaire";
 import { logIn } from "./browser-accounts.ts";
 import { describe, expect, test } from "./fixtures.ts";
 
@@ -54,7 +54,7 @@ describe("a prediction early in the term", () => {
     page,
   }) => {
     await page.goto("/student-input");
-    await page.getByLabel("School", { exact: true }).waitFor();
+    await page.getByLabel("Sex", { exact: true }).waitFor();
     for (const q of questions) {
       if (q.key === "G1" || q.key === "G2") continue;
       await page.locator(`select[name="${q.key}"]`).selectOption(answers[q.key]!);
@@ -96,7 +96,7 @@ describe("a prediction early in the term", () => {
     page,
   }) => {
     await page.goto("/student-input");
-    await page.getByLabel("School", { exact: true }).waitFor();
+    await page.getByLabel("Sex", { exact: true }).waitFor();
     const safe: Record<string, string> = {
       ...answers,
       school: "GP",

@@ -1,5 +1,11 @@
 import { messages } from "@gradecast/contract/messages";
-import { questions, sections } from "@gradecast/contract/questionnaire";
+import {
+  askedQuestions,
+  optionText,
+  questionByKey,
+  questions,
+  sections,
+} from "@gradecast/contract/questionnaire";
 import { bandMessages, bandOf } from "@gradecast/contract/score";
 import type { Page } from "playwright-core";
 import { axeViolations } from "./a11y.ts";
@@ -19,8 +25,8 @@ const student = {
   password: "seven sleepy owls study",
 };
 
-// What the student types into each closed select (type-to-select matches the start of the
-// option's text, "8" or "GP — Gabriel Pereira"): the sample answers, a few of them changed.
+// The answers the student gives (the codes the form sends): the sample answers, a few of them
+// changed. The school is the deployment's, never asked (issue 28).
 const typed: Record<string, string> = {
   ...sampleAnswers,
   age: "17",
@@ -30,8 +36,18 @@ const typed: Record<string, string> = {
   G2: "8",
 };
 
+/** What the student types into a closed select for an answer: its text as shown, "8" or "Female"
+ * (type-to-select matches the start of an option's text). */
+const typing = (key: string) => {
+  const option = questionByKey[key as keyof typeof questionByKey].options.find(
+    (o) => String(o.value) === typed[key],
+  );
+  return option ? optionText(option) : typed[key]!;
+};
+
 /** The questions in the order of the page: by section, then as the contract lists them. */
-const pageOrder = sections.flatMap((s) => questions.filter((q) => q.section === s.key));
+const pageOrder = sections.flatMap((s) => askedQuestions.filter((q) => q.section === s.key));
+const asked = askedQuestions.length;
 
 const progressText = (page: Page) => page.locator(".questionnaire-progress-label").textContent();
 
@@ -59,11 +75,15 @@ describe("student questionnaire and prediction in the browser", () => {
     const { page, dialogs } = browser;
     const dialogsBefore = dialogs.length;
     await page.goto("/student-input");
-    await page.getByLabel("School", { exact: true }).waitFor();
-    expect(await progressText(page)).toBe("0 of 31 questions answered (0%)");
+    await page.getByLabel("Sex", { exact: true }).waitFor();
+    expect(asked).toBe(30);
+    expect(await progressText(page)).toBe("0 of 30 questions answered (0%)");
+    // The school is the deployment's (MODEL_SCHOOL), never asked.
+    expect(await page.locator('select[name="school"]').count()).toBe(0);
+    expect(await page.getByText("Gabriel Pereira").count()).toBe(0);
 
     // Every question offers exactly the contract's options, after an empty first choice.
-    for (const q of questions) {
+    for (const q of askedQuestions) {
       const values = await page
         .locator(`select[name="${q.key}"] option`)
         .evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
@@ -73,30 +93,34 @@ describe("student questionnaire and prediction in the browser", () => {
         ...q.options.map((o) => String(o.value)),
       ]);
     }
+    // Answers read as their labels, never the data set's codes (issue 28).
     expect(await page.locator('select[name="Medu"] option[value="4"]').textContent()).toBe(
-      "4 — higher education",
+      "Higher education",
     );
     expect(await page.locator('select[name="famsize"] option[value="LE3"]').textContent()).toBe(
-      "LE3 — three or fewer",
+      "Three or fewer",
+    );
+    expect(await page.locator('select[name="Mjob"] option[value="at_home"]').textContent()).toBe(
+      "At home",
     );
 
     // Predict too early: the first question is focused and named.
     await page.getByRole("button", { name: "Predict" }).focus();
     await page.keyboard.press("Enter");
-    await expect.poll(() => focusedName(page)).toBe("school");
+    await expect.poll(() => focusedName(page)).toBe("sex");
     expect(
       await page.getByRole("alert").filter({ hasText: "before you predict" }).textContent(),
-    ).toBe("Answer “School” before you predict. 31 questions are left.");
+    ).toBe("Answer “Sex” before you predict. 30 questions are left.");
 
     // Tab from question to question, typing the start of each answer; skip "goout".
     for (const [i, q] of pageOrder.entries()) {
       if (i > 0) await page.keyboard.press("Tab");
       expect(await focusedName(page), `focus at question ${i}`).toBe(q.key);
       if (q.key === "goout") continue;
-      await page.keyboard.type(typed[q.key]!);
+      await page.keyboard.type(typing(q.key));
       expect(await page.locator(`select[name="${q.key}"]`).inputValue(), q.key).toBe(typed[q.key]);
     }
-    expect(await progressText(page)).toBe("30 of 31 questions answered (97%)");
+    expect(await progressText(page)).toBe("29 of 30 questions answered (97%)");
     // The message followed the answers: one question is left now.
     expect(
       await page.getByRole("alert").filter({ hasText: "before you predict" }).textContent(),
@@ -114,8 +138,8 @@ describe("student questionnaire and prediction in the browser", () => {
     // Arrow keys work too: from "Select…" down three options to "3 — medium".
     for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowDown");
     expect(await page.locator('select[name="goout"]').inputValue()).toBe("3");
-    expect(await progressText(page)).toBe("31 of 31 questions answered (100%)");
-    expect(await page.locator("progress").getAttribute("value")).toBe("31");
+    expect(await progressText(page)).toBe("30 of 30 questions answered (100%)");
+    expect(await page.locator("progress").getAttribute("value")).toBe("30");
     // Nothing is left to answer, so nothing is left of the message.
     expect(await page.getByRole("alert").filter({ hasText: "before you" }).count()).toBe(0);
     expect(await seriousViolations(page)).toEqual([]);
@@ -123,8 +147,8 @@ describe("student questionnaire and prediction in the browser", () => {
 
   test("keeps the draft across a reload", async ({ page }) => {
     await page.reload();
-    await page.getByLabel("School", { exact: true }).waitFor();
-    expect(await progressText(page)).toBe("31 of 31 questions answered (100%)");
+    await page.getByLabel("Sex", { exact: true }).waitFor();
+    expect(await progressText(page)).toBe("30 of 30 questions answered (100%)");
     expect(await page.locator('select[name="G2"]').inputValue()).toBe("8");
   });
 
@@ -178,7 +202,9 @@ describe("student questionnaire and prediction in the browser", () => {
     const moved = Number(await whatIf.textContent());
     expect(moved).not.toBeCloseTo(Number(predicted), 1);
     const difference = (await page.getByTestId("whatif-difference").textContent()) ?? "";
-    expect(difference).toMatch(/^\(−\d+\.\d\d points?, lower\)$/);
+    expect(difference).toMatch(/^\(−\d+\.\d points?, lower\)$/);
+    // The difference is the one between the two scores as shown.
+    expect(Number(difference.match(/\d+\.\d/)?.[0])).toBeCloseTo(Number(predicted) - moved, 5);
     // The saved prediction itself has not changed.
     expect(await page.getByTestId("prediction-score").textContent()).toBe(predicted);
     expect(await seriousViolations(page)).toEqual([]);
@@ -220,7 +246,7 @@ describe("student questionnaire and prediction in the browser", () => {
       .getByRole("navigation", { name: "Main" })
       .getByRole("link", { name: "Student Input" })
       .click();
-    await page.getByLabel("School", { exact: true }).waitFor();
+    await page.getByLabel("Sex", { exact: true }).waitFor();
     expect(await alert.count()).toBe(0);
     consoleErrors.splice(logged);
   });
@@ -231,7 +257,7 @@ describe("student questionnaire and prediction in the browser", () => {
     const { page, dialogs, consoleErrors } = browser;
     const logged = consoleErrors.length;
     await page.goto("/student-input");
-    await page.getByLabel("School", { exact: true }).waitFor();
+    await page.getByLabel("Sex", { exact: true }).waitFor();
     const dialogsBefore = dialogs.length;
     await page.route("**/api/students", async (route) => {
       await new Promise((r) => setTimeout(r, 300));
@@ -270,31 +296,37 @@ describe("student questionnaire and prediction in the browser", () => {
     await page.getByLabel("Password").fill(student.password);
     await page.getByRole("button", { name: "Login" }).click();
     await page.waitForURL(/\/student-input$/);
-    await page.getByLabel("School", { exact: true }).waitFor();
-    expect(await progressText(page)).toBe("0 of 31 questions answered (0%)");
-    // Answered again for the tests below.
+    await page.getByLabel("Sex", { exact: true }).waitFor();
+    // The draft went with the session, but the answers of the prediction made above were sent:
+    // the form opens with them (issue 28), not with 30 questions to answer again.
+    expect(await progressText(page)).toBe("30 of 30 questions answered (100%)");
     for (const q of pageOrder) {
-      await page.locator(`select[name="${q.key}"]`).selectOption(typed[q.key]!);
+      expect(await page.locator(`select[name="${q.key}"]`).inputValue(), q.key).toBe(typed[q.key]);
     }
-    expect(await progressText(page)).toBe("31 of 31 questions answered (100%)");
     // Only the refused requests' own console lines.
     const added = consoleErrors.splice(logged);
     expect(added.filter((m) => !/Failed to load resource/.test(m))).toEqual([]);
   });
 
-  test("saves the questionnaire: alert, cleared form, /dashboard", async ({ browser }) => {
+  test("saves the questionnaire: alert, /dashboard, and the form opens again with what was saved", async ({
+    browser,
+  }) => {
     const { page, dialogs } = browser;
     await page.goto("/student-input");
-    await page.getByLabel("School", { exact: true }).waitFor();
-    expect(await progressText(page)).toBe("31 of 31 questions answered (100%)");
+    await page.getByLabel("Sex", { exact: true }).waitFor();
+    expect(await progressText(page)).toBe("30 of 30 questions answered (100%)");
     const dialogsBefore = dialogs.length;
     await page.getByRole("button", { name: "Save" }).focus();
     await page.keyboard.press("Enter");
     await page.waitForURL(/\/dashboard$/);
     expect(dialogs.slice(dialogsBefore)).toEqual([messages.studentSaved]);
+    // The next visit starts from what was saved (issue 28).
     await page.goto("/student-input");
-    await page.getByLabel("School", { exact: true }).waitFor();
-    expect(await progressText(page)).toBe("0 of 31 questions answered (0%)");
+    await page.getByLabel("Sex", { exact: true }).waitFor();
+    expect(await progressText(page)).toBe("30 of 30 questions answered (100%)");
+    expect(await page.getByTestId("answers-source").textContent()).toMatch(
+      /^These are the answers you saved on /,
+    );
 
     await page.goto("/prediction");
     await page.getByTestId("prediction-score").waitFor();

@@ -26,11 +26,11 @@ describe("the questionnaire draft goes with the session", () => {
     server,
   }) => {
     await page.goto("/student-input");
-    await page.getByLabel("School", { exact: true }).selectOption("GP");
+    await page.getByLabel("Sex", { exact: true }).selectOption("F");
     await page.getByLabel("Age", { exact: true }).selectOption("17");
     await expect.poll(() => draftKeys(browser)).toHaveLength(1);
     const [key] = await draftKeys(browser);
-    expect(await page.evaluate((k) => localStorage.getItem(k!), key)).toContain('"school":"GP"');
+    expect(await page.evaluate((k) => localStorage.getItem(k!), key)).toContain('"sex":"F"');
 
     // At home: sign in and end every other session.
     const { email, password } = student;
@@ -51,8 +51,8 @@ describe("the questionnaire draft goes with the session", () => {
     await page.getByLabel("Password").fill(student.password);
     await page.getByRole("button", { name: "Login" }).click();
     await page.waitForURL(/\/student-input$/);
-    await page.getByLabel("School", { exact: true }).waitFor();
-    expect(await page.getByLabel("School", { exact: true }).inputValue()).toBe("");
+    await page.getByLabel("Sex", { exact: true }).waitFor();
+    expect(await page.getByLabel("Sex", { exact: true }).inputValue()).toBe("");
     expect(await page.getByLabel("Age", { exact: true }).inputValue()).toBe("");
   });
 });

@@ -1,6 +1,7 @@
 import { createPrivateKey } from "node:crypto";
 import { isIP } from "node:net";
 import path from "node:path";
+import { type ModelSchool, modelSchools } from "@gradecast/contract/questionnaire";
 import { schoolNameLimit } from "@gradecast/contract/site";
 import { z } from "zod";
 
@@ -129,6 +130,10 @@ export const envSchema = z.object({
       .default("gradecast-rl:"),
   ),
   ANALYTICS_EMBED_URL: optional(url(["http", "https"])),
+  // The school the model is told about: one of the data set's two, or unset for neither.
+  MODEL_SCHOOL: optional(
+    z.enum(modelSchools, { error: "must be GP or MS (or unset for neither)" }),
+  ),
   TEACHER_SIGNUP: z.preprocess(
     emptyToUndefined,
     z
@@ -180,6 +185,11 @@ export interface Config {
   /** Start of every rate-limit key in Redis: deployments sharing one Redis set their own. */
   redisKeyPrefix: string;
   analyticsEmbedUrl: string | undefined;
+  /**
+   * The school every questionnaire and prediction is given (issue 28): the deployment's, never
+   * the student's answer. null: neither of the model's two, which then favours neither.
+   */
+  modelSchool: ModelSchool | null;
   /**
    * approval (default): a teacher sign-up waits as a student until an admin approves it; open:
    * a teacher at once; closed: teacher accounts come only from an admin.
@@ -241,6 +251,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: e.REDIS_URL,
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     analyticsEmbedUrl: e.ANALYTICS_EMBED_URL,
+    modelSchool: e.MODEL_SCHOOL ?? null,
     teacherSignup: e.TEACHER_SIGNUP,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,

@@ -14,6 +14,7 @@ type Schema = {
   minimum?: number;
   maximum?: number;
   pattern?: string;
+  description?: string;
   properties?: Record<string, Schema>;
   required?: string[];
   anyOf?: Schema[];
@@ -90,7 +91,9 @@ describe.each(dialects)("the API document (%s)", (dialect) => {
       ?.schema as Schema;
     const properties = body.properties ?? {};
     expect(Object.keys(properties)).toHaveLength(31);
-    expect(properties.school?.enum).toEqual(["GP", "MS"]);
+    // The school is the deployment's (issue 28): documented as such, one of the two or null.
+    expect(properties.school?.anyOf?.find((s) => s.enum)?.enum).toEqual(["GP", "MS"]);
+    expect(properties.school?.description).toMatch(/MODEL_SCHOOL/);
     expect(properties.sex?.enum).toEqual(["F", "M"]);
     const ages = questionByKey.age.options.map((o) => o.value);
     const age = properties.age?.anyOf?.find((s) => s.type === "integer");

@@ -121,6 +121,8 @@ describe.each(dialects)("reports on %s", (dialect) => {
       ["marks", 100, 100],
       ["marks", "100", 100],
       ["marks", " 5 ", 5],
+      // Pasted from a spreadsheet with a trailing space (issue 28).
+      ["marks", "85 ", 85],
       // A JSON number written 1e2 is the number 100 once parsed: accepted as 100. Only the text
       // "1e2" can be seen as an exponent, and it is refused below.
       ["marks", 1e2, 100],
@@ -141,6 +143,9 @@ describe.each(dialects)("reports on %s", (dialect) => {
       ["marks", 101, range],
       ["marks", -1, range],
       ["marks", 50.5, range],
+      // What the old input mask silently turned into 5 and 100 (issue 28).
+      ["marks", "-5", range],
+      ["marks", "100.5", range],
       ["marks", "50.5", range],
       ["marks", "1e2", range],
       ["marks", "+5", range],

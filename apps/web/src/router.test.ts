@@ -70,6 +70,7 @@ describe("sidebar per role", () => {
       "Dashboard",
       "Profile",
       "Student Input",
+      "Prediction",
       "Teacher Input",
       "Student Dashboard",
       "Teacher Dashboard",

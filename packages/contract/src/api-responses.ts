@@ -1,7 +1,13 @@
 import { z } from "zod";
 import type { AnalyticsReport, EmbedAnswer, StaffReport, StudentReport } from "./analytics.ts";
 import type { PredictionHistory, PredictionResult, StudentRecord } from "./prediction.ts";
-import { type QuestionKey, type Questionnaire, questionKeys, questions } from "./questionnaire.ts";
+import {
+  notAsked,
+  type QuestionKey,
+  type Questionnaire,
+  questionKeys,
+  questions,
+} from "./questionnaire.ts";
 import type { EnrolledStudent, LinkedReport, MyReportsPage } from "./report-students.ts";
 import { behaviors, reportLimits } from "./reports.ts";
 
@@ -27,7 +33,10 @@ export const questionnaireAnswersSchema = z.object(
         return [question.key, question.unknownLabel !== undefined ? number.nullable() : number];
       }
       const choice = z.enum(values.map(String) as [string, ...string[]]);
-      return [question.key, question.key === "subject" ? choice.nullable() : choice];
+      return [
+        question.key,
+        notAsked.has(question.key) || question.key === "subject" ? choice.nullable() : choice,
+      ];
     }),
   ) as unknown as { [K in QuestionKey]: z.ZodType<Questionnaire[K]> },
 );

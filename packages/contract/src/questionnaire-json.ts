@@ -11,8 +11,14 @@ function answerJson(key: QuestionKey): Record<string, unknown> {
   const question = questions.find((q) => q.key === key);
   if (!question) throw new Error(`No question ${key}`);
   const values = question.options.map((o) => o.value);
-  const nullable = question.unknownLabel !== undefined || key === "subject";
-  const described = { title: question.label, description: question.help };
+  const nullable = question.unknownLabel !== undefined || key === "subject" || key === "school";
+  const described = {
+    title: question.label,
+    description:
+      key === "school"
+        ? "Not asked: the server uses the deployment's school (MODEL_SCHOOL), or none, whatever is sent."
+        : question.help,
+  };
   if (question.kind === "number") {
     const min = values[0] as number;
     const max = values[values.length - 1] as number;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { whatIfKeys } from "./prediction.ts";
 import {
+  askedQuestions,
   optionLabel,
   optionText,
   questionByKey,
@@ -24,6 +25,9 @@ describe("questionnaire catalogue", () => {
     expect(questions.map((q) => q.key).sort()).toEqual([...questionKeys].sort());
     expect(new Set(questions.map((q) => q.key)).size).toBe(31);
     expect(numbersOf("subject")).toEqual(["mat", "por"]);
+    // The school is the deployment's, never asked (issue 28): the form asks 30.
+    expect(askedQuestions.map((q) => q.key)).not.toContain("school");
+    expect(askedQuestions).toHaveLength(30);
     // only the term grades may be "not known yet"
     expect(questions.filter((q) => q.unknownLabel).map((q) => q.key)).toEqual(["G1", "G2"]);
     const known = new Set<string>(sections.map((s) => s.key));
@@ -93,7 +97,7 @@ describe("questionnaire schema", () => {
     ["internet", true],
     ["Mjob", 1],
     ["age", undefined],
-    ["school", undefined],
+    ["sex", undefined],
   ])("refuses %s = %j naming only that field", (key, value) => {
     const result = questionnaireSchema.safeParse({ ...valid, [key]: value });
     expect(result.success).toBe(false);
@@ -101,12 +105,23 @@ describe("questionnaire schema", () => {
   });
 });
 
+describe("the school (issue 28)", () => {
+  it("may be left out or null (the server puts the deployment's in), never another code", () => {
+    const { school: _left, ...rest } = valid;
+    expect(questionnaireSchema.parse(rest).school).toBeNull();
+    expect(questionnaireSchema.parse({ ...valid, school: null }).school).toBeNull();
+    expect(questionnaireSchema.parse({ ...valid, school: "MS" }).school).toBe("MS");
+  });
+});
+
 describe("how an answer reads", () => {
-  it("shows the label alone when it only repeats the code, and both otherwise", () => {
+  it("shows the label alone, with a capital first letter", () => {
     expect(optionText({ value: "yes", label: "Yes" })).toBe("Yes");
     expect(optionText({ value: "no", label: "No" })).toBe("No");
     expect(optionText({ value: 3, label: "3" })).toBe("3");
-    expect(optionText({ value: "LE3", label: "three or fewer" })).toBe("LE3 — three or fewer");
-    expect(optionText({ value: 4, label: "higher education" })).toBe("4 — higher education");
+    // The label alone, never the data set's code (issue 28).
+    expect(optionText({ value: "LE3", label: "three or fewer" })).toBe("Three or fewer");
+    expect(optionText({ value: 4, label: "higher education" })).toBe("Higher education");
+    expect(optionText({ value: "at_home", label: "At home" })).toBe("At home");
   });
 });

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { type Subject, subjectLabels, subjects } from "./subjects.ts";
 
-// The student record of SPEC.md section 3: 30 questions and the subject, each a select. This
+// The student record of SPEC.md section 3: 30 questions and the subject, each a select; the
+// school among them is the deployment's, never asked (issue 28: `askedQuestions`). This
 // catalogue is the one source for the form, the server's validation, the database ranges and
 // the labels of the model's explanations. G1 and G2 may be "not known yet" (null) early in the
 // term; the model then answers from what is known (setups B and C).
@@ -12,14 +13,12 @@ export interface Option {
 }
 
 /**
- * How an answer reads on every screen: "4 — higher education", "LE3 — three or fewer", and just
- * the label when it only repeats the code ("Yes", not "yes — Yes"; "3", not "3 — 3").
+ * How an answer reads on every screen: its label alone, with a capital first letter ("Higher
+ * education", "Three or fewer", "At home", "Yes", "3"). Never the data set's code in front of it
+ * ("at_home — At home"), which meant nothing to a student (issue 28).
  */
 export function optionText(option: Option): string {
-  const code = String(option.value);
-  return option.label.toLowerCase() === code.toLowerCase()
-    ? option.label
-    : `${code} — ${option.label}`;
+  return option.label.charAt(0).toUpperCase() + option.label.slice(1);
 }
 
 export interface Question {
@@ -153,6 +152,16 @@ const rows: readonly Row[] = [
   ["G2", "grades", "Second period grade (G2)", "Your grade for the second period, out of 20. Choose “Not known yet” until you have it.", grade, false],
 ];
 
+/** The schools of the data set the model learned from. */
+export const modelSchools = ["GP", "MS"] as const;
+export type ModelSchool = (typeof modelSchools)[number];
+
+/**
+ * Inputs of the model a student is never asked (issue 28): the school is the deployment's
+ * (MODEL_SCHOOL, one of the two or neither), filled in by the server.
+ */
+export const notAsked: ReadonlySet<QuestionKey> = new Set(["school"]);
+
 /** The grades a student may not have yet early in the term. */
 const mayBeUnknown: ReadonlySet<QuestionKey> = new Set(["G1", "G2"]);
 
@@ -168,6 +177,9 @@ export const questions: readonly Question[] = rows.map(
     kind: typeof options[0]?.value === "number" ? "number" : "choice",
   }),
 );
+
+/** The questions the form asks, in the catalogue's order: every one but the school. */
+export const askedQuestions: readonly Question[] = questions.filter((q) => !notAsked.has(q.key));
 
 export const questionByKey: Record<QuestionKey, Question> = Object.fromEntries(
   questions.map((x) => [x.key, x]),
@@ -205,8 +217,9 @@ function answerSchema(question: Question) {
   }
   const message = `Choose one of: ${allowed.join(", ")}.`;
   const choice = z.string({ error: message }).refine((v) => allowed.includes(v), { message });
-  // The subject may be left out (older clients, or filled in from the student's class).
-  return question.key === "subject"
+  // The subject may be left out (older clients, or filled in from the student's class); the
+  // school is the deployment's: the server puts its own in place of whatever is sent.
+  return question.key === "subject" || question.key === "school"
     ? z
         .union([z.null(), choice], { error: message })
         .optional()
@@ -227,7 +240,9 @@ export const questionnaireSchema = z
             ? number
             : K extends "subject"
               ? Subject | null
-              : string,
+              : K extends "school"
+                ? ModelSchool | null
+                : string,
         unknown
       >;
     },

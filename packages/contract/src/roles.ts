@@ -39,6 +39,8 @@ export const appPages: readonly PageRule[] = [
     roles: ["student", "admin"],
     sidebar: "Student Input",
   },
+  // The student's latest prediction, read back without predicting again (issue 28).
+  { path: "/prediction", title: "Prediction", roles: ["student", "admin"], sidebar: "Prediction" },
   {
     path: "/teacher-input",
     title: "Teacher Input",
@@ -59,7 +61,6 @@ export const appPages: readonly PageRule[] = [
   },
   { path: "/classes", title: "Classes", roles: ["teacher", "admin"], sidebar: "Classes" },
   { path: "/settings", title: "Settings", roles: everyone, sidebar: "Settings" },
-  { path: "/prediction", title: "Prediction", roles: ["student", "admin"] },
   { path: "/admin/users", title: "Users", roles: ["admin"], sidebar: "Users" },
   { path: "/admin/audit", title: "Audit log", roles: ["admin"], sidebar: "Audit log" },
   { path: "/Verify", title: "Verify email", roles: everyone },

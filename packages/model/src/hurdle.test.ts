@@ -367,3 +367,50 @@ describe("artifact", () => {
     expect(JSON.stringify(m.artifact)).not.toMatch(/\/work\//);
   });
 });
+
+// The school is the deployment's (issue 28): set to one of the two, or neither.
+describe("a school not set", () => {
+  it("is neither school: between the two on every part, and the explanation still adds up (property)", () => {
+    for (const model of models) {
+      fc.assert(
+        fc.property(inputArbitrary(), (input) => {
+          const gp = model.predict({ ...input, school: "GP" });
+          const ms = model.predict({ ...input, school: "MS" });
+          const none = model.predict({ ...input, school: null });
+          const between = (v: number, a: number, b: number) =>
+            v >= Math.min(a, b) - 1e-9 && v <= Math.max(a, b) + 1e-9;
+          expect(between(none.scoreIfSits, gp.scoreIfSits, ms.scoreIfSits)).toBe(true);
+          expect(between(none.noFinalScoreRisk, gp.noFinalScoreRisk, ms.noFinalScoreRisk)).toBe(
+            true,
+          );
+          const school = none.contributions.find((c) => c.feature === "school");
+          expect(school?.value).toBeNull();
+          const sum = none.contributions.reduce((s, c) => s + c.effect, none.baseValue);
+          expect(Math.abs(sum - none.raw)).toBeLessThan(1e-9);
+          expect(none.extrapolationFeatures).not.toContain("school");
+          // Left out of the input altogether, it is the same as null.
+          const { school: _left, ...rest } = input;
+          expect(model.predict(rest).prediction).toBe(none.prediction);
+        }),
+        { numRuns: 60 },
+      );
+    }
+  });
+
+  it("is the plain average of the two schools where the score and the risk are sums of trees", () => {
+    // Where neither school's risk moves, the score if the student sits is the average of the two.
+    for (const model of models) {
+      const rand = mulberry32(28);
+      for (let t = 0; t < 50; t++) {
+        const input = randomInput(rand);
+        const gp = model.predict({ ...input, school: "GP" });
+        const ms = model.predict({ ...input, school: "MS" });
+        const none = model.predict({ ...input, school: null });
+        const inside = [gp, ms].every((p) => p.scoreIfSits > 0 && p.scoreIfSits < 20);
+        if (inside && none.scoreIfSits > 0 && none.scoreIfSits < 20) {
+          expect(none.scoreIfSits).toBeCloseTo((gp.scoreIfSits + ms.scoreIfSits) / 2, 9);
+        }
+      }
+    }
+  });
+});

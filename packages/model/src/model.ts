@@ -183,10 +183,19 @@ export function validateArtifact(json: unknown): ModelArtifact {
   return json as ModelArtifact;
 }
 
-/** Is an answer given? G1, G2 and the subject may be null (not known yet, not given). */
+/** Is an answer given? G1, G2, the subject and the school may be null (not known, not set). */
 const isGiven = (v: unknown) => v !== undefined && v !== null && v !== "";
 
-const OPTIONAL = new Set(["G1", "G2", "subject"]);
+const OPTIONAL = new Set(["G1", "G2", "subject", "school"]);
+
+/**
+ * The school is the deployment's, not the student's answer (issue 28): one of the two schools of
+ * the data set, or neither. For neither, the model answers for both and takes their plain
+ * average, favouring neither: the score's raw output and the risk's log-odds are sums of trees,
+ * so their averages and the averages of their exact explanations add up exactly as before. The
+ * school's row of the explanation then says "not set" and carries the average of its two effects.
+ */
+const SCHOOL = FEATURES.indexOf("school");
 
 export function loadModel(json: unknown): GradeModel {
   const artifact = validateArtifact(json);
@@ -206,6 +215,9 @@ export function loadModel(json: unknown): GradeModel {
   const phi = new Float64Array(NUM_FEATURES);
   const r = new Float64Array(NUM_FEATURES);
   const h = new Float64Array(NUM_FEATURES);
+  const bOne = new Float64Array(NUM_FEATURES);
+  const phiOne = new Float64Array(NUM_FEATURES);
+  const schoolCodes = FEATURE_CATEGORIES[SCHOOL]!.map((_, code) => code);
   return {
     version: artifact.modelVersion,
     features: FEATURES,
@@ -243,11 +255,25 @@ export function loadModel(json: unknown): GradeModel {
           if (v < ranges[f]!.min || v > ranges[f]!.max) extrapolationFeatures.push(name);
         }
       }
-      for (const name of unseenCombinations(part.artifact.seenPairs, x)) {
-        if (!extrapolationFeatures.includes(name)) extrapolationFeatures.push(name);
+      // One run for a school given; one for each school, averaged, when it is not set.
+      const schools = isGiven(input.school) ? [x[SCHOOL]!] : schoolCodes;
+      let sRaw = 0;
+      let logit = 0;
+      b.fill(0);
+      phi.fill(0);
+      for (const code of schools) {
+        x[SCHOOL] = code;
+        for (const name of unseenCombinations(part.artifact.seenPairs, x)) {
+          if (name === "school" && schools.length > 1) continue;
+          if (!extrapolationFeatures.includes(name)) extrapolationFeatures.push(name);
+        }
+        sRaw += part.score.explain(x, bOne) / schools.length;
+        logit += part.risk.explain(x, phiOne) / schools.length;
+        for (let f = 0; f < NUM_FEATURES; f++) {
+          b[f]! += bOne[f]! / schools.length;
+          phi[f]! += phiOne[f]! / schools.length;
+        }
       }
-      const sRaw = part.score.explain(x, b);
-      const logit = part.risk.explain(x, phi);
       const { risk0, risk } = riskEffects(
         part.risk.baseValue,
         logit,

@@ -19,6 +19,7 @@ import * as recoveryCodeIds from "./migrations/0018-recovery-code-ids.ts";
 import * as classInvitationConsent from "./migrations/0020-class-invitation-consent.ts";
 import * as explanationShareTeachers from "./migrations/0021-explanation-share-teachers.ts";
 import * as rosterEmailCounts from "./migrations/0022-roster-email-counts.ts";
+import * as schoolFromConfiguration from "./migrations/0023-school-from-configuration.ts";
 import type { DB } from "./schema.ts";
 import { hasSqlState, sqlStates } from "./sql-errors.ts";
 
@@ -44,6 +45,7 @@ export const migrations: Record<string, Migration> = {
   "0020-class-invitation-consent": classInvitationConsent,
   "0021-explanation-share-teachers": explanationShareTeachers,
   "0022-roster-email-counts": rosterEmailCounts,
+  "0023-school-from-configuration": schoolFromConfiguration,
 };
 
 /**

@@ -108,7 +108,8 @@ export interface StudentReportsTable {
 export interface StudentsTable {
   id: Generated<string>;
   user_id: string;
-  school: string;
+  /** null where MODEL_SCHOOL is not set (issue 28). */
+  school: string | null;
   sex: string;
   age: number;
   address: string;

@@ -16,7 +16,7 @@ import type { GradeModel } from "@gradecast/model";
 import { adminRecords } from "../admin/records.ts";
 import type { AuthUser } from "../auth/access-hook.ts";
 import type { Services } from "../services.ts";
-import { withSubject } from "../students/subject.ts";
+import { withSchool, withSubject } from "../students/subject.ts";
 import { insertPrediction, listPredictions, type StoredPrediction } from "./queries.ts";
 
 // Predictions (issue 6): the contract's schema validates the answers (strings or numbers), the
@@ -68,7 +68,11 @@ export async function predict(
   /** False for a what-if call (`?store=false`): predicted and explained, not stored. */
   store: boolean,
 ): Promise<PredictionResult> {
-  const inputs = await withSubject(services.db, user.id, input);
+  const inputs = await withSubject(
+    services.db,
+    user.id,
+    withSchool(services.config.modelSchool, input),
+  );
   const result = explain(services.model, inputs);
   if (!store) return result;
   const saved = await insertPrediction(services.db, {

@@ -4,7 +4,7 @@ import { adminRecords } from "../admin/records.ts";
 import type { AuthUser } from "../auth/access-hook.ts";
 import type { Services } from "../services.ts";
 import { insertStudent, listStudents, type StudentRecordRow } from "./queries.ts";
-import { withSubject } from "./subject.ts";
+import { withSchool, withSubject } from "./subject.ts";
 
 // Questionnaires (issue 6): validated by the contract's schema (strings or numbers, exact option
 // sets, whole numbers in range) and stored as numbers. Each user reads only their own: the
@@ -22,7 +22,11 @@ export async function saveQuestionnaire(
   user: AuthUser,
   input: Questionnaire,
 ): Promise<StudentRecord> {
-  const answers = await withSubject(services.db, user.id, input);
+  const answers = await withSubject(
+    services.db,
+    user.id,
+    withSchool(services.config.modelSchool, input),
+  );
   return toStudentRecord(await insertStudent(services.db, user.id, answers));
 }
 

@@ -1,8 +1,9 @@
-import type { Questionnaire, Subject } from "@gradecast/contract/questionnaire";
+import type { ModelSchool, Questionnaire, Subject } from "@gradecast/contract/questionnaire";
 import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.ts";
 
-// The subject is an input of the model (issue 19). A student answers it in the questionnaire;
+// The school and the subject are inputs of the model the server fills in. The school is the
+// deployment's (issue 28). The subject is an input of the model (issue 19). A student answers it in the questionnaire;
 // when they leave it out and are enrolled in classes of a single subject, that class's subject
 // is used. This is the one place that fills it in: the classes work decides enrolments, this
 // only reads them (a student enrolled in classes of both subjects must answer it).
@@ -27,4 +28,12 @@ export async function withSubject(
   if (answers.subject !== null) return answers;
   const subject = await enrolledSubject(db, userId);
   return subject === null ? answers : { ...answers, subject };
+}
+
+/**
+ * The answers with the deployment's school (MODEL_SCHOOL, or null for neither) in place of
+ * whatever was sent: the school is never the student's answer (issue 28).
+ */
+export function withSchool(school: ModelSchool | null, answers: Questionnaire): Questionnaire {
+  return { ...answers, school };
 }

@@ -1,5 +1,5 @@
 import { messages } from "@gradecast/contract/messages";
-import { questions } from "@gradecast/contract/questionnaire";
+import { askedQuestions as questions } from "@gradecast/contract/questionnaire";
 import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { fakeServer, renderPage, signedInAs, testUser, watchAlerts } from "../test/render.tsx";
@@ -12,6 +12,12 @@ const student = testUser("student");
 const first = questions[0];
 const second = questions[1];
 if (!first || !second) throw new Error("the questionnaire has no questions");
+
+/** Nothing sent yet: no saved questionnaire, no prediction. */
+const nothingSent = {
+  "GET /api/students/mine": () => ({ body: { items: [] } }),
+  "GET /api/predictions/mine": () => ({ body: { items: [], latest: null } }),
+};
 
 /** Answers every question with its first listed option (not "Not known yet"). */
 function answerAll(except: readonly string[] = []) {
@@ -26,7 +32,7 @@ function answerAll(except: readonly string[] = []) {
 
 describe("the student questionnaire", () => {
   it("counts answers in the progress bar as they are given", async () => {
-    fakeServer(signedInAs(student));
+    fakeServer({ ...signedInAs(student), ...nothingSent });
     const { user } = renderPage(<StudentInput />, "/student-input");
     const progress = await screen.findByRole("progressbar");
     expect(progress.getAttribute("value")).toBe("0");
@@ -41,7 +47,7 @@ describe("the student questionnaire", () => {
   });
 
   it("stops Save with questions left: names the first, marks each one left, sends nothing", async () => {
-    const server = fakeServer(signedInAs(student));
+    const server = fakeServer({ ...signedInAs(student), ...nothingSent });
     const { user } = renderPage(<StudentInput />, "/student-input");
     await screen.findByRole("progressbar");
     answerAll([first.key, second.key]);
@@ -70,6 +76,7 @@ describe("the student questionnaire", () => {
     const alerts = watchAlerts();
     const server = fakeServer({
       ...signedInAs(student),
+      ...nothingSent,
       "POST /api/students": ({ body }) => ({ status: 201, body: { student: body } }),
     });
     const { user } = renderPage(<StudentInput />, "/student-input");
@@ -84,5 +91,77 @@ describe("the student questionnaire", () => {
     const sent = server.calls.filter((c) => c.route === "POST /api/students");
     expect(sent).toHaveLength(1);
     expect(Object.keys(sent[0]?.body as object).sort()).toEqual(questions.map((q) => q.key).sort());
+    // The school is the deployment's: never asked, never sent (issue 28).
+    expect(questions).toHaveLength(30);
+    expect(sent[0]?.body).not.toHaveProperty("school");
+  });
+});
+
+// Where the form starts (issue 28): the newest answers sent, unless a draft is on this device.
+describe("the questionnaire opens with what was sent", () => {
+  /** A saved questionnaire: each question's last option, the second grade not known yet. */
+  const savedAnswers = Object.fromEntries(
+    questions.map((q) => [q.key, q.key === "G2" ? null : (q.options.at(-1)?.value ?? null)]),
+  );
+  const savedRecord = { ...savedAnswers, id: "s1", createdAt: "2026-03-01T10:00:00.000Z" };
+  const selectValue = (label: string) => (screen.getByLabelText(label) as HTMLSelectElement).value;
+  const labelOf = (key: string) => questions.find((q) => q.key === key)?.label ?? key;
+
+  it("fills every question from the newest saved answers and says so", async () => {
+    fakeServer({
+      ...signedInAs(student),
+      "GET /api/students/mine": () => ({ body: { items: [savedRecord] } }),
+      "GET /api/predictions/mine": () => ({ body: { items: [], latest: null } }),
+    });
+    renderPage(<StudentInput />, "/student-input");
+    await screen.findByRole("progressbar");
+    expect(
+      screen.getByText(`${questions.length} of ${questions.length} questions answered (100%)`),
+    ).toBeTruthy();
+    expect(selectValue(labelOf("G2"))).toBe("not-known");
+    expect(selectValue(labelOf("age"))).toBe("25");
+    expect(screen.getByTestId("answers-source").textContent).toMatch(
+      /^These are the answers you saved on .*2026.*\. Change what is new, then save or predict again\.$/,
+    );
+  });
+
+  it("starts from the answers of the latest prediction when it is newer than the saved ones", async () => {
+    const inputs = { ...savedAnswers, age: 16, G2: 12 };
+    fakeServer({
+      ...signedInAs(student),
+      "GET /api/students/mine": () => ({ body: { items: [savedRecord] } }),
+      "GET /api/predictions/mine": () => ({
+        body: {
+          items: [{ id: "p1", createdAt: "2026-03-02T10:00:00.000Z", inputs }],
+          latest: null,
+        },
+      }),
+    });
+    renderPage(<StudentInput />, "/student-input");
+    await screen.findByRole("progressbar");
+    expect(selectValue(labelOf("age"))).toBe("16");
+    expect(selectValue(labelOf("G2"))).toBe("12");
+    expect(screen.getByTestId("answers-source").textContent).toMatch(/answers you predicted from/);
+  });
+
+  it("keeps a draft typed on this device over the saved answers, and offers the saved ones", async () => {
+    localStorage.setItem(
+      `gradecast:questionnaire-draft:${student.uid}`,
+      JSON.stringify({ age: "17" }),
+    );
+    fakeServer({
+      ...signedInAs(student),
+      "GET /api/students/mine": () => ({ body: { items: [savedRecord] } }),
+      "GET /api/predictions/mine": () => ({ body: { items: [], latest: null } }),
+    });
+    const { user } = renderPage(<StudentInput />, "/student-input");
+    await screen.findByRole("progressbar");
+    expect(selectValue(labelOf("age"))).toBe("17");
+    expect(screen.getByText(`1 of ${questions.length} questions answered`, { exact: false }));
+    await user.click(screen.getByRole("button", { name: /^Use the answers I saved on / }));
+    expect(selectValue(labelOf("age"))).toBe("25");
+    expect(
+      screen.getByText(`${questions.length} of ${questions.length} questions answered (100%)`),
+    ).toBeTruthy();
   });
 });

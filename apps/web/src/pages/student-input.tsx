@@ -1,24 +1,29 @@
 import { messages } from "@gradecast/contract/messages";
 import {
   type QuestionKey,
-  questionKeys,
-  questions,
+  askedQuestions as questions,
   sections,
 } from "@gradecast/contract/questionnaire";
 import { type FormEvent, useEffect, useMemo, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import { ApiError, isTokenProblem } from "../api/client.ts";
 import { useSession } from "../auth/session.tsx";
-import { ErrorAlert } from "../components/alert.tsx";
+import { Alert, ErrorAlert } from "../components/alert.tsx";
 import { Button } from "../components/button.tsx";
 import { PageHeader } from "../components/page-header.tsx";
-import { usePredict } from "../features/prediction/api.ts";
-import { useSaveQuestionnaire } from "../features/questionnaire/api.ts";
+import { Spinner } from "../components/spinner.tsx";
+import { usePredict, usePredictionHistory } from "../features/prediction/api.ts";
+import { dateTime } from "../features/prediction/format.ts";
+import { useSavedAnswers, useSaveQuestionnaire } from "../features/questionnaire/api.ts";
 import {
+  anyAnswer,
+  askedKeys,
   clearDraft,
   type Draft,
   emptyDraft,
+  fromSaved,
   loadDraft,
+  sameAnswers,
   saveDraft,
   toRequest,
 } from "../features/questionnaire/draft.ts";
@@ -28,6 +33,14 @@ import "../features/questionnaire/questionnaire.css";
 // The student questionnaire of SPEC.md sections 3 and 5 (issue 6): every question a required
 // select, grouped in sections, a progress bar, a draft kept across reloads; Save stores the
 // record, Predict asks the model and opens /prediction with the result.
+//
+// Where the form starts (issue 28): from the newest answers the student sent, a saved
+// questionnaire or the answers of their latest prediction, whichever is newer, so that updating
+// one term grade is one change, not every answer again. SPEC.md's "clears the form" after a save
+// stays the immediate reaction; the next visit starts from what was saved. A draft typed on this
+// device wins over them: it only exists while unsent work is there (it is removed on save, at
+// logout and when the session ends), so it is newer than anything sent from this device. The
+// page says which it shows, and offers the saved answers in place of the draft.
 
 const notAnswered = "Choose an answer.";
 
@@ -50,13 +63,53 @@ function missingMessage(answers: Draft, action: string): string | null {
 
 type Busy = "save" | "predict" | null;
 
+/** The newest answers the student sent, with when, or null before the first. */
+interface Sent {
+  answers: Draft;
+  at: string;
+  what: "saved" | "predicted";
+}
+
 export default function StudentInput() {
   const { user } = useSession();
   const userId = user?.uid ?? "anonymous";
+  const saved = useSavedAnswers();
+  const history = usePredictionHistory();
+  if (saved.isPending || history.isPending) {
+    return <Spinner label="Loading your saved answers..." />;
+  }
+  const record = saved.data ?? null;
+  const predicted = history.data?.items[0] ?? null;
+  const fromRecord: Sent | null = record
+    ? { answers: fromSaved(record), at: record.createdAt, what: "saved" }
+    : null;
+  const fromPrediction: Sent | null = predicted
+    ? { answers: fromSaved(predicted.inputs), at: predicted.createdAt, what: "predicted" }
+    : null;
+  const sent =
+    fromRecord && fromPrediction
+      ? Date.parse(fromPrediction.at) > Date.parse(fromRecord.at)
+        ? fromPrediction
+        : fromRecord
+      : (fromRecord ?? fromPrediction);
+  // Keyed by user and by what was sent: a save elsewhere starts the form again from it.
+  return <Questionnaire key={`${userId}:${sent?.at ?? ""}`} userId={userId} sent={sent} />;
+}
+
+function Questionnaire({ userId, sent }: { userId: string; sent: Sent | null }) {
+  const { user } = useSession();
   const navigate = useNavigate();
   const saving = useSaveQuestionnaire();
   const predicting = usePredict();
-  const [answers, setAnswers] = useState<Draft>(() => loadDraft(userId));
+  const [start] = useState(() => {
+    const draft = loadDraft(userId);
+    if (anyAnswer(draft) && !(sent && sameAnswers(draft, sent.answers))) {
+      return { answers: draft, from: "draft" as const };
+    }
+    return sent ? { answers: sent.answers, from: "sent" as const } : { answers: draft, from: null };
+  });
+  const [from, setFrom] = useState(start.from);
+  const [answers, setAnswers] = useState<Draft>(start.answers);
   const [fieldErrors, setFieldErrors] = useState<Partial<Record<QuestionKey, string>>>({});
   // The action stopped for unanswered questions; the message follows the answers from then on.
   const [stopped, setStopped] = useState<string | null>(null);
@@ -64,14 +117,24 @@ export default function StudentInput() {
   const [busy, setBusy] = useState<Busy>(null);
   const saved = useRef(false);
 
-  // Only while signed in: once the session has ended its draft is gone and stays gone.
+  // Only while signed in: once the session has ended its draft is gone and stays gone. Answers
+  // the same as those sent are no draft: a save from another device then shows here next time.
   useEffect(() => {
-    if (!saved.current && user) saveDraft(userId, answers);
-  }, [user, userId, answers]);
+    if (saved.current || !user) return;
+    if (sent && sameAnswers(answers, sent.answers)) clearDraft(userId);
+    else saveDraft(userId, answers);
+  }, [user, userId, answers, sent]);
 
-  const answered = useMemo(() => questionKeys.filter((k) => answers[k] !== "").length, [answers]);
-  const total = questionKeys.length;
+  const answered = useMemo(() => askedKeys.filter((k) => answers[k] !== "").length, [answers]);
+  const total = askedKeys.length;
   const percent = Math.round((answered / total) * 100);
+
+  function startFromSent() {
+    if (!sent) return;
+    setAnswers(sent.answers);
+    setFieldErrors({});
+    setFrom("sent");
+  }
 
   function answer(key: QuestionKey, value: string) {
     setAnswers((a) => ({ ...a, [key]: value }));
@@ -147,6 +210,24 @@ export default function StudentInput() {
         title="Student Input"
         description="Answer every question, then save your answers or predict your final score out of 20. Early in the term, choose “Not known yet” for a term grade you do not have: the prediction then says it is less sure. Your answers are kept on this device until you save them, log out or your session ends."
       />
+      {from === "sent" && sent ? (
+        <Alert tone="info">
+          <p data-testid="answers-source">
+            These are the answers you {sent.what === "saved" ? "saved" : "predicted from"} on{" "}
+            {dateTime(sent.at)}. Change what is new, then save or predict again.
+          </p>
+        </Alert>
+      ) : from === "draft" && sent ? (
+        <Alert tone="info">
+          <p data-testid="answers-source">
+            These are answers you typed on this device and have not saved yet.{" "}
+            <Button variant="ghost" onClick={startFromSent}>
+              Use the answers I {sent.what === "saved" ? "saved" : "predicted from"} on{" "}
+              {dateTime(sent.at)}
+            </Button>
+          </p>
+        </Alert>
+      ) : null}
       <div className="questionnaire-progress" aria-live="polite">
         <label htmlFor="questionnaire-progress" className="questionnaire-progress-label">
           {answered} of {total} questions answered ({percent}%)

@@ -4,10 +4,9 @@ import { describe, expect, it } from "vitest";
 import { fakeServer, renderPage, signedInAs, testUser } from "../test/render.tsx";
 import TeacherInput from "./teacher-input.tsx";
 
-// The teacher's report form and its input masks (SPEC.md section 5): a keystroke the mask
-// refuses changes nothing and the rule appears beside the field; a paste that breaks it is
-// refused whole; an incomplete form is stopped before anything is sent; a complete one is sent
-// once and the form starts over.
+// The teacher's report form (SPEC.md section 5): a number is kept as typed and marked when it is
+// out of range, and the form refuses it on send; an incomplete form is stopped before anything
+// is sent; a complete one is sent once and the form starts over.
 const teacher = testUser("teacher");
 const noStudents = { "GET /api/classes/students": () => ({ body: { items: [] } }) };
 
@@ -22,47 +21,78 @@ async function openForm() {
   return { server, ...view };
 }
 
-/** The text in the status line under a numeric field, where a refused keystroke is explained. */
-const noticeOf = (input: HTMLElement) =>
-  document.getElementById(`${input.id}-hint`)?.querySelector("[role=status]")?.textContent ?? "";
+/** The error written beside a field (tied to it with aria-describedby). */
+const errorOf = (input: HTMLElement) =>
+  document.getElementById(`${input.id}-error`)?.textContent ?? "";
+
+async function fillReport(user: Awaited<ReturnType<typeof openForm>>["user"]) {
+  await user.type(screen.getByRole("combobox", { name: "Student name" }), "Ana Lima");
+  await user.type(screen.getByLabelText("Course"), "Mathematics");
+  await user.type(screen.getByLabelText("Marks"), "80");
+  await user.type(screen.getByLabelText("Attendance"), "95");
+  await user.type(screen.getByLabelText("Assignments"), "5");
+  const behavior = screen.getByLabelText("Behavior") as HTMLSelectElement;
+  const option = behavior.options[1]?.value ?? "";
+  fireEvent.change(behavior, { target: { value: option } });
+  await user.type(screen.getByLabelText("Feedback"), "Steady work all term.");
+  return option;
+}
 
 describe("the teacher report form", () => {
-  it("keeps marks to a whole number up to 100: a refused keystroke changes nothing and says why", async () => {
+  it("never changes a number as typed: 101, -5, 7.5 and 100.5 stay, marked invalid with why", async () => {
     const { user } = await openForm();
     const marks = screen.getByLabelText("Marks") as HTMLInputElement;
-    await user.type(marks, "10");
-    expect(marks.value).toBe("10");
-    expect(noticeOf(marks)).toBe("");
-    await user.type(marks, "1"); // 101 is over the top
-    expect(marks.value).toBe("10");
-    expect(noticeOf(marks)).toBe(messages.maskWholeNumber(0, 100));
-    await user.type(marks, "x");
-    expect(marks.value).toBe("10");
-    // The rule goes when the field is next entered.
-    await user.click(screen.getByLabelText("Course"));
-    await user.click(marks);
-    expect(noticeOf(marks)).toBe("");
-  });
-
-  it("keeps assignments to one digit from 0 to 6", async () => {
-    const { user } = await openForm();
+    for (const typed of ["101", "-5", "7.5", "100.5"]) {
+      await user.clear(marks);
+      await user.type(marks, typed);
+      expect(marks.value).toBe(typed);
+      expect(marks.getAttribute("aria-invalid"), typed).toBe("true");
+      expect(errorOf(marks)).toBe(`“${typed}” is not a whole number from 0 to 100.`);
+      expect(marks.getAttribute("aria-describedby")).toContain(`${marks.id}-error`);
+    }
+    await user.clear(marks);
+    await user.type(marks, "100");
+    expect(marks.getAttribute("aria-invalid")).toBeNull();
+    expect(errorOf(marks)).toBe("");
     const assignments = screen.getByLabelText("Assignments") as HTMLInputElement;
     await user.type(assignments, "7");
-    expect(assignments.value).toBe("");
-    expect(noticeOf(assignments)).toBe(messages.maskWholeNumber(0, 6));
-    await user.type(assignments, "6");
-    expect(assignments.value).toBe("6");
+    expect(assignments.value).toBe("7");
+    expect(errorOf(assignments)).toBe("“7” is not a whole number from 0 to 6.");
   });
 
-  it("refuses a paste that breaks the mask whole, never cutting 1000 down to 100", async () => {
-    const { user } = await openForm();
-    const attendance = screen.getByLabelText("Attendance") as HTMLInputElement;
-    await user.click(attendance);
-    await user.paste("1000");
-    expect(attendance.value).toBe("");
-    expect(noticeOf(attendance)).toBe(messages.maskPasteRefused(messages.maskWholeNumber(0, 100)));
-    await user.paste("95");
-    expect(attendance.value).toBe("95");
+  it("refuses a report with a number out of range on send with SPEC.md's message, sending nothing", async () => {
+    const { server, user } = await openForm();
+    await fillReport(user);
+    const marks = screen.getByLabelText("Marks") as HTMLInputElement;
+    await user.clear(marks);
+    await user.type(marks, "101");
+    await user.click(screen.getByRole("button", { name: "Submit Report" }));
+    await screen.findByText(messages.reportRange);
+    expect(messages.reportRange).toBe(
+      "Marks and Attendance must be between 0 and 100. Assignments must be between 0 and 6.",
+    );
+    expect(marks.value).toBe("101");
+    expect(marks.getAttribute("aria-invalid")).toBe("true");
+    expect(server.calls.some((c) => c.route === "POST /api/reports")).toBe(false);
+    // Put right, the field is no longer marked.
+    await user.clear(marks);
+    await user.type(marks, "100");
+    expect(marks.getAttribute("aria-invalid")).toBeNull();
+  });
+
+  it("takes a number pasted with a trailing space as that number", async () => {
+    const { server, user } = await openForm();
+    await fillReport(user);
+    const marks = screen.getByLabelText("Marks") as HTMLInputElement;
+    await user.clear(marks);
+    await user.click(marks);
+    await user.paste("85 ");
+    expect(marks.value).toBe("85 ");
+    expect(marks.getAttribute("aria-invalid")).toBeNull();
+    await user.click(screen.getByRole("button", { name: "Submit Report" }));
+    await screen.findByText(messages.reportSubmitted);
+    const sent = server.calls.filter((c) => c.route === "POST /api/reports");
+    expect(sent.map((c) => (c.body as { marks: string }).marks)).toEqual(["85"]);
   });
 
   it("stops an incomplete report before sending it and marks the fields left", async () => {

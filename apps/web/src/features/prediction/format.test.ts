@@ -7,7 +7,8 @@ describe("answerText", () => {
   it("writes an answer as the questionnaire does: Yes and No, a code with its meaning", () => {
     expect(answerText("higher", "yes")).toBe("Yes");
     expect(answerText("internet", "no")).toBe("No");
-    expect(answerText("Medu", 4)).toBe("4 — higher education");
+    expect(answerText("Medu", 4)).toBe("Higher education");
+    expect(answerText("Mjob", "at_home")).toBe("At home");
     expect(answerText("failures", 2)).toBe("2");
     expect(answerText("G1", null)).toBe("Not known yet");
   });

@@ -17,12 +17,14 @@ export function signed(n: number, digits = 2): string {
 }
 
 /**
- * An answer as the questionnaire wrote it (the contract's optionText): "4 — higher education",
- * "Yes", "3"; "Not known yet" for a grade not given.
+ * An answer as the questionnaire wrote it (the contract's optionText): "Higher education",
+ * "Yes", "3"; "Not known yet" for a grade not given; the school, when the deployment sets none,
+ * "Not set (neither school)".
  */
 export function answerText(key: QuestionKey, value: string | number | null): string {
   const label = optionLabel(key, value);
-  return value === null ? label : optionText({ value, label });
+  if (value === null) return key === "school" ? "Not set (neither school)" : label;
+  return optionText({ value, label });
 }
 
 export function dateTime(iso: string): string {

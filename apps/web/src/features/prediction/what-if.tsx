@@ -1,6 +1,6 @@
 import { type PredictionResult, type WhatIfKey, whatIfKeys } from "@gradecast/contract/prediction";
 import { optionText, questionByKey } from "@gradecast/contract/questionnaire";
-import { bandMessages, bandOf, formatScore } from "@gradecast/contract/score";
+import { bandMessages, bandOf, formatScore, shownScore } from "@gradecast/contract/score";
 import { useMemo, useState } from "react";
 import { Button } from "../../components/button.tsx";
 import { Select } from "../../components/select.tsx";
@@ -64,7 +64,7 @@ export function WhatIf({ base }: { base: PredictionResult }) {
             {whatIf.error.message}
           </p>
         ) : (
-          <WhatIfOutcome base={base} result={whatIf.data} />
+          <WhatIfOutcome base={base} result={whatIf.data} changed={changed} />
         )}
       </div>
       {changed.length > 0 ? (
@@ -78,19 +78,50 @@ export function WhatIf({ base }: { base: PredictionResult }) {
   );
 }
 
-function WhatIfOutcome({ base, result }: { base: PredictionResult; result: PredictionResult }) {
-  const diff = result.prediction - base.prediction;
-  const direction = Math.abs(diff) < 0.005 ? "same" : diff > 0 ? "up" : "down";
+/**
+ * Why a change moved nothing: the model's trees give it no weight for students like this one.
+ * With term grades known (setups A and B) they carry the prediction, so it is said of the grades.
+ */
+function noEffectText(
+  base: PredictionResult,
+  result: PredictionResult,
+  changed: readonly WhatIfKey[],
+): string {
+  const names = changed.map((k) => questionByKey[k].label.toLowerCase()).join(" or ");
+  const who =
+    base.modelSetup === "C" ? "students with answers like yours" : "students with these grades";
+  const none = Math.abs(result.prediction - base.prediction) < 0.005;
+  return none
+    ? `The model finds no effect of ${names} for ${who}.`
+    : `The model finds almost no effect of ${names} for ${who} (under 0.05 points).`;
+}
+
+export function WhatIfOutcome({
+  base,
+  result,
+  changed,
+}: {
+  base: PredictionResult;
+  result: PredictionResult;
+  changed: readonly WhatIfKey[];
+}) {
+  // From the scores as shown (one decimal), so that 11.2 and 11.4 read "+0.2", never "+0.12".
+  const diff = shownScore(result.prediction) - shownScore(base.prediction);
+  const direction = Math.abs(diff) < 0.05 ? "same" : diff > 0 ? "up" : "down";
+  const points = Math.abs(shownScore(diff)) === 1 ? "point" : "points";
   return (
     <div className={`whatif-outcome whatif-${direction}`}>
       <p>
         With these answers:{" "}
         <strong data-testid="whatif-prediction">{formatScore(result.prediction)}</strong> out of 20{" "}
         <span data-testid="whatif-difference">
-          ({signed(diff)} {Math.abs(diff) === 1 ? "point" : "points"}
+          ({signed(diff, 1)} {points}
           {direction === "same" ? ", no change" : direction === "up" ? ", higher" : ", lower"})
         </span>
       </p>
+      {direction === "same" ? (
+        <p data-testid="whatif-no-effect">{noEffectText(base, result, changed)}</p>
+      ) : null}
       <p className="muted">
         Your prediction: {formatScore(base.prediction)}. {bandMessages[bandOf(result.prediction)]}
       </p>

@@ -1,8 +1,18 @@
-import { type QuestionKey, questionByKey, questionKeys } from "@gradecast/contract/questionnaire";
+import {
+  askedQuestions,
+  notAsked,
+  type QuestionKey,
+  questionByKey,
+  questionKeys,
+} from "@gradecast/contract/questionnaire";
 import { deviceDraft } from "../../api/device-draft.ts";
 
 // The questionnaire's draft on this device (api/device-draft.ts): answers are kept only while
 // they are one of their question's options (or "not known yet" where the question allows it).
+// The school is never asked (the deployment's, issue 28): it stays empty and is never sent.
+
+/** The questions the form asks. */
+export const askedKeys: readonly QuestionKey[] = askedQuestions.map((q) => q.key);
 
 export type Draft = Record<QuestionKey, string>;
 
@@ -11,6 +21,7 @@ export const notKnownValue = "not-known";
 
 /** Whether `value` answers the question: one of its options, or "not known yet" where allowed. */
 export function isAnswer(key: QuestionKey, value: string): boolean {
+  if (notAsked.has(key)) return false;
   const q = questionByKey[key];
   if (value === notKnownValue) return q.unknownLabel !== undefined;
   return q.options.some((o) => String(o.value) === value);
@@ -19,7 +30,7 @@ export function isAnswer(key: QuestionKey, value: string): boolean {
 /** The draft as the API reads it: "not known yet" becomes null. */
 export function toRequest(draft: Draft): Record<string, string | null> {
   return Object.fromEntries(
-    Object.entries(draft).map(([k, v]) => [k, v === notKnownValue ? null : v]),
+    askedKeys.map((k) => [k, draft[k] === notKnownValue ? null : draft[k]]),
   );
 }
 
@@ -34,3 +45,33 @@ const questionnaireDraft = deviceDraft<Draft>("questionnaire", emptyDraft, (key,
 export const loadDraft = questionnaireDraft.load;
 export const saveDraft = questionnaireDraft.save;
 export const clearDraft = questionnaireDraft.clear;
+
+/**
+ * Saved answers (a stored questionnaire, or the answers of a stored prediction) as the form's
+ * values: numbers as text, a grade not known yet as "not-known"; an answer that is no longer one
+ * of its question's options is left unanswered.
+ */
+export function fromSaved(saved: Readonly<Partial<Record<QuestionKey, unknown>>>): Draft {
+  const draft = emptyDraft();
+  for (const key of askedKeys) {
+    const value = saved[key];
+    const text =
+      value === null
+        ? notKnownValue
+        : typeof value === "string" || typeof value === "number"
+          ? String(value)
+          : "";
+    if (text !== "" && isAnswer(key, text)) draft[key] = text;
+  }
+  return draft;
+}
+
+/** Whether two sets of answers are the same. */
+export function sameAnswers(a: Draft, b: Draft): boolean {
+  return askedKeys.every((k) => a[k] === b[k]);
+}
+
+/** Whether anything is answered. */
+export function anyAnswer(draft: Draft): boolean {
+  return askedKeys.some((k) => draft[k] !== "");
+}

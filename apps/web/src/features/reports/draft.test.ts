@@ -55,14 +55,14 @@ describe("report draft", () => {
     expect(loadReportDraft("teacher-a")).toEqual(emptyReport);
   });
 
-  it("drops values the form could not have produced", () => {
+  it("keeps numbers as typed, out of range too, and drops values the form could not have produced", () => {
     store.set(
       "gradecast:report-draft:teacher-a",
       JSON.stringify({
         studentName: 42,
         course: "x".repeat(150),
         marks: "101",
-        attendance: "9.5",
+        attendance: "9".repeat(41),
         assignments: "6",
         behavior: "Great",
         feedback: "ok",
@@ -72,6 +72,7 @@ describe("report draft", () => {
     expect(loadReportDraft("teacher-a")).toEqual({
       ...emptyReport,
       course: "x".repeat(100),
+      marks: "101",
       assignments: "6",
       feedback: "ok",
     });

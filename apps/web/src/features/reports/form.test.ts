@@ -1,27 +1,37 @@
+import { messages } from "@gradecast/contract/messages";
 import { describe, expect, it } from "vitest";
-import { afterPaste, masked, maskRule, pasteNotice } from "./form.ts";
+import { checkReport, emptyReport, numberError } from "./form.ts";
 
-describe("report masks", () => {
-  it("keeps the old value for a refused keystroke (the form then shows the rule)", () => {
-    expect(masked("marks", "10", "101")).toBe("10");
-    expect(masked("marks", "7", "7.")).toBe("7");
-    expect(masked("marks", "7", "75")).toBe("75");
-    expect(maskRule("marks")).toBe("Whole number from 0 to 100.");
-    expect(maskRule("assignments")).toBe("Whole number from 0 to 6.");
+describe("a report's numbers as typed", () => {
+  it("says what is wrong with a number out of range or not whole, and nothing of a right one", () => {
+    expect(numberError("marks", "101")).toBe("“101” is not a whole number from 0 to 100.");
+    expect(numberError("marks", "-5")).toBe("“-5” is not a whole number from 0 to 100.");
+    expect(numberError("marks", "7.5")).toBe("“7.5” is not a whole number from 0 to 100.");
+    expect(numberError("marks", "100.5")).toBe("“100.5” is not a whole number from 0 to 100.");
+    expect(numberError("assignments", "7")).toBe("“7” is not a whole number from 0 to 6.");
+    expect(numberError("marks", "100")).toBeUndefined();
+    expect(numberError("marks", "0")).toBeUndefined();
+    expect(numberError("marks", "")).toBeUndefined();
+    // Pasted from a spreadsheet with a space: taken as 85.
+    expect(numberError("marks", "85 ")).toBeUndefined();
+    expect(numberError("attendance", " 85")).toBeUndefined();
   });
 
-  it("takes a paste whole or not at all, never cut down to fit", () => {
-    expect(afterPaste("marks", "", "1000", 0, 0)).toBeNull();
-    expect(afterPaste("marks", "", "7.5", 0, 0)).toBeNull();
-    expect(afterPaste("marks", "", " 75", 0, 0)).toBeNull();
-    expect(afterPaste("marks", "", "75", 0, 0)).toBe("75");
-    // In place of the selection: "1|0|0" with the middle digit selected, pasting 5.
-    expect(afterPaste("marks", "100", "5", 1, 2)).toBeNull();
-    expect(afterPaste("marks", "100", "5", 0, 3)).toBe("5");
-    expect(afterPaste("attendance", "90", "5", 2, 2)).toBeNull();
-    expect(afterPaste("assignments", "", "6", 0, 0)).toBe("6");
-    expect(pasteNotice("marks")).toBe(
-      "The pasted value was not entered. Whole number from 0 to 100.",
+  it("refuses a form with a number out of range with SPEC.md's message", () => {
+    const filled = {
+      ...emptyReport,
+      studentName: "Ana Lima",
+      course: "Maths",
+      marks: "101",
+      attendance: "95",
+      assignments: "5",
+      behavior: "Good",
+      feedback: "ok",
+    };
+    expect(checkReport(filled).message).toBe(messages.reportRange);
+    expect(checkReport(filled).message).toBe(
+      "Marks and Attendance must be between 0 and 100. Assignments must be between 0 and 6.",
     );
+    expect(checkReport({ ...filled, marks: "85 " }).message).toBeNull();
   });
 });

@@ -1,15 +1,10 @@
 import { messages } from "@gradecast/contract/messages";
 import type { ReportFields } from "@gradecast/contract/reports";
-import {
-  acceptsTyping,
-  reportFormMessage,
-  reportInputSchema,
-  reportLimits,
-} from "@gradecast/contract/reports";
+import { reportFormMessage, reportInputSchema, reportLimits } from "@gradecast/contract/reports";
 import type { ReportFormValues } from "./api.ts";
 
-// The report form's rules, from the contract: the input masks and the one message of SPEC.md
-// section 5 for a set of field errors.
+// The report form's rules, from the contract: what is wrong with a number as typed, and the one
+// message of SPEC.md section 5 for a set of field errors.
 
 export const emptyReport: ReportFormValues = {
   studentName: "",
@@ -24,34 +19,20 @@ export const emptyReport: ReportFormValues = {
 export type NumericField = "marks" | "attendance" | "assignments";
 export const numericFields: readonly NumericField[] = ["marks", "attendance", "assignments"];
 
-/** The value after a keystroke: the typed text if the mask accepts it, else the old value. */
-export function masked(field: NumericField, previous: string, typed: string): string {
-  return acceptsTyping(field, typed) ? typed : previous;
-}
-
-/** The rule a refused keystroke or paste shows beside the field: "Whole number from 0 to 100." */
-export function maskRule(field: NumericField): string {
-  const { min, max } = reportLimits[field];
-  return messages.maskWholeNumber(min, max);
-}
-
-export function pasteNotice(field: NumericField): string {
-  return messages.maskPasteRefused(maskRule(field));
-}
-
 /**
- * The value a paste would leave (the pasted text in place of the selection), or null
- * when the mask refuses it: a paste is taken whole or not at all, never cut down to fit.
+ * What is wrong with a number as typed, said beside its field; undefined when it is empty or
+ * right. Nothing typed is ever changed: "101", "-5", "7.5" stay as they are, the field is
+ * marked, and the form refuses them on send with SPEC.md's message. Spaces around a number
+ * (pasted from a spreadsheet: "85 ") are not an error: the contract's schema trims them.
  */
-export function afterPaste(
-  field: NumericField,
-  current: string,
-  pasted: string,
-  selectionStart: number,
-  selectionEnd: number,
-): string | null {
-  const next = current.slice(0, selectionStart) + pasted + current.slice(selectionEnd);
-  return acceptsTyping(field, next) ? next : null;
+export function numberError(field: NumericField, typed: string): string | undefined {
+  const text = typed.trim();
+  if (text === "") return undefined;
+  // The same check as on send and on the server.
+  if (reportInputSchema.shape[field].safeParse(typed).success) return undefined;
+  const { min, max } = reportLimits[field];
+  const shown = text.length > 12 ? `${text.slice(0, 12)}…` : text;
+  return `“${shown}” is not a whole number from ${min} to ${max}.`;
 }
 
 export interface FormCheck {

@@ -1,22 +1,16 @@
 import { behaviors, reportLimits } from "@gradecast/contract/reports";
-import { type ClipboardEvent, type ReactNode, useState } from "react";
+import type { ReactNode } from "react";
 import { Field, TextArea } from "../../components/field.tsx";
 import { Select } from "../../components/select.tsx";
 import type { ReportFormValues } from "./api.ts";
-import {
-  afterPaste,
-  masked,
-  maskRule,
-  type NumericField,
-  numericFields,
-  pasteNotice,
-} from "./form.ts";
+import { type NumericField, numberError, numericFields } from "./form.ts";
 
-// The fields of a student report, shared by the Teacher Input form and the edit dialog. The
-// numeric fields apply the input masks of SPEC.md section 5, and never silently: a keystroke a
-// mask refuses changes nothing and the rule appears beside the field; a paste that breaks it is
-// refused whole with the rule (never cut down to what fits, which turned 1000 into 100). A
-// field's error is written beside it unless it is the form's own message, which is shown once.
+// The fields of a student report, shared by the Teacher Input form and the edit dialog. What a
+// teacher types in a numeric field is never changed (a mask that dropped keystrokes turned 101
+// into 10 and 7.5 into 75, issue 28): a number out of SPEC.md section 5's ranges stays as typed,
+// the field is marked invalid at once with what is wrong beside it, and the form refuses it on
+// send with SPEC.md's message. Another field's error is written beside it unless it is the
+// form's own message, which is shown once.
 
 export interface ReportFieldsProps {
   values: ReportFormValues;
@@ -61,37 +55,19 @@ export function ReportFields({
   disabled,
   studentField,
 }: ReportFieldsProps) {
-  // The rule last refused on each numeric field; cleared when the field is next focused or emptied.
-  const [notices, setNotices] = useState<Partial<Record<NumericField, string>>>({});
-  const notify = (key: NumericField, text: string | undefined) =>
-    setNotices((n) => (n[key] === text ? n : { ...n, [key]: text }));
-  const onNumber = (key: NumericField, typed: string) => {
-    const next = masked(key, values[key], typed);
-    if (next !== typed) notify(key, maskRule(key));
-    else if (typed === "") notify(key, undefined);
-    set(key, next);
-  };
-  const onPaste = (key: NumericField, e: ClipboardEvent<HTMLInputElement>) => {
-    const input = e.currentTarget;
-    const result = afterPaste(
-      key,
-      input.value,
-      e.clipboardData.getData("text"),
-      input.selectionStart ?? input.value.length,
-      input.selectionEnd ?? input.value.length,
-    );
-    if (result === null) {
-      e.preventDefault();
-      notify(key, pasteNotice(key));
-    }
-  };
   const set = (key: keyof ReportFormValues, value: string) => {
     if (!disabled) onChange({ ...values, [key]: value });
   };
+  // A number's own error, from what is typed now (so it goes once the field is put right or the
+  // form is cleared), wins over the form's message for it.
+  const live = (key: string) =>
+    (numericFields as readonly string[]).includes(key)
+      ? numberError(key as NumericField, values[key as NumericField])
+      : undefined;
   const errorOf = (key: string) =>
-    errors[key] && errors[key] !== formMessage ? errors[key] : undefined;
+    live(key) ?? (errors[key] && errors[key] !== formMessage ? errors[key] : undefined);
   const invalid = (key: string) =>
-    errors[key]
+    errors[key] && !live(key)
       ? {
           className: "field-invalid",
           "aria-invalid": true as const,
@@ -134,20 +110,10 @@ export function ReportFields({
             label={labels[key]}
             inputMode="numeric"
             autoComplete="off"
-            hint={
-              <>
-                {numericHints[key]}{" "}
-                {/* Always present, so that screen readers announce a refusal as it appears. */}
-                <span className="mask-notice" role="status">
-                  {notices[key] ?? ""}
-                </span>
-              </>
-            }
+            hint={numericHints[key]}
             {...common(key)}
             readOnly={disabled}
-            onChange={(e) => onNumber(key, e.target.value)}
-            onPaste={(e) => onPaste(key, e)}
-            onFocus={() => notify(key, undefined)}
+            onChange={(e) => set(key, e.target.value)}
           />
         ))}
       </div>

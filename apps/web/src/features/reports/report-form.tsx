@@ -42,6 +42,21 @@ export function ReportForm({
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [outcome, setOutcome] = useState<Outcome | null>(null);
 
+  // A field's refusal goes once that field is changed (the others keep theirs until the next send).
+  function change(next: ReportFormValues) {
+    setErrors((e) => {
+      const kept = Object.fromEntries(
+        Object.entries(e).filter(
+          ([k]) =>
+            !(k in next) ||
+            next[k as keyof ReportFormValues] === values[k as keyof ReportFormValues],
+        ),
+      );
+      return Object.keys(kept).length === Object.keys(e).length ? e : kept;
+    });
+    onChange(next);
+  }
+
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setOutcome(null);
@@ -52,7 +67,13 @@ export function ReportForm({
       return;
     }
     try {
-      const text = await save(values);
+      // A number pasted with spaces around it ("85 ") is sent as the number it is.
+      const text = await save({
+        ...values,
+        marks: values.marks.trim(),
+        attendance: values.attendance.trim(),
+        assignments: values.assignments.trim(),
+      });
       setErrors({});
       if (text) setOutcome({ ok: true, text });
     } catch (err) {
@@ -69,7 +90,7 @@ export function ReportForm({
     <form className="form" onSubmit={onSubmit} noValidate aria-label={label}>
       <ReportFields
         values={values}
-        onChange={onChange}
+        onChange={change}
         errors={errors}
         formMessage={outcome && !outcome.ok ? outcome.text : null}
         formMessageId={messageId}
