@@ -27,6 +27,7 @@ const admins: AccessRule = { allow: ["admin"], verified: true };
 export const apiAccess = {
   "GET /api/health": anyone,
   "GET /api/site": anyone,
+  "GET /api/setup": anyone,
   "GET /api/docs": anyone,
   "GET /api/docs/openapi.json": anyone,
   "GET /api/openapi.json": anyone,

@@ -91,3 +91,40 @@ export function emailChangedEmail(p: { name: string; newEmail: string; appUrl: s
     `(${p.appUrl}/forgot-password) or contact your school's Gradecast administrator.`,
   );
 }
+
+/** To each active admin when a teacher's sign-up waits for approval (issue 28). */
+export function teacherRequestEmail(p: {
+  name: string;
+  teacherName: string;
+  teacherEmail: string;
+  appUrl: string;
+}): Email {
+  return email(
+    `${p.teacherName} asks to be a teacher on Gradecast`,
+    p.name,
+    `${p.teacherName} (${p.teacherEmail}) signed up as a teacher and has verified the address.`,
+    "Until an admin approves, the account is a student's.",
+    "",
+    `Approve or refuse the request on the Users page (${p.appUrl}/admin/users, "Pending teachers only").`,
+  );
+}
+
+/** To the teacher when an admin approves their sign-up (issue 28). */
+export function teacherApprovedEmail(p: { name: string; appUrl: string }): Email {
+  return email(
+    "Your Gradecast teacher account is approved",
+    p.name,
+    "An admin has approved your teacher account on Gradecast.",
+    `Log in (${p.appUrl}/login) to create your classes and file reports.`,
+  );
+}
+
+/** To the person whose teacher sign-up an admin refused (issue 28). */
+export function teacherRefusedEmail(p: { name: string; appUrl: string }): Email {
+  return email(
+    "Your Gradecast teacher request was not approved",
+    p.name,
+    "An admin has refused your request for a teacher account on Gradecast.",
+    `Your account stays a student's (${p.appUrl}/login). If you think this is a mistake, ask your school's Gradecast administrator.`,
+  );
+}

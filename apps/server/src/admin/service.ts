@@ -8,11 +8,12 @@ import {
   adminMessages,
   type UserPage,
 } from "@gradecast/contract/admin";
+import { teacherApprovedEmail, teacherRefusedEmail } from "@gradecast/contract/emails";
 import { isId } from "@gradecast/contract/ids";
 import type { Transaction } from "kysely";
 import { audit } from "../audit/audit.ts";
 import type { Actor } from "../auth/actor.ts";
-import { type AuthContext, forgotPassword, toUser } from "../auth/service.ts";
+import { type AuthContext, appUrl, forgotPassword, sendMail, toUser } from "../auth/service.ts";
 import {
   decodeCursor,
   encodeCursor,
@@ -88,7 +89,9 @@ export async function changeUser(
   // order and before the target row, so two admins demoting each other wait for one another
   // (no deadlock) and the second sees the first one's result.
   const mayRemoveAdmin = (patch.role !== undefined && patch.role !== "admin") || patch.disabled;
-  return changeAccount(services, uid, async (tx) => {
+  // The teacher hears of an approval once it has committed (issue 28).
+  let approvedTeacher: UserRow | null = null;
+  const changed = await changeAccount(services, uid, async (tx) => {
     const admins = mayRemoveAdmin ? await lockActiveAdmins(tx) : [];
     const before = await lockExisting(tx, uid);
     const role = patch.role ?? before.role;
@@ -111,6 +114,7 @@ export async function changeUser(
     const who = { actorId: actor.user.id, actorEmail: actor.user.email, target: uid, ip: actor.ip };
     if (changes.role !== undefined) {
       const approved = before.pending_role === "teacher" && after.role === "teacher";
+      if (approved) approvedTeacher = after;
       await audit(tx, {
         ...who,
         action: approved ? "admin.teacher_approved" : "admin.role_changed",
@@ -134,6 +138,15 @@ export async function changeUser(
     }
     return toAdminUser(after);
   });
+  const approved = approvedTeacher as UserRow | null;
+  if (approved) {
+    await sendMail(
+      services,
+      approved.email,
+      teacherApprovedEmail({ name: approved.name, appUrl: appUrl(services) }),
+    );
+  }
+  return changed;
 }
 
 /**
@@ -146,7 +159,8 @@ export async function rejectTeacherRequest(
   actor: Actor,
   uid: string,
 ): Promise<AdminUser> {
-  return changeAccount(services, uid, async (tx) => {
+  let refused: UserRow | null = null;
+  const changed = await changeAccount(services, uid, async (tx) => {
     const before = await lockExisting(tx, uid);
     if (before.pending_role !== "teacher") throw conflict(adminMessages.noTeacherRequest);
     const after = await updateUserAccess(tx, uid, { pending_role: null });
@@ -158,8 +172,19 @@ export async function rejectTeacherRequest(
       details: { email: after.email, role: after.role, pendingRole: before.pending_role },
       ip: actor.ip,
     });
+    refused = after;
     return toAdminUser(after);
   });
+  // The person hears of the refusal once it has committed (issue 28).
+  const person = refused as UserRow | null;
+  if (person) {
+    await sendMail(
+      services,
+      person.email,
+      teacherRefusedEmail({ name: person.name, appUrl: appUrl(services) }),
+    );
+  }
+  return changed;
 }
 
 /**

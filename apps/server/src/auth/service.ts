@@ -13,6 +13,7 @@ import { isId } from "@gradecast/contract/ids";
 import { messages } from "@gradecast/contract/messages";
 import type { z } from "zod";
 import { acceptTeacherInvitation, isInvitedTeacher } from "../admin/teacher-invitations.ts";
+import { notifyAdminsOfTeacherRequest } from "../admin/teacher-requests.ts";
 import type { EmbedSigner } from "../analytics/embed-token.ts";
 import { audit, auditOwn } from "../audit/audit.ts";
 import { enrolInvitedStudent } from "../classes/invitations.ts";
@@ -328,8 +329,10 @@ export async function verifyEmail(ctx: AuthContext, userId: string, body: unknow
   if (!(await q.consumeEmailCode(services.db, live.id, now))) throw invalidCode();
   const row = await q.updateUser(services.db, userId, { email_verified: true }, now);
   services.database.usersChanged();
-  if (row)
+  if (row) {
     await enrolInvitedStudent(services, await acceptTeacherInvitation(services, row, null), null);
+    await notifyAdminsOfTeacherRequest(services, row);
+  }
 }
 
 export async function resendCode(ctx: AuthContext, userId: string): Promise<void> {
