@@ -243,7 +243,13 @@ function endOf(value: string): Date {
   return new Date(day.getTime() + 86_400_000);
 }
 
-function toAuditEntry(row: Awaited<ReturnType<typeof listAudit>>[number]): AuditEntryView {
+type Person = { name: string; email: string };
+
+function toAuditEntry(
+  row: Awaited<ReturnType<typeof listAudit>>[number],
+  people: Map<string, Person>,
+): AuditEntryView {
+  const target = row.target ? people.get(row.target) : undefined;
   const details =
     typeof row.details === "string" ? (JSON.parse(row.details) as unknown) : row.details;
   return {
@@ -251,8 +257,11 @@ function toAuditEntry(row: Awaited<ReturnType<typeof listAudit>>[number]): Audit
     at: iso(row.at),
     actorId: row.actorId,
     actorEmail: row.actorEmail,
+    actorName: (row.actorId && people.get(row.actorId)?.name) || null,
     action: row.action,
     target: row.target,
+    targetName: target?.name ?? null,
+    targetEmail: target?.email ?? null,
     details:
       details && typeof details === "object" && !Array.isArray(details)
         ? (details as Record<string, unknown>)
@@ -279,5 +288,25 @@ export async function listAuditPage(services: Services, q: AuditQuery): Promise<
     limit: q.limit + 1,
     after,
   });
-  return pageOf(rows, q.limit, toAuditEntry, (last) => encodePosition(last.position));
+  // The people named (actors, and targets that are accounts), read in one query.
+  const ids = new Set<string>();
+  for (const row of rows) {
+    if (row.actorId) ids.add(row.actorId);
+    if (row.target && isId(row.target)) ids.add(row.target);
+  }
+  const people = new Map<string, Person>();
+  if (ids.size > 0) {
+    const found = await services.db
+      .selectFrom("users")
+      .select(["id", "name", "email"])
+      .where("id", "in", [...ids])
+      .execute();
+    for (const p of found) people.set(p.id, { name: p.name, email: p.email });
+  }
+  return pageOf(
+    rows,
+    q.limit,
+    (row) => toAuditEntry(row, people),
+    (last) => encodePosition(last.position),
+  );
 }

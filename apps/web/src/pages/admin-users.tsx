@@ -227,6 +227,62 @@ function rowActions(u: AdminUser, meId: string | undefined): RowAction[] {
   return actions;
 }
 
+/**
+ * A row's actions (issue 28: seven stacked buttons made each row 340 px tall): a waiting
+ * teacher's Approve and Reject stay in sight; the rest sit in a "Manage" menu that opens in
+ * place, so a row is one line until an admin opens it.
+ */
+function RowActions({
+  user,
+  actions,
+  lastAdmin,
+  why,
+  onAction,
+}: {
+  user: AdminUser;
+  actions: RowAction[];
+  lastAdmin: boolean;
+  why: string | undefined;
+  onAction: (action: Pending) => void;
+}) {
+  const button = (a: RowAction) => (
+    <Button
+      key={a.kind}
+      variant={a.variant}
+      onClick={(event) => {
+        const menu = event.currentTarget.closest("details");
+        if (menu) menu.open = false;
+        onAction({ kind: a.kind, user });
+      }}
+      aria-label={a.name}
+      disabled={a.guarded ? lastAdmin : undefined}
+      aria-describedby={a.guarded ? why : undefined}
+    >
+      {a.label}
+    </Button>
+  );
+  const inSight = actions.filter((a) => a.kind === "approve" || a.kind === "reject");
+  const inMenu = actions.filter((a) => !inSight.includes(a));
+  return (
+    <div className="admin-actions">
+      {inSight.map(button)}
+      <details className="admin-menu">
+        <summary className="btn btn-secondary">
+          Manage<span className="visually-hidden"> {user.name}</span>
+        </summary>
+        <div className="admin-menu-items">
+          {inMenu.map(button)}
+          {why ? (
+            <p className="muted admin-note" id={why}>
+              {adminMessages.lastAdmin}
+            </p>
+          ) : null}
+        </div>
+      </details>
+    </div>
+  );
+}
+
 function UserTable({
   state,
   users,
@@ -289,25 +345,13 @@ function UserTable({
               )}
             </td>
             <td data-label="Actions">
-              <div className="admin-actions">
-                {rowActions(u, meId).map((a) => (
-                  <Button
-                    key={a.kind}
-                    variant={a.variant}
-                    onClick={() => onAction({ kind: a.kind, user: u })}
-                    aria-label={a.name}
-                    disabled={a.guarded ? lastAdmin : undefined}
-                    aria-describedby={a.guarded ? why : undefined}
-                  >
-                    {a.label}
-                  </Button>
-                ))}
-              </div>
-              {why ? (
-                <p className="muted admin-note" id={why}>
-                  {adminMessages.lastAdmin}
-                </p>
-              ) : null}
+              <RowActions
+                user={u}
+                actions={rowActions(u, meId)}
+                lastAdmin={lastAdmin}
+                why={why}
+                onAction={onAction}
+              />
             </td>
           </tr>
         );

@@ -6,6 +6,7 @@ import {
   reasonText,
   riskCells,
   riskColumnsFor,
+  riskMessages,
 } from "@gradecast/contract/class-risk";
 import { shownScore } from "@gradecast/contract/score";
 import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from "react";
@@ -148,6 +149,11 @@ function RiskTable({
   const reasonsAt = riskColumns.indexOf("Reasons");
   const noteAt = riskColumns.indexOf("Latest note");
   const riskAt = riskColumns.indexOf("At risk");
+  // Columns a prediction made before them cannot fill (issue 28): a dash with the reason.
+  const newerAt = [
+    riskColumns.indexOf("Risk of not sitting the final"),
+    riskColumns.indexOf("Model"),
+  ];
   return (
     <ScrollRegion className="risk-table-wrap" label="Risk list table">
       <table className="risk-table">
@@ -172,6 +178,14 @@ function RiskTable({
                   }
                   let content: ReactNode = text;
                   if (i === reasonsAt && item.reasons) content = <Reasons item={item} />;
+                  if (item.answered && text === "" && newerAt.includes(i)) {
+                    content = (
+                      <>
+                        <span aria-hidden="true">—</span>{" "}
+                        <span className="muted risk-missing">{riskMessages.beforeMeasure}</span>
+                      </>
+                    );
+                  }
                   if (i === riskAt && item.atRisk) {
                     content = <span className="risk-flag">{text}</span>;
                   }
