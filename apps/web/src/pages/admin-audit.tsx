@@ -5,6 +5,7 @@ import {
   auditDetailLabel,
   auditValueLabels,
 } from "@gradecast/contract/admin";
+import { formatDayTime } from "@gradecast/contract/dates";
 import { type FormEvent, useState } from "react";
 import { ApiError } from "../api/client.ts";
 import { EmptyState } from "../components/empty-state.tsx";
@@ -22,7 +23,7 @@ import "../features/admin/admin.css";
 const actionOptions = Object.entries(auditActions).map(([value, label]) => ({ value, label }));
 
 function formatTime(iso: string): string {
-  return new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "medium" });
+  return formatDayTime(iso);
 }
 
 function detailText(value: unknown): string {

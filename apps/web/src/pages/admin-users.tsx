@@ -1,4 +1,5 @@
 import { type AdminUser, adminMessages } from "@gradecast/contract/admin";
+import { formatDay } from "@gradecast/contract/dates";
 import { type Role, roleLabels, roles } from "@gradecast/contract/roles";
 import { type FormEvent, type ReactNode, useState } from "react";
 import { useSession } from "../auth/session.tsx";
@@ -29,7 +30,7 @@ const roleInSentence: Record<Role, string> = {
 };
 
 function formatDate(iso: string): string {
-  return new Date(iso).toLocaleDateString(undefined, { dateStyle: "medium" });
+  return formatDay(iso);
 }
 
 type Pending =

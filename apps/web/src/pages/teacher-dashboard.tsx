@@ -311,7 +311,7 @@ export default function TeacherDashboard() {
     <div className="stack">
       <PageHeader
         title="Teacher Dashboard"
-        description="Student reports, newest first. Search by student name, sort, and export what you see."
+        description="Student reports, newest first. Search by student name and sort them. Export CSV saves every report that matches the search, in the order chosen, not only the rows loaded here."
         actions={
           <>
             <ButtonLink to="/teacher-input">New report</ButtonLink>

@@ -8,6 +8,7 @@ import {
   riskColumnsFor,
   riskMessages,
 } from "@gradecast/contract/class-risk";
+import { formatDay } from "@gradecast/contract/dates";
 import { shownScore } from "@gradecast/contract/score";
 import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from "react";
 import { formErrors } from "../../api/form-errors.ts";
@@ -149,6 +150,7 @@ function RiskTable({
   const reasonsAt = riskColumns.indexOf("Reasons");
   const noteAt = riskColumns.indexOf("Latest note");
   const riskAt = riskColumns.indexOf("At risk");
+  const answeredAt = riskColumns.indexOf("Answered on");
   // Columns a prediction made before them cannot fill (issue 28): a dash with the reason.
   const newerAt = [
     riskColumns.indexOf("Risk of not sitting the final"),
@@ -185,6 +187,9 @@ function RiskTable({
                         <span className="muted risk-missing">{riskMessages.beforeMeasure}</span>
                       </>
                     );
+                  }
+                  if (i === answeredAt && item.answeredAt) {
+                    content = <time dateTime={item.answeredAt}>{formatDay(item.answeredAt)}</time>;
                   }
                   if (i === riskAt && item.atRisk) {
                     content = <span className="risk-flag">{text}</span>;
