@@ -56,10 +56,10 @@ describe("an admin's security actions in the browser", () => {
 
     await openStudentRow(page);
     await openManage(page.getByRole("row", { name: new RegExp(student.name) }));
-    await page.getByRole("button", { name: `Sign out everywhere: ${student.name}` }).click();
-    const dialog = page.getByRole("dialog", { name: `Sign out ${student.name} everywhere?` });
+    await page.getByRole("button", { name: `Log out everywhere: ${student.name}` }).click();
+    const dialog = page.getByRole("dialog", { name: `Log out ${student.name} everywhere?` });
     await dialog.getByRole("button", { name: "End all sessions" }).click();
-    await page.getByText(`${student.name} is signed out on every device.`).waitFor();
+    await page.getByText(`${student.name} is logged out on every device.`).waitFor();
     expect((await me()).status).toBe(401);
   });
 

@@ -31,7 +31,8 @@ const brokenWords = (page: Page, selector: string) =>
       const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
       for (let node = walker.nextNode(); node; node = walker.nextNode()) {
         const text = node.textContent ?? "";
-        for (const m of text.matchAll(/\S+/g)) {
+        // A break after a hyphen ("Follow-|up") is a line break, not a word cut in two.
+        for (const m of text.matchAll(/[^\s-]+/g)) {
           const range = document.createRange();
           range.setStart(node, m.index);
           range.setEnd(node, m.index + m[0].length);

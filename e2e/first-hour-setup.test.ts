@@ -1,8 +1,11 @@
+import { reportHeightMessage } from "@gradecast/contract/analytics";
 import { classMessages } from "@gradecast/contract/classes";
 import { messages } from "@gradecast/contract/messages";
 import { adminCreateCommand } from "@gradecast/contract/site";
+import { post } from "./api-calls.ts";
 import { logIn, person, verifyEmail } from "./browser-accounts.ts";
 import { describe, expect, test } from "./fixtures.ts";
+import { sampleAnswers } from "./sample-answers.ts";
 
 // Issue 28, a school's first hour on a fresh install (no admin yet; teacher sign-ups wait for
 // approval, the default): the start-up banner and the login page say how to make the first
@@ -100,5 +103,40 @@ describe("a fresh install, before its first admin", () => {
     await page.keyboard.press("Enter");
     await page.getByText(classMessages.joinCodeInvalid).first().waitFor();
     expect(classMessages.joinCodeInvalid).toContain("never uses 0, 1, I, L or O");
+  });
+
+  test("on a phone the analytics frame is as tall as the report, and takes its height from its own frame only (390 px)", async ({
+    page,
+    server,
+    accounts,
+  }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    const reader = await accounts.create({ role: "student" });
+    const { token } = (await post(server, "/api/auth/login", {
+      email: reader.email,
+      password: reader.password,
+    })) as { token: string };
+    await post(server, "/api/predict", sampleAnswers, token);
+    await logIn(page, reader);
+    await page.goto("/student-dashboard");
+    const iframe = page.locator("iframe.report-frame");
+    await iframe.waitFor();
+    await page.locator("iframe.report-frame.report-frame-sized").waitFor();
+    const frame = await (await iframe.elementHandle())?.contentFrame();
+    if (!frame) throw new Error("no report frame");
+    await frame.locator("main h1").waitFor();
+    // Nothing left to scroll inside the frame: the page scrolls, not a box within it.
+    await expect
+      .poll(() => frame.evaluate(() => document.documentElement.scrollHeight - window.innerHeight))
+      .toBeLessThanOrEqual(1);
+    const height = (await iframe.boundingBox())?.height ?? 0;
+
+    // A message from anywhere else (here the page itself) changes nothing.
+    await page.evaluate(
+      (type) => window.postMessage({ type, height: 50 }, "*"),
+      reportHeightMessage.type,
+    );
+    await page.waitForTimeout(200);
+    expect((await iframe.boundingBox())?.height ?? 0).toBe(height);
   });
 });

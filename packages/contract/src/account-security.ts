@@ -48,7 +48,7 @@ const codeField = z
 export const mfaConfirmSchema = z.object({ code: codeField });
 /** POST /api/auth/mfa: a TOTP code or a recovery code. */
 export const mfaLoginSchema = z.object({
-  challenge: z.string({ error: "Sign in again." }).min(1).max(2048),
+  challenge: z.string({ error: "Log in again." }).min(1).max(2048),
   code: codeField,
 });
 /** POST /api/auth/reauth: the password, and a code when MFA is on. */

@@ -117,6 +117,10 @@ export function auditActionLabel(action: string): string {
 
 /** The audit entries' detail keys as the audit screen names them (issue 28). */
 export const auditDetailLabels: Record<string, string> = {
+  studentId: "Student",
+  teacherId: "Teacher",
+  authorId: "Author",
+  classId: "Class",
   email: "Email",
   role: "Role",
   from: "From",
@@ -196,6 +200,8 @@ export const auditEntrySchema = z.object({
   /** When the target is an account: its current name and email (null otherwise). */
   targetName: z.string().nullable(),
   targetEmail: z.string().nullable(),
+  /** The names of the people and classes whose ids the details hold (id -> name). */
+  names: z.record(z.string(), z.string()),
   details: z.record(z.string(), z.unknown()),
   ip: z.string().nullable(),
 });

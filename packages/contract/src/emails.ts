@@ -74,7 +74,7 @@ export function classInvitationEmail(p: {
     `${p.invitedBy} has added you to the class ${p.className} (${subjectLabels[p.subject]}, ${p.year}) on Gradecast.`,
     "",
     `Create your student account with this email address at ${p.appUrl}/register and verify the email address:`,
-    "you will then be in the class. If you already have an account with this address, sign in and verify it.",
+    "you will then be in the class. If you already have an account with this address, log in and verify it.",
     "",
     "If you do not know this teacher or school, ignore this email.",
   );

@@ -26,7 +26,7 @@ export const messages = {
   invalidCredentials: "Invalid email or password.",
   emailTaken: "An account with this email already exists.",
   notAllowed: "You are not allowed to do this.",
-  signInRequired: "Please sign in to continue.",
+  signInRequired: "Please log in to continue.",
   tooManyRequests: "Too many attempts. Please wait and try again.",
   serverError: "Something went wrong on our side. Please try again.",
   notFound: "Not found.",

@@ -245,13 +245,33 @@ function endOf(value: string): Date {
 
 type Person = { name: string; email: string };
 
+/** The ids an entry's details hold under keys ending in "Id" (a student's, a class's, ...). */
+function detailIds(details: Record<string, unknown>): string[] {
+  return Object.entries(details)
+    .filter(([key, value]) => key.endsWith("Id") && typeof value === "string" && isId(value))
+    .map(([, value]) => value as string);
+}
+
+function detailsOf(row: { details: unknown }): Record<string, unknown> {
+  const details =
+    typeof row.details === "string" ? (JSON.parse(row.details) as unknown) : row.details;
+  return details && typeof details === "object" && !Array.isArray(details)
+    ? (details as Record<string, unknown>)
+    : {};
+}
+
 function toAuditEntry(
   row: Awaited<ReturnType<typeof listAudit>>[number],
   people: Map<string, Person>,
+  classNames: Map<string, string>,
 ): AuditEntryView {
   const target = row.target ? people.get(row.target) : undefined;
-  const details =
-    typeof row.details === "string" ? (JSON.parse(row.details) as unknown) : row.details;
+  const details = detailsOf(row);
+  const names: Record<string, string> = {};
+  for (const id of detailIds(details)) {
+    const name = people.get(id)?.name ?? classNames.get(id);
+    if (name) names[id] = name;
+  }
   return {
     id: row.id,
     at: iso(row.at),
@@ -262,10 +282,8 @@ function toAuditEntry(
     target: row.target,
     targetName: target?.name ?? null,
     targetEmail: target?.email ?? null,
-    details:
-      details && typeof details === "object" && !Array.isArray(details)
-        ? (details as Record<string, unknown>)
-        : {},
+    names,
+    details,
     ip: row.ip,
   };
 }
@@ -293,20 +311,30 @@ export async function listAuditPage(services: Services, q: AuditQuery): Promise<
   for (const row of rows) {
     if (row.actorId) ids.add(row.actorId);
     if (row.target && isId(row.target)) ids.add(row.target);
+    for (const id of detailIds(detailsOf(row))) ids.add(id);
   }
   const people = new Map<string, Person>();
+  const classNames = new Map<string, string>();
   if (ids.size > 0) {
-    const found = await services.db
-      .selectFrom("users")
-      .select(["id", "name", "email"])
-      .where("id", "in", [...ids])
-      .execute();
+    const [found, classes] = await Promise.all([
+      services.db
+        .selectFrom("users")
+        .select(["id", "name", "email"])
+        .where("id", "in", [...ids])
+        .execute(),
+      services.db
+        .selectFrom("classes")
+        .select(["id", "name"])
+        .where("id", "in", [...ids])
+        .execute(),
+    ]);
     for (const p of found) people.set(p.id, { name: p.name, email: p.email });
+    for (const c of classes) classNames.set(c.id, c.name);
   }
   return pageOf(
     rows,
     q.limit,
-    (row) => toAuditEntry(row, people),
+    (row) => toAuditEntry(row, people, classNames),
     (last) => encodePosition(last.position),
   );
 }

@@ -12,7 +12,7 @@ export default function About() {
         <ul className="list">
           <li>
             Teachers write a short report per student: course, marks, attendance, assignments,
-            behaviour and feedback.
+            behavior and feedback.
           </li>
           <li>
             Students answer a questionnaire about their studies and daily life and get a predicted

@@ -51,8 +51,19 @@ function Person({
   );
 }
 
-function Details({ details }: { details: Record<string, unknown> }) {
-  const entries = Object.entries(details);
+function Details({
+  details,
+  names,
+}: {
+  details: Record<string, unknown>;
+  names: Record<string, string>;
+}) {
+  // An id means nothing to a reader: its name, or nothing when it has none (deleted since).
+  const entries = Object.entries(details).flatMap(([key, value]): [string, unknown][] => {
+    if (!key.endsWith("Id") || typeof value !== "string") return [[key, value]];
+    const name = names[value];
+    return name ? [[key, name]] : [];
+  });
   if (entries.length === 0) return <span className="muted">—</span>;
   return (
     <ul className="admin-details">
@@ -193,7 +204,7 @@ function AuditTable({
             {e.ip ?? "—"}
           </td>
           <td data-label="Details">
-            <Details details={e.details} />
+            <Details details={e.details} names={e.names} />
           </td>
         </tr>
       ))}

@@ -70,7 +70,7 @@ export default function AdminUsers() {
     <div className="stack">
       <PageHeader
         title="Users"
-        description="Every account: search, change a role, approve or reject teachers, disable or re-enable a user, send a password reset, sign a user out everywhere, reset their two-step sign-in."
+        description="Every account: search, change a role, approve or reject teachers, disable or re-enable a user, send a password reset, log a user out everywhere, reset their two-step sign-in."
       />
       <AdminFilters
         label="Search users"
@@ -213,8 +213,8 @@ function rowActions(u: AdminUser, meId: string | undefined): RowAction[] {
     actions.push(
       {
         kind: "sessions",
-        label: "Sign out everywhere",
-        name: `Sign out everywhere: ${u.name}`,
+        label: "Log out everywhere",
+        name: `Log out everywhere: ${u.name}`,
         variant: "ghost",
       },
       {
@@ -454,7 +454,7 @@ function ActionDialog({
       variant: "danger",
       body: (
         <p>
-          {who} will be signed out everywhere at once and cannot sign in until the account is
+          {who} will be logged out everywhere at once and cannot log in until the account is
           re-enabled. Their reports and records are kept.
         </p>
       ),
@@ -466,25 +466,25 @@ function ActionDialog({
     enable: {
       title: `Re-enable ${user.name}?`,
       confirmLabel: "Re-enable account",
-      body: <p>{who} will be able to sign in again with their password.</p>,
+      body: <p>{who} will be able to log in again with their password.</p>,
       confirm: async () => [
         `${user.name}'s account is enabled again.`,
         await updateUser(user.uid, { disabled: false }),
       ],
     },
     sessions: {
-      title: `Sign out ${user.name} everywhere?`,
+      title: `Log out ${user.name} everywhere?`,
       confirmLabel: "End all sessions",
       variant: "danger",
       body: (
         <p>
           Every session of {who} ends at once, on every device: their next action there asks them to
-          sign in again. Their password does not change.
+          log in again. Their password does not change.
         </p>
       ),
       confirm: async () => {
         await endAllSessions(user.uid);
-        return [`${user.name} is signed out on every device.`];
+        return [`${user.name} is logged out on every device.`];
       },
     },
     mfa: {

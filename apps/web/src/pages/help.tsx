@@ -43,7 +43,7 @@ const faq = [
     q: "How do I change my password when I know it?",
     a: (
       <>
-        Sign in and open <Link to="/settings">Settings</Link>. Enter your current password and the
+        Log in and open <Link to="/settings">Settings</Link>. Enter your current password and the
         new one.
       </>
     ),

@@ -1,4 +1,5 @@
 import type { MfaChallenge } from "@gradecast/contract/account-security";
+import { messages } from "@gradecast/contract/messages";
 import { adminCreateCommand } from "@gradecast/contract/site";
 import { type FormEvent, useState } from "react";
 import { Link, Navigate, useLocation, useSearchParams } from "react-router";
@@ -105,7 +106,7 @@ export default function Login() {
   return (
     <AuthCard
       title="Login"
-      description="Sign in to Gradecast."
+      description="Log in to Gradecast."
       links={
         <>
           <Link to="/forgot-password">Forgot Password?</Link>
@@ -125,7 +126,7 @@ export default function Login() {
         </Alert>
       ) : null}
       {notice ? <Alert tone="success">{notice}</Alert> : null}
-      {params.get("next") ? <p className="muted">Please sign in to continue.</p> : null}
+      {params.get("next") ? <p className="muted">{messages.signInRequired}</p> : null}
       <form className="form" onSubmit={onSubmit} noValidate={false}>
         <EmailField
           label="Email"
