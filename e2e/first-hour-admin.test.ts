@@ -1,7 +1,7 @@
 import { securityMessages } from "@gradecast/contract/account-security";
 import { modelSetupLabels, riskMessages } from "@gradecast/contract/class-risk";
 import type { Page } from "playwright-core";
-import { openManage } from "./admin-steps.ts";
+import { openManage, signedOut } from "./admin-steps.ts";
 import { post, signUpByApi } from "./api-calls.ts";
 import { enrolMfaByApi, logIn, type MfaKeys, person, totpCode } from "./browser-accounts.ts";
 import { describe, expect, test } from "./fixtures.ts";
@@ -47,17 +47,6 @@ const brokenWords = (page: Page, selector: string) =>
     }
     return broken;
   }, selector);
-
-/** Each test signs in afresh: nobody stays signed in from another test. */
-async function signedOut(page: Page) {
-  await page.context().clearCookies();
-  await page.goto("/about");
-  await page.evaluate(() => {
-    localStorage.clear();
-    sessionStorage.clear();
-  });
-  await page.setViewportSize({ width: 1366, height: 900 });
-}
 
 describe("an admin's and a teacher's first hour (1366 px)", () => {
   test.beforeAll(async ({ server }) => {

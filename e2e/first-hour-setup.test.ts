@@ -2,6 +2,7 @@ import { reportHeightMessage } from "@gradecast/contract/analytics";
 import { classMessages } from "@gradecast/contract/classes";
 import { messages } from "@gradecast/contract/messages";
 import { adminCreateCommand } from "@gradecast/contract/site";
+import { signedOut } from "./admin-steps.ts";
 import { post } from "./api-calls.ts";
 import { logIn, person, verifyEmail } from "./browser-accounts.ts";
 import { describe, expect, test } from "./fixtures.ts";
@@ -22,7 +23,7 @@ describe("a fresh install, before its first admin", () => {
   }) => {
     expect(server.logs()).toContain("No admin yet. Create the first one with:");
     expect(server.logs()).toContain(adminCreateCommand);
-    await page.setViewportSize({ width: 1366, height: 900 });
+    await signedOut(page, 1366);
     await page.goto("/login");
     const notice = page.getByRole("status").filter({ hasText: "no admin yet" });
     await notice.waitFor();
@@ -34,7 +35,7 @@ describe("a fresh install, before its first admin", () => {
     page,
     browser,
   }) => {
-    await page.setViewportSize({ width: 1366, height: 900 });
+    await signedOut(page, 1366);
     const tess = person("Tess Teacher", "marking essays all weekend 3");
     await page.goto("/register");
     await page.getByRole("heading", { level: 1, name: "Sign Up" }).waitFor();
@@ -62,7 +63,7 @@ describe("a fresh install, before its first admin", () => {
   test("a student's sign-up says the code was emailed, and nothing about approval (390 px)", async ({
     page,
   }) => {
-    await page.setViewportSize({ width: 390, height: 844 });
+    await signedOut(page, 390);
     const sam = person("Sam Student", "a student of many subjects 5");
     await page.goto("/register");
     await page.getByRole("heading", { level: 1, name: "Sign Up" }).waitFor();
@@ -82,7 +83,7 @@ describe("a fresh install, before its first admin", () => {
     server,
     accounts,
   }) => {
-    await page.setViewportSize({ width: 390, height: 844 });
+    await signedOut(page, 390);
     const pupil = await accounts.create({ role: "student", verified: false });
     await logIn(page, pupil);
     await verifyEmail(page, server, pupil);
@@ -110,7 +111,7 @@ describe("a fresh install, before its first admin", () => {
     server,
     accounts,
   }) => {
-    await page.setViewportSize({ width: 390, height: 844 });
+    await signedOut(page, 390);
     const reader = await accounts.create({ role: "student" });
     const { token } = (await post(server, "/api/auth/login", {
       email: reader.email,
