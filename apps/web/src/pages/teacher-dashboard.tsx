@@ -199,7 +199,7 @@ export default function TeacherDashboard() {
                 <th scope="col">Student</th>
                 <th scope="col">Course</th>
                 <th scope="col" className="num">
-                  Marks
+                  Marks <span className="muted">(out of 100)</span>
                 </th>
                 {/* Whole words only: a heading or name broken mid-word read as two words. */}
                 <th scope="col" className="num">

@@ -49,9 +49,9 @@ function MyReportList() {
                 <Facts
                   className="my-report-figures"
                   facts={[
-                    ["Marks", r.marks],
+                    ["Marks", `${r.marks} out of 100`],
                     ["Attendance", `${r.attendance} %`],
-                    ["Assignments", r.assignments],
+                    ["Assignments", `${r.assignments} out of 6`],
                     ["Behavior", r.behavior],
                   ]}
                 />

@@ -45,9 +45,9 @@ export function ReportDetails({
   const rows: [string, ReactNode][] = [
     ["Student name", report.studentName],
     ["Course", report.course],
-    ["Marks", report.marks],
-    ["Attendance", `${report.attendance}%`],
-    ["Assignments", report.assignments],
+    ["Marks", `${report.marks} out of 100`],
+    ["Attendance", `${report.attendance} %`],
+    ["Assignments", `${report.assignments} out of 6`],
     ["Behavior", report.behavior],
     [
       "Feedback",
