@@ -31,7 +31,6 @@ type Rule = { allow: readonly Audience[]; scope?: Partial<Record<Audience, Scope
 const publicAnswers: readonly ApiRoute[] = [
   "GET /api/health",
   "GET /api/site",
-  "GET /api/setup",
   "GET /api/docs",
   "GET /api/docs/openapi.json",
   "GET /api/openapi.json",
