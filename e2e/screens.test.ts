@@ -138,8 +138,8 @@ describe("every screen, every role, at 360 and 1366 pixels", () => {
   let classId = "";
   /** The demo data, made through the API as the screens would make it. */
   async function demoData() {
-    const tokenOf = async (who: { email: string; password: string }) =>
-      ((await post(server, "/api/auth/login", who)) as { token: string }).token;
+    const tokenOf = async ({ email, password }: { email: string; password: string }) =>
+      ((await post(server, "/api/auth/login", { email, password })) as { token: string }).token;
     const teacherToken = await tokenOf(people.teacher);
     const created = (await post(
       server,
