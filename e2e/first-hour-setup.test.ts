@@ -99,6 +99,8 @@ describe("a fresh install, before its first admin", () => {
     const box = await status.boundingBox();
     expect(box?.height ?? 0).toBe(0);
 
+    // The field says which characters codes never use before anyone types.
+    await join.getByText("Codes never use 0, 1, I, L or O.").waitFor();
     // Eight characters, one of them an O: the old message said "8 letters and digits".
     await page.getByLabel("Join code").fill("ABCD EFGO");
     await page.keyboard.press("Enter");
