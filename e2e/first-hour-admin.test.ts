@@ -194,4 +194,19 @@ describe("an admin's and a teacher's first hour (1366 px)", () => {
     expect(text).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/);
     expect(text).not.toMatch(/pendingRole|wrong_password/);
   });
+
+  test("every signed-in page links to Help, which covers classes, predictions and privacy", async ({
+    page,
+  }) => {
+    await signedOut(page);
+    await logIn(page, teacher);
+    await page.goto(`/classes/${classId}`);
+    await page.getByRole("heading", { level: 1, name: "Maths 11A" }).waitFor();
+    await page.getByRole("banner").getByRole("link", { name: "Help" }).click();
+    await page.getByRole("heading", { level: 1, name: "Help" }).waitFor();
+    for (const topic of ["Classes", "Predictions", "Privacy", "Passwords and your account"]) {
+      await page.getByRole("heading", { level: 2, name: topic }).waitFor();
+    }
+    await page.getByText("Who sees my answers?").waitFor();
+  });
 });
