@@ -1,5 +1,6 @@
 import { securityMessages } from "@gradecast/contract/account-security";
 import type { Page } from "playwright-core";
+import { openManage } from "./admin-steps.ts";
 import { enrolMfaByApi, logIn, type MfaKeys, person } from "./browser-accounts.ts";
 import { describe, expect, test } from "./fixtures.ts";
 import type { RunningServer } from "./harness.ts";
@@ -54,10 +55,11 @@ describe("an admin's security actions in the browser", () => {
     expect((await me()).status).toBe(200);
 
     await openStudentRow(page);
-    await page.getByRole("button", { name: `Sign out everywhere: ${student.name}` }).click();
-    const dialog = page.getByRole("dialog", { name: `Sign out ${student.name} everywhere?` });
+    await openManage(page.getByRole("row", { name: new RegExp(student.name) }));
+    await page.getByRole("button", { name: `Log out everywhere: ${student.name}` }).click();
+    const dialog = page.getByRole("dialog", { name: `Log out ${student.name} everywhere?` });
     await dialog.getByRole("button", { name: "End all sessions" }).click();
-    await page.getByText(`${student.name} is signed out on every device.`).waitFor();
+    await page.getByText(`${student.name} is logged out on every device.`).waitFor();
     expect((await me()).status).toBe(401);
   });
 
@@ -83,6 +85,7 @@ describe("an admin's security actions in the browser", () => {
       }
       await route.fallback();
     });
+    await openManage(page.getByRole("row", { name: new RegExp(student.name) }));
     await page.getByRole("button", { name: `Reset two-step sign-in of ${student.name}` }).click();
     const confirm = page.getByRole("dialog", {
       name: `Reset two-step sign-in of ${student.name}?`,

@@ -2,6 +2,7 @@ import { adminMessages } from "@gradecast/contract/admin";
 import { messages } from "@gradecast/contract/messages";
 import type { Page } from "playwright-core";
 import { axeViolations } from "./a11y.ts";
+import { openManage } from "./admin-steps.ts";
 import {
   enrolMfaByApi,
   logIn as logInHome,
@@ -98,6 +99,7 @@ describe("admin screens in the browser", () => {
     await row.waitFor();
     // The search answers with the header row and Sam only.
     await expect.poll(() => page.getByRole("row").count()).toBe(2);
+    await openManage(row);
     await row.getByRole("button", { name: `Change role of ${sam.name}` }).click();
     const dialog = page.getByRole("dialog");
     await dialog.getByLabel("New role").selectOption("teacher");
@@ -122,6 +124,7 @@ describe("admin screens in the browser", () => {
     await page.getByLabel("Search by name or email").fill(admin.email);
     await page.getByRole("button", { name: "Search", exact: true }).click();
     const row = page.getByRole("row", { name: new RegExp(admin.name) });
+    await openManage(row);
     for (const name of [`Disable ${admin.name}`, `Change role of ${admin.name}`]) {
       const button = row.getByRole("button", { name });
       await expect.poll(() => button.getAttribute("aria-disabled")).toBe("true");
@@ -135,6 +138,7 @@ describe("admin screens in the browser", () => {
     await page.getByLabel("Search by name or email").fill(sam.email);
     await page.getByRole("button", { name: "Search", exact: true }).click();
     const samRow = page.getByRole("row", { name: new RegExp(sam.name) });
+    await openManage(samRow);
     expect(
       await samRow
         .getByRole("button", { name: `Disable ${sam.name}` })
@@ -156,6 +160,7 @@ describe("admin screens in the browser", () => {
     await page.getByLabel("Search by name or email").fill(tess.email);
     await page.getByRole("button", { name: "Search", exact: true }).click();
     const row = page.getByRole("row", { name: new RegExp(tess.name) });
+    await openManage(row);
     await row.getByRole("button", { name: `Disable ${tess.name}` }).click();
     await page.getByRole("dialog").getByRole("button", { name: "Disable account" }).click();
     await page.getByText(`${tess.name}'s account is disabled.`).waitFor();
@@ -207,6 +212,8 @@ describe("admin screens in the browser", () => {
     // On a phone the tables become labelled cards and stay usable.
     await page.setViewportSize({ width: 390, height: 844 });
     const card = page.getByRole("row", { name: new RegExp(tess.name) });
+    await card.waitFor();
+    await openManage(card);
     await card.getByRole("button", { name: `Re-enable ${tess.name}` }).waitFor();
     expect(await axeViolations(page), "/admin/users on a phone").toEqual([]);
     await page.setViewportSize({ width: 1366, height: 900 });

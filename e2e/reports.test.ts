@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { messages } from "@gradecast/contract/messages";
+import { reportCsvColumns } from "@gradecast/contract/reports";
 import type { Page } from "playwright-core";
 import { axeViolations } from "./a11y.ts";
 import { logIn, logOut, person, signUp, verifyEmail } from "./browser-accounts.ts";
@@ -197,6 +198,8 @@ describe("teacher reports in the browser", () => {
   });
 
   test("exports the current search as CSV", async ({ page }) => {
+    // The page says precisely what the file holds (issue 28).
+    await page.getByText(/Export CSV saves every report that matches the search/).waitFor();
     const [download] = await Promise.all([
       page.waitForEvent("download"),
       page.getByRole("button", { name: "Export CSV" }).click(),
@@ -204,11 +207,13 @@ describe("teacher reports in the browser", () => {
     expect(download.suggestedFilename()).toMatch(/^student-reports-.*\.csv$/);
     const text = (await readFile((await download.path()) as string, "utf8")).replace(/^\uFEFF/, "");
     const lines = text.trimEnd().split("\r\n");
-    expect(lines[0]).toBe(
-      "id,studentName,course,marks,attendance,assignments,behavior,feedback,authorName,createdAt,updatedAt",
-    );
+    // The screen's names for the columns (issue 28), the dates as the screens write them.
+    expect(lines[0]).toBe(reportCsvColumns.join(","));
+    expect(lines[0]).toMatch(/^Student,Course,Marks \(out of 100\),/);
     expect(lines).toHaveLength(2);
-    expect(lines[1]).toContain(`,${studentName},Chemistry,93,95,5,Excellent,`);
+    expect(lines[1]).toMatch(new RegExp(`^${studentName},Chemistry,93,95,5,Excellent,`));
+    // A date holds a comma, so the cell is quoted.
+    expect(lines[1]).toMatch(/,"\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}",/);
     expect(lines[1]).toContain('"Careful work, ""great"" lab notes, curious."');
 
     await page.getByLabel("Search by student name").fill("");

@@ -4,6 +4,7 @@ import type { Audience } from "@gradecast/contract/roles";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AxeViolation, axeViolations } from "./a11y.ts";
+import { post } from "./api-calls.ts";
 import { enrolMfaByApi, logIn, type MfaKeys, verifyEmail } from "./browser-accounts.ts";
 import {
   artifactsDir,
@@ -13,12 +14,15 @@ import {
   repoRoot,
   startServer,
 } from "./harness.ts";
+import { sampleAnswers } from "./sample-answers.ts";
 import { screens, widths } from "./screens.ts";
 
 // Every screen of e2e/screens.ts, signed in as each audience that reaches it, at 360 and 1366
 // pixels wide: axe-core finds no violation, Tab reaches every control on the screen with a
 // visible focus ring and nothing hidden takes focus, and a full-page screenshot is written to
-// test-results/screens/ for a reviewer (never committed).
+// test-results/screens/ for a reviewer (never committed). The screens show demo data, not only
+// empty states (issue 28): a class with the student in it, the student's prediction, and a
+// report the teacher filed about them.
 const stamp = Date.now();
 const password = "every screen by keyboard 5";
 const people = {
@@ -131,6 +135,38 @@ describe("every screen, every role, at 360 and 1366 pixels", () => {
   const contexts = new Map<Audience, BrowserContext>();
 
   let adminMfa: MfaKeys;
+  let classId = "";
+  /** The demo data, made through the API as the screens would make it. */
+  async function demoData() {
+    const tokenOf = async ({ email, password }: { email: string; password: string }) =>
+      ((await post(server, "/api/auth/login", { email, password })) as { token: string }).token;
+    const teacherToken = await tokenOf(people.teacher);
+    const created = (await post(
+      server,
+      "/api/classes",
+      { name: "Maths 10B", subject: "mat", year: "2026/27" },
+      teacherToken,
+    )) as { class: { id: string; joinCode: string } };
+    classId = created.class.id;
+    const studentToken = await tokenOf(people.student);
+    await post(server, "/api/classes/join", { code: created.class.joinCode }, studentToken);
+    await post(server, "/api/predict", { ...sampleAnswers, subject: "mat" }, studentToken);
+    await post(
+      server,
+      "/api/reports",
+      {
+        studentName: people.student.name,
+        course: "Mathematics",
+        marks: 72,
+        attendance: 91,
+        assignments: 5,
+        behavior: "Good",
+        feedback: "Careful work; asks good questions in class.",
+      },
+      teacherToken,
+    );
+  }
+
   beforeAll(async () => {
     const { mkdtemp } = await import("node:fs/promises");
     const os = await import("node:os");
@@ -172,6 +208,7 @@ describe("every screen, every role, at 360 and 1366 pixels", () => {
       if (role !== "admin") await verifyEmail(page, server, people[role]);
       contexts.set(role, context);
     }
+    await demoData();
   }, 180_000);
 
   afterAll(async () => {
@@ -193,9 +230,10 @@ describe("every screen, every role, at 360 and 1366 pixels", () => {
       for (const width of widths) {
         await page.setViewportSize({ width, height: width < 700 ? 740 : 900 });
         for (const screen of mine) {
-          await page.goto(screen.path);
+          await page.goto(screen.path.replace("{classId}", classId));
           await settle(page, screen.heading);
-          const name = `${audience}${screen.path.replace(/[^a-zA-Z0-9]+/g, "-")}-${width}`.replace(
+          const shown = screen.path.replace("{classId}", "class");
+          const name = `${audience}${shown.replace(/[^a-zA-Z0-9]+/g, "-")}-${width}`.replace(
             /-+$/,
             "",
           );

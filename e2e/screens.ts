@@ -3,7 +3,10 @@ import type { Audience } from "@gradecast/contract/roles";
 // Every screen, as each audience reaches it: the list the accessibility, keyboard and screenshot
 // run (screens.test.ts) walks at 360 and 1366 pixels wide. A new screen is one line here.
 export interface Screen {
-  /** The address typed, as a person would. */
+  /**
+   * The address typed, as a person would. `{classId}` stands for the demo class the test makes
+   * (screens.test.ts), so that its page shows students, predictions and a report.
+   */
   path: string;
   /** The page's level-1 heading once it has loaded. */
   heading: string | RegExp;
@@ -35,6 +38,7 @@ export const screens: readonly Screen[] = [
   { path: "/admin/users", heading: "Users", audiences: ["admin"] },
   { path: "/admin/audit", heading: "Audit log", audiences: ["admin"] },
   { path: "/classes", heading: "Classes", audiences: ["teacher", "admin"] },
+  { path: "/classes/{classId}", heading: "Maths 10B", audiences: ["teacher", "admin"] },
   // A page the role may not open says so.
   { path: "/admin/users", heading: "Not allowed", audiences: ["student"] },
 ];

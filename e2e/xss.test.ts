@@ -1,6 +1,7 @@
 import { messages } from "@gradecast/contract/messages";
 import type { Frame, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openManage } from "./admin-steps.ts";
 import {
   enrolMfaByApi,
   logIn,
@@ -374,6 +375,7 @@ describe.each(dialects)("hostile text in the browser on $dialect", ({ dialect })
     expect(await names.allTextContents()).toEqual(
       expect.arrayContaining([student.name, `${admin.name} (you)`]),
     );
+    await openManage(page.getByRole("row").filter({ hasText: student.email }));
     await page.getByRole("button", { name: `Disable ${student.name}`, exact: true }).click();
     const dialog = page.getByRole("dialog");
     await expectInert(browser, page, [`Disable ${student.name}?`], "disable dialog");

@@ -1,4 +1,5 @@
 import { fileURLToPath } from "node:url";
+import { adminCreateCommand } from "@gradecast/contract/site";
 import { buildApp } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { lockIfEmbedded } from "./db/data-dir-lock.ts";
@@ -7,6 +8,7 @@ import { openMigrated } from "./db/database.ts";
 import { removeStalePartials } from "./db/partial-files.ts";
 import { cacheDir } from "./db/pglite-template.ts";
 import { startVacuuming } from "./db/pglite-vacuum.ts";
+import { adminExists } from "./http/setup.ts";
 
 // The executable: read the configuration, open and migrate the database, listen, and shut down
 // gracefully. Everything else is built by buildApp.
@@ -91,12 +93,25 @@ async function main() {
   const mail = config.smtpUrl
     ? `SMTP (${new URL(config.smtpUrl).host})`
     : `written to ${config.dataDir}/outbox/ (no SMTP_URL set)`;
+  // A fresh install has nobody to approve teachers or manage users: say how to make the first
+  // admin (the README's command; on the embedded database the server must be stopped first).
+  const noAdmin = (await adminExists(database.db))
+    ? []
+    : [
+        "",
+        "  No admin yet. Create the first one with:",
+        `    ${adminCreateCommand}`,
+        database.kind === "pglite"
+          ? "  (stop this server first: the embedded database takes one process at a time)"
+          : "  (it may run while this server runs)",
+      ];
   process.stdout.write(
     [
       "",
       `  Gradecast is running at ${url}`,
       `  Data:  ${database.kind === "pglite" ? `embedded PostgreSQL (PGlite) in ${database.location}` : `PostgreSQL at ${database.location}`}`,
       `  Mail:  ${mail}`,
+      ...noAdmin,
       "",
     ].join("\n"),
   );

@@ -9,6 +9,7 @@ import { classRiskRoutes } from "./classes/risk-routes.ts";
 import { classRoutes } from "./classes/routes.ts";
 import { apiDocsRoutes } from "./http/api-docs.ts";
 import { healthRoutes } from "./http/health.ts";
+import { setupRoutes } from "./http/setup.ts";
 import { siteRoutes } from "./http/site.ts";
 import { predictionRoutes } from "./prediction/routes.ts";
 import { reportRoutes } from "./reports/routes.ts";
@@ -24,6 +25,7 @@ export async function registerRoutes(app: FastifyInstance, services: Services) {
   installAccessHook(app, createAuthenticate(auth));
   await healthRoutes(app, services);
   await siteRoutes(app, services);
+  await setupRoutes(app, services);
   await apiDocsRoutes(app);
   await authRoutes(app, auth);
   await meRoutes(app, auth);

@@ -84,6 +84,29 @@ describe.each(dialects)("GET /api/admin/audit (%s)", (dialect) => {
     expect(reuses[0]).toMatchObject({ ip: "10.9.9.9", target: s.user.uid });
   });
 
+  it("names the people of each entry: the actor's name, and the target account's name and email", async () => {
+    const s = await signIn(t, "student", { name: "Nora Named" });
+    const res = await t.app.inject({
+      method: "PATCH",
+      url: `/api/admin/users/${s.user.uid}`,
+      headers: admin.auth,
+      payload: { role: "teacher" },
+    });
+    expect(res.statusCode).toBe(200);
+    const [entry] = (await entries(`?actor=${admin.user.uid}&action=admin.role_changed`)).filter(
+      (e) => e.target === s.user.uid,
+    );
+    expect(entry).toMatchObject({
+      actorName: admin.user.name,
+      actorEmail: admin.email,
+      targetName: "Nora Named",
+      targetEmail: s.email,
+    });
+    // A sign-in's target is the person themselves.
+    const [login] = (await entries(`?actor=${s.user.uid}&action=auth.login`)) as AuditEntryView[];
+    expect(login).toMatchObject({ actorName: "Nora Named", targetName: "Nora Named" });
+  });
+
   it("records role changes and disables with the admin's address, filterable by actor", async () => {
     const s = await signIn(t, "student");
     for (const body of [{ role: "teacher" }, { disabled: true }]) {

@@ -58,7 +58,7 @@ export function parseCsv(text: string): string[][] {
   }
 }
 
-/** The report ids (first column) of who's export with this query, once it has answered 200. */
+/** The report ids ("Report ID", the last column) of who's export with this query, once it has answered 200. */
 export async function exportedIds(
   t: TestApp,
   who: SignedInUser,
@@ -70,7 +70,8 @@ export async function exportedIds(
     headers: who.auth,
   });
   expect(res.statusCode, res.body).toBe(200);
-  return parseCsv(res.body.replace(/^\uFEFF/, ""))
-    .slice(1)
-    .map((row) => row[0]);
+  const [header = [], ...rows] = parseCsv(res.body.replace(/^\uFEFF/, ""));
+  const at = header.indexOf("Report ID");
+  expect(at, "the Report ID column").toBeGreaterThanOrEqual(0);
+  return rows.map((row) => row[at]);
 }

@@ -1,3 +1,4 @@
+import { formatDayTime } from "@gradecast/contract/dates";
 import { messages } from "@gradecast/contract/messages";
 import type { Report } from "@gradecast/contract/reports";
 import { sql } from "kysely";
@@ -585,25 +586,25 @@ describe.each(dialects)("reports on %s", (dialect) => {
       expect(res.headers["content-disposition"]).toMatch(/^attachment; filename="[\w.-]+\.csv"$/);
       expect(res.body.startsWith("\uFEFF")).toBe(true);
       const rows = parseCsv(res.body.slice(1));
+      // The screen's names for the columns, the dates as the screens write them (UTC), the id last.
       expect(rows[0]).toEqual([
-        "id",
-        "studentName",
-        "course",
-        "marks",
-        "attendance",
-        "assignments",
-        "behavior",
-        "feedback",
-        "authorName",
-        "createdAt",
-        "updatedAt",
+        "Student",
+        "Course",
+        "Marks (out of 100)",
+        "Attendance (out of 100)",
+        "Assignments (out of 6)",
+        "Behavior",
+        "Feedback",
+        "Author",
+        "Created (UTC)",
+        "Last changed (UTC)",
+        "Report ID",
       ]);
-      const byId = new Map(rows.slice(1).map((r) => [r[0], r]));
+      const byId = new Map(rows.slice(1).map((r) => [r[10], r]));
       expect(byId.size).toBe(made.length);
       const guard = (s: string) => (/^[=+\-@\t\r]/.test(s) ? `'${s}` : s);
       for (const r of made) {
         expect(byId.get(r.id)).toEqual([
-          r.id,
           guard(r.studentName),
           guard(r.course),
           String(r.marks),
@@ -612,18 +613,20 @@ describe.each(dialects)("reports on %s", (dialect) => {
           r.behavior,
           guard(r.feedback),
           r.authorName,
-          r.createdAt,
-          r.updatedAt,
+          formatDayTime(r.createdAt, "UTC"),
+          formatDayTime(r.updatedAt, "UTC"),
+          r.id,
         ]);
+        expect(byId.get(r.id)?.[8]).toMatch(/^\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}$/);
       }
-      expect(byId.get(made[2]!.id)?.[1]).toBe("'=CSV(A1:A3)");
-      expect(byId.get(made[2]!.id)?.[7]).toBe("'+1 for effort");
-      expect(byId.get(made[3]!.id)?.[2]).toBe("'-2+3");
+      expect(byId.get(made[2]!.id)?.[0]).toBe("'=CSV(A1:A3)");
+      expect(byId.get(made[2]!.id)?.[6]).toBe("'+1 for effort");
+      expect(byId.get(made[3]!.id)?.[1]).toBe("'-2+3");
       // Sorted by name, as asked.
       const listed = (await get(teacher, "/api/reports?search=csv&sort=name")).json() as {
         items: Report[];
       };
-      expect(rows.slice(1).map((r) => r[0])).toEqual(listed.items.map((r) => r.id));
+      expect(rows.slice(1).map((r) => r[10])).toEqual(listed.items.map((r) => r.id));
     });
 
     it("exports every report of the search across many internal pages", async () => {
@@ -635,7 +638,7 @@ describe.each(dialects)("reports on %s", (dialect) => {
       }
       const rows = parseCsv(lines.join("").slice(1));
       expect(rows.length - 1).toBe(total);
-      expect(new Set(rows.slice(1).map((r) => r[0])).size).toBe(total);
+      expect(new Set(rows.slice(1).map((r) => r.at(-1))).size).toBe(total);
       const res = await get(admin, "/api/reports/export.csv");
       expect(parseCsv(res.body.slice(1)).length - 1).toBe(total);
     });

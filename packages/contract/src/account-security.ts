@@ -13,6 +13,11 @@ export const securityMessages = {
   mfaEnrolmentRequired:
     "Admins must turn on two-step sign-in first. Set it up on the Settings page.",
   mfaInvalidCode: "That code is not right. Enter the current 6-digit code or a recovery code.",
+  /** While setting it up there are no recovery codes yet (issue 28). */
+  mfaEnrolmentInvalidCode:
+    "That code is not right. Enter the 6-digit code your authenticator app shows now for Gradecast (codes change every 30 seconds).",
+  mfaRequiredNotice:
+    "Admins must turn on two-step sign-in before they can manage users, read the audit log or see anyone's data. Set it up below: until then Gradecast brings you back here.",
   mfaChallengeExpired: "This sign-in took too long. Enter your email and password again.",
   mfaAlreadyOn: "Two-step sign-in is already on. Turn it off first to set it up again.",
   mfaNotStarted: "Start setting up two-step sign-in first.",
@@ -43,7 +48,7 @@ const codeField = z
 export const mfaConfirmSchema = z.object({ code: codeField });
 /** POST /api/auth/mfa: a TOTP code or a recovery code. */
 export const mfaLoginSchema = z.object({
-  challenge: z.string({ error: "Sign in again." }).min(1).max(2048),
+  challenge: z.string({ error: "Log in again." }).min(1).max(2048),
   code: codeField,
 });
 /** POST /api/auth/reauth: the password, and a code when MFA is on. */

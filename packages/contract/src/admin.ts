@@ -117,6 +117,43 @@ export function auditActionLabel(action: string): string {
   return (auditActions as Record<string, string>)[action] ?? action;
 }
 
+/** The audit entries' detail keys as the audit screen names them (issue 28). */
+export const auditDetailLabels: Record<string, string> = {
+  studentId: "Student",
+  teacherId: "Teacher",
+  authorId: "Author",
+  classId: "Class",
+  email: "Email",
+  role: "Role",
+  from: "From",
+  to: "To",
+  pendingRole: "Asked to be",
+  reason: "Why",
+  mfa: "Second step",
+  sessionsEnded: "Sessions ended",
+  className: "Class",
+  name: "Name",
+  subject: "Subject",
+  year: "Year",
+  enrolled: "Enrolled",
+  invited: "Invited",
+};
+
+/** Values written by the server, in words; anything else is shown as written. */
+export const auditValueLabels: Record<string, string> = {
+  wrong_password: "Wrong password",
+  unknown_email: "No account has this email",
+  disabled: "Account disabled",
+  wrong_mfa_code: "Wrong two-step code",
+  student: "Student",
+  teacher: "Teacher",
+  admin: "Admin",
+  totp: "Authenticator app",
+  recovery: "Recovery code",
+};
+
+export const auditDetailLabel = (key: string) => auditDetailLabels[key] ?? key;
+
 const instant = z
   .string()
   .trim()
@@ -158,8 +195,15 @@ export const auditEntrySchema = z.object({
   at: z.string(),
   actorId: z.string().nullable(),
   actorEmail: z.string().nullable(),
+  /** The actor's current name (issue 28); null for the command line or a deleted account. */
+  actorName: z.string().nullable(),
   action: z.string(),
   target: z.string().nullable(),
+  /** When the target is an account: its current name and email (null otherwise). */
+  targetName: z.string().nullable(),
+  targetEmail: z.string().nullable(),
+  /** The names of the people and classes whose ids the details hold (id -> name). */
+  names: z.record(z.string(), z.string()),
   details: z.record(z.string(), z.unknown()),
   ip: z.string().nullable(),
 });

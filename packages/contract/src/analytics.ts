@@ -10,6 +10,26 @@ export const embedTokenMinutes = 10;
 /** The frame of SPEC.md section 9. */
 export const reportFrame = { width: 1250, height: 600 } as const;
 
+/**
+ * On a phone the built-in report tells the Student Dashboard its height (issue 28), so that the
+ * frame is as tall as the report and only the page scrolls: `{ type, height }` posted to the
+ * parent. The parent takes it only from its own frame's window, from an opaque origin, and
+ * within these bounds.
+ */
+export const reportHeightMessage = { type: "gradecast:report-height", max: 40_000 } as const;
+
+export function isReportHeight(data: unknown): data is { type: string; height: number } {
+  if (typeof data !== "object" || data === null) return false;
+  const { type, height } = data as { type?: unknown; height?: unknown };
+  return (
+    type === reportHeightMessage.type &&
+    typeof height === "number" &&
+    Number.isFinite(height) &&
+    height > 0 &&
+    height <= reportHeightMessage.max
+  );
+}
+
 /** A group of other students smaller than this is never shown to a student (not even a count). */
 export const minGroupSize = 5;
 

@@ -32,6 +32,7 @@ const invitedStudent: AccessRule = {
 export const apiAccess = {
   "GET /api/health": anyone,
   "GET /api/site": anyone,
+  "GET /api/setup": anyone,
   "GET /api/docs": anyone,
   "GET /api/docs/openapi.json": anyone,
   "GET /api/openapi.json": anyone,

@@ -47,7 +47,7 @@ import {
 } from "./classes.ts";
 import { invitationViewSchema } from "./invitation-view.ts";
 import { messages } from "./messages.ts";
-import { siteInfoSchema } from "./site.ts";
+import { setupStateSchema, siteInfoSchema } from "./site.ts";
 
 // Each route's HTTP contract, declared once beside its access rule (api-access.ts): a summary for
 // the API document, its path parameters, query and body (the schemas of api-schemas.ts) and the
@@ -156,6 +156,7 @@ export const apiRoutes = {
     { 200: healthSchema, 503: healthSchema },
   ),
   "GET /api/site": ok("The school's name and contact address", siteInfoSchema),
+  "GET /api/setup": ok("Whether this installation has an admin yet", setupStateSchema),
   "GET /api/docs": ok("This API described as a page", z.string(), { produces: "text/html" }),
   "GET /api/docs/openapi.json": ok(
     "This API as an OpenAPI 3.1 document (former address)",

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { subjects } from "./classes.ts";
-import { highNoFinalScoreRisk } from "./prediction.ts";
+import { highNoFinalScoreRisk, type ModelSetup } from "./prediction.ts";
 import { keysOf, type QuestionKey, questionByKey, questionKeys } from "./questionnaire.ts";
 import { formatScore } from "./score.ts";
 import { isPlainText, plainTextMessage } from "./text.ts";
@@ -183,8 +183,20 @@ export function compareRisk(a: RiskItem, b: RiskItem): number {
   return a.name.localeCompare(b.name) || a.studentId.localeCompare(b.studentId);
 }
 
+/**
+ * The model of a prediction as a teacher reads it (issue 28): when in the term it was made, by
+ * the term grades known then. On the screen and in the CSV.
+ */
+export const modelSetupLabels: Record<ModelSetup, string> = {
+  A: "Late term, both term grades known",
+  B: "Early term, first grade known",
+  C: "Start of term, no grade known yet",
+};
+
 export const riskMessages = {
   notAnswered: "Not answered yet",
+  /** Beside "—" in a column the prediction predates (risk of not sitting, model). */
+  beforeMeasure: "made before this measure existed",
   reasonsEarlierModel: "Made by an earlier model: reasons come when the student answers again.",
   noteActionRequired: "Say what was done.",
   noteActionLong: "Use at most 1000 characters.",
@@ -291,7 +303,7 @@ export function riskCells(item: RiskItem): string[] {
     item.prediction === null ? riskMessages.notAnswered : formatScore(item.prediction),
     item.interval ? `${formatScore(item.interval.low)}-${formatScore(item.interval.high)}` : "",
     item.noFinalScoreRisk === null ? "" : percent(item.noFinalScoreRisk),
-    item.modelSetup ?? "",
+    item.modelSetup ? modelSetupLabels[item.modelSetup] : "",
     item.answeredAt ? item.answeredAt.slice(0, 10) : "",
     item.reasons === null
       ? item.answered

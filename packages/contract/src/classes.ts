@@ -43,7 +43,7 @@ export const classMessages = {
   classCreated: "Class created.",
   classNotFound: "This class does not exist, or it is not one of yours.",
   joinCodeRequired: "Enter the join code your teacher gave you.",
-  joinCodeInvalid: `A join code has ${joinCodeLength} letters and digits.`,
+  joinCodeInvalid: `A join code has ${joinCodeLength} letters and digits, and never uses 0, 1, I, L or O (they look too alike): check those with your teacher.`,
   joinCodeUnknown:
     "No class has this join code. Check it with your teacher: it may have been changed or switched off.",
   joined: "You have joined the class.",

@@ -77,7 +77,7 @@ export function classInvitationEmail(p: {
   const where = p.schoolName ? `A teacher at ${p.schoolName}` : "A teacher";
   const steps = p.hasAccount
     ? [
-        `Sign in at ${p.appUrl}/login and open your Student Dashboard: the invitation is listed there,`,
+        `Log in at ${p.appUrl}/login and open your Student Dashboard: the invitation is listed there,`,
         "with Accept and Decline. You join the class only if you accept, and you can leave it later.",
         "Once you are in the class, its teachers see your newest prediction.",
       ]
@@ -112,5 +112,42 @@ export function emailChangedEmail(p: { name: string; newEmail: string; appUrl: s
     "",
     "If you did not do this, someone else may be using your account: reset your password",
     `(${p.appUrl}/forgot-password) or contact your school's Gradecast administrator.`,
+  );
+}
+
+/** To each active admin when a teacher's sign-up waits for approval (issue 28). */
+export function teacherRequestEmail(p: {
+  name: string;
+  teacherName: string;
+  teacherEmail: string;
+  appUrl: string;
+}): Email {
+  return email(
+    `${p.teacherName} asks to be a teacher on Gradecast`,
+    p.name,
+    `${p.teacherName} (${p.teacherEmail}) signed up as a teacher and has verified the address.`,
+    "Until an admin approves, the account is a student's.",
+    "",
+    `Approve or refuse the request on the Users page (${p.appUrl}/admin/users, "Pending teachers only").`,
+  );
+}
+
+/** To the teacher when an admin approves their sign-up (issue 28). */
+export function teacherApprovedEmail(p: { name: string; appUrl: string }): Email {
+  return email(
+    "Your Gradecast teacher account is approved",
+    p.name,
+    "An admin has approved your teacher account on Gradecast.",
+    `Log in (${p.appUrl}/login) to create your classes and file reports.`,
+  );
+}
+
+/** To the person whose teacher sign-up an admin refused (issue 28). */
+export function teacherRefusedEmail(p: { name: string; appUrl: string }): Email {
+  return email(
+    "Your Gradecast teacher request was not approved",
+    p.name,
+    "An admin has refused your request for a teacher account on Gradecast.",
+    `Your account stays a student's (${p.appUrl}/login). If you think this is a mistake, ask your school's Gradecast administrator.`,
   );
 }

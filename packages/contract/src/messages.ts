@@ -27,7 +27,7 @@ export const messages = {
   emailTaken: "An account with this email already exists.",
   notAllowed: "You are not allowed to do this.",
   crossOriginRefused: "This request must come from Gradecast's own pages.",
-  signInRequired: "Please sign in to continue.",
+  signInRequired: "Please log in to continue.",
   tooManyRequests: "Too many attempts. Please wait and try again.",
   serverError: "Something went wrong on our side. Please try again.",
   notFound: "Not found.",

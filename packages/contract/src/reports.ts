@@ -139,3 +139,22 @@ export function reportFormMessage(fields: Record<string, string>): string | null
   if (all.includes(messages.reportRange)) return messages.reportRange;
   return all[0] ?? null;
 }
+
+/**
+ * The columns of the reports' CSV export, as a teacher reads them (issue 28): the screen's names,
+ * dates as the screens show them (in UTC, as the header says), and the report's id last, to match
+ * a row with the report on the screen.
+ */
+export const reportCsvColumns = [
+  "Student",
+  "Course",
+  "Marks (out of 100)",
+  "Attendance (out of 100)",
+  "Assignments (out of 6)",
+  "Behavior",
+  "Feedback",
+  "Author",
+  "Created (UTC)",
+  "Last changed (UTC)",
+  "Report ID",
+] as const;

@@ -11,3 +11,17 @@ export const siteInfoSchema = z.object({
 });
 
 export type SiteInfo = z.infer<typeof siteInfoSchema>;
+
+// GET /api/setup: whether the installation still needs its first admin (issue 28), and how a
+// teacher's sign-up is handled (TEACHER_SIGNUP). Until an admin exists, the login page says how
+// to make one (the command of the README, run on the server); the sign-up page tells a teacher
+// whether an admin must approve or invite them.
+export const adminCreateCommand =
+  'npm run admin:create -- --email head@school.example --name "Head Teacher"';
+
+export const setupStateSchema = z.object({
+  adminExists: z.boolean(),
+  teacherSignup: z.enum(["approval", "open", "closed"]),
+});
+
+export type SetupState = z.infer<typeof setupStateSchema>;

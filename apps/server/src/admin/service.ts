@@ -8,6 +8,7 @@ import {
   adminMessages,
   type UserPage,
 } from "@gradecast/contract/admin";
+import { teacherApprovedEmail, teacherRefusedEmail } from "@gradecast/contract/emails";
 import { isId } from "@gradecast/contract/ids";
 import type { Transaction } from "kysely";
 import { audit } from "../audit/audit.ts";
@@ -22,6 +23,7 @@ import {
 } from "../cursor-keys.ts";
 import type { DB, UserRow } from "../db/schema.ts";
 import { conflict, invalid, notFound } from "../domain-errors.ts";
+import { appUrl, sendMail } from "../mail/send.ts";
 import type { Services } from "../services.ts";
 import {
   countAccounts,
@@ -88,7 +90,9 @@ export async function changeUser(
   // order and before the target row, so two admins demoting each other wait for one another
   // (no deadlock) and the second sees the first one's result.
   const mayRemoveAdmin = (patch.role !== undefined && patch.role !== "admin") || patch.disabled;
-  return changeAccount(services, uid, async (tx) => {
+  // The teacher hears of an approval once it has committed (issue 28).
+  let approvedTeacher: UserRow | null = null;
+  const changed = await changeAccount(services, uid, async (tx) => {
     const admins = mayRemoveAdmin ? await lockActiveAdmins(tx) : [];
     const before = await lockExisting(tx, uid);
     const role = patch.role ?? before.role;
@@ -111,6 +115,7 @@ export async function changeUser(
     const who = { actorId: actor.user.id, actorEmail: actor.user.email, target: uid, ip: actor.ip };
     if (changes.role !== undefined) {
       const approved = before.pending_role === "teacher" && after.role === "teacher";
+      if (approved) approvedTeacher = after;
       await audit(tx, {
         ...who,
         action: approved ? "admin.teacher_approved" : "admin.role_changed",
@@ -134,6 +139,15 @@ export async function changeUser(
     }
     return toAdminUser(after);
   });
+  const approved = approvedTeacher as UserRow | null;
+  if (approved) {
+    await sendMail(
+      services,
+      approved.email,
+      teacherApprovedEmail({ name: approved.name, appUrl: appUrl(services) }),
+    );
+  }
+  return changed;
 }
 
 /**
@@ -146,7 +160,8 @@ export async function rejectTeacherRequest(
   actor: Actor,
   uid: string,
 ): Promise<AdminUser> {
-  return changeAccount(services, uid, async (tx) => {
+  let refused: UserRow | null = null;
+  const changed = await changeAccount(services, uid, async (tx) => {
     const before = await lockExisting(tx, uid);
     if (before.pending_role !== "teacher") throw conflict(adminMessages.noTeacherRequest);
     const after = await updateUserAccess(tx, uid, { pending_role: null });
@@ -158,8 +173,19 @@ export async function rejectTeacherRequest(
       details: { email: after.email, role: after.role, pendingRole: before.pending_role },
       ip: actor.ip,
     });
+    refused = after;
     return toAdminUser(after);
   });
+  // The person hears of the refusal once it has committed (issue 28).
+  const person = refused as UserRow | null;
+  if (person) {
+    await sendMail(
+      services,
+      person.email,
+      teacherRefusedEmail({ name: person.name, appUrl: appUrl(services) }),
+    );
+  }
+  return changed;
 }
 
 /**
@@ -218,20 +244,47 @@ function endOf(value: string): Date {
   return new Date(day.getTime() + 86_400_000);
 }
 
-function toAuditEntry(row: Awaited<ReturnType<typeof listAudit>>[number]): AuditEntryView {
+type Person = { name: string; email: string };
+
+/** The ids an entry's details hold under keys ending in "Id" (a student's, a class's, ...). */
+function detailIds(details: Record<string, unknown>): string[] {
+  return Object.entries(details)
+    .filter(([key, value]) => key.endsWith("Id") && typeof value === "string" && isId(value))
+    .map(([, value]) => value as string);
+}
+
+function detailsOf(row: { details: unknown }): Record<string, unknown> {
   const details =
     typeof row.details === "string" ? (JSON.parse(row.details) as unknown) : row.details;
+  return details && typeof details === "object" && !Array.isArray(details)
+    ? (details as Record<string, unknown>)
+    : {};
+}
+
+function toAuditEntry(
+  row: Awaited<ReturnType<typeof listAudit>>[number],
+  people: Map<string, Person>,
+  classNames: Map<string, string>,
+): AuditEntryView {
+  const target = row.target ? people.get(row.target) : undefined;
+  const details = detailsOf(row);
+  const names: Record<string, string> = {};
+  for (const id of detailIds(details)) {
+    const name = people.get(id)?.name ?? classNames.get(id);
+    if (name) names[id] = name;
+  }
   return {
     id: row.id,
     at: iso(row.at),
     actorId: row.actorId,
     actorEmail: row.actorEmail,
+    actorName: (row.actorId && people.get(row.actorId)?.name) || null,
     action: row.action,
     target: row.target,
-    details:
-      details && typeof details === "object" && !Array.isArray(details)
-        ? (details as Record<string, unknown>)
-        : {},
+    targetName: target?.name ?? null,
+    targetEmail: target?.email ?? null,
+    names,
+    details,
     ip: row.ip,
   };
 }
@@ -254,5 +307,35 @@ export async function listAuditPage(services: Services, q: AuditQuery): Promise<
     limit: q.limit + 1,
     after,
   });
-  return pageOf(rows, q.limit, toAuditEntry, (last) => encodePosition(last.position));
+  // The people named (actors, and targets that are accounts), read in one query.
+  const ids = new Set<string>();
+  for (const row of rows) {
+    if (row.actorId) ids.add(row.actorId);
+    if (row.target && isId(row.target)) ids.add(row.target);
+    for (const id of detailIds(detailsOf(row))) ids.add(id);
+  }
+  const people = new Map<string, Person>();
+  const classNames = new Map<string, string>();
+  if (ids.size > 0) {
+    const [found, classes] = await Promise.all([
+      services.db
+        .selectFrom("users")
+        .select(["id", "name", "email"])
+        .where("id", "in", [...ids])
+        .execute(),
+      services.db
+        .selectFrom("classes")
+        .select(["id", "name"])
+        .where("id", "in", [...ids])
+        .execute(),
+    ]);
+    for (const p of found) people.set(p.id, { name: p.name, email: p.email });
+    for (const c of classes) classNames.set(c.id, c.name);
+  }
+  return pageOf(
+    rows,
+    q.limit,
+    (row) => toAuditEntry(row, people, classNames),
+    (last) => encodePosition(last.position),
+  );
 }

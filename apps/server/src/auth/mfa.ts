@@ -48,6 +48,12 @@ export const invalidMfaCode = () =>
     code: securityMessages.mfaInvalidCode,
   });
 
+/** A wrong first code while setting up: no recovery code exists yet, so none is mentioned. */
+const invalidEnrolmentCode = () =>
+  unauthenticated(securityMessages.mfaEnrolmentInvalidCode, "invalid_code", {
+    code: securityMessages.mfaEnrolmentInvalidCode,
+  });
+
 export function mfaEnabled(row: Pick<UserRow, "mfa_enabled_at">): boolean {
   return row.mfa_enabled_at !== null;
 }
@@ -132,7 +138,7 @@ export async function confirmTotp(
   if (!plain) throw invalid(securityMessages.mfaNotStarted);
   const recoveryCodes = await countCodeTry(ctx, userId, async () => {
     const step = matchingStep(plain, code, services.now());
-    if (step === undefined) throw invalidMfaCode();
+    if (step === undefined) throw invalidEnrolmentCode();
     const { codes, stored } = await newRecoveryCodes();
     const done = await q.enableMfa(services.db, userId, {
       secret: row.mfa_pending_secret as string,

@@ -13,6 +13,7 @@ import { isId } from "@gradecast/contract/ids";
 import { messages } from "@gradecast/contract/messages";
 import type { z } from "zod";
 import { acceptTeacherInvitation, isInvitedTeacher } from "../admin/teacher-invitations.ts";
+import { notifyAdminsOfTeacherRequest } from "../admin/teacher-requests.ts";
 import { audit, auditOwn } from "../audit/audit.ts";
 import { enrolInvitedStudent } from "../classes/invitations.ts";
 import type { UserRow } from "../db/schema.ts";
@@ -309,6 +310,7 @@ export async function verifyEmail(ctx: AuthContext, userId: string, body: unknow
   if (!row) throw invalidCode();
   services.database.usersChanged();
   await enrolInvitedStudent(services, await acceptTeacherInvitation(services, row, null), null);
+  await notifyAdminsOfTeacherRequest(services, row);
 }
 
 export async function resendCode(ctx: AuthContext, userId: string): Promise<void> {

@@ -1,3 +1,4 @@
+import { formatDayTime } from "@gradecast/contract/dates";
 import { isId } from "@gradecast/contract/ids";
 import {
   type LinkedReport,
@@ -7,10 +8,9 @@ import {
 } from "@gradecast/contract/report-students";
 import {
   type Report,
-  type ReportInput,
   type ReportListQuery,
   type ReportSort,
-  reportInputSchema,
+  reportCsvColumns,
 } from "@gradecast/contract/reports";
 import type { z } from "zod";
 import { audit } from "../audit/audit.ts";
@@ -246,13 +246,24 @@ export async function removeReport(services: Services, actor: Actor, id: string)
 }
 
 /** The export's columns: the id, the report's own fields in the form's order, who and when. */
-export const csvHeader = [
-  "id",
-  ...(Object.keys(reportInputSchema.shape) as (keyof ReportInput)[]),
-  "authorName",
-  "createdAt",
-  "updatedAt",
-] as const;
+export const csvHeader = reportCsvColumns;
+
+/** A report's cells, in the order of `reportCsvColumns`. */
+function csvCells(r: Report): (string | number)[] {
+  return [
+    r.studentName,
+    r.course,
+    r.marks,
+    r.attendance,
+    r.assignments,
+    r.behavior,
+    r.feedback,
+    r.authorName,
+    formatDayTime(r.createdAt, "UTC"),
+    formatDayTime(r.updatedAt, "UTC"),
+    r.id,
+  ];
+}
 
 /**
  * The whole current search as CSV lines, read page by page with the same keyset as the list so
@@ -273,7 +284,7 @@ export async function* exportCsv(
     let chunk = "";
     for (const row of rows) {
       const r = toReport(row);
-      chunk += csvRow(csvHeader.map((k) => r[k]));
+      chunk += csvRow(csvCells(r));
     }
     yield chunk;
     // A turn of the event loop between batches, so other calls are served meanwhile (on PGlite

@@ -100,7 +100,7 @@ function statusCode(status: number): string {
 }
 
 function statusMessage(status: number): string {
-  if (status === 401) return "Please sign in to continue.";
+  if (status === 401) return "Please log in to continue.";
   if (status === 403) return "You are not allowed to do this.";
   if (status === 404) return "Not found.";
   if (status === 429) return "Too many attempts. Please wait and try again.";

@@ -1,4 +1,4 @@
-import type { SiteInfo } from "@gradecast/contract/site";
+import type { SetupState, SiteInfo } from "@gradecast/contract/site";
 import { useCallback, useEffect, useState } from "react";
 import { api } from "./client.ts";
 
@@ -30,4 +30,21 @@ export function useSiteInfo(): { state: SiteState; retry: () => void } {
   }, [attempt]);
   const retry = useCallback(() => setAttempt((n) => n + 1), []);
   return { state, retry };
+}
+
+/**
+ * Whether the installation has an admin yet and how teacher sign-ups are handled (GET
+ * /api/setup). Null while loading or when the call failed: the pages then say nothing more.
+ */
+export function useSetupState(): SetupState | null {
+  const [state, setState] = useState<SetupState | null>(null);
+  useEffect(() => {
+    const controller = new AbortController();
+    api<SetupState>("GET", "/api/setup", undefined, {
+      auth: false,
+      signal: controller.signal,
+    }).then(setState, () => {});
+    return () => controller.abort();
+  }, []);
+  return state;
 }

@@ -20,7 +20,7 @@ export function PublicLayout() {
           Gradecast
         </Link>
         <nav aria-label="Site" className="public-nav">
-          <NavLink to="/about">About</NavLink>
+          <NavLink to="/about">About Us</NavLink>
           <NavLink to="/help">Help</NavLink>
           <NavLink to="/contact">Contact</NavLink>
           {signedIn ? <NavLink to="/Home">Home</NavLink> : <NavLink to="/login">Log in</NavLink>}

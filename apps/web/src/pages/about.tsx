@@ -12,11 +12,15 @@ export default function About() {
         <ul className="list">
           <li>
             Teachers write a short report per student: course, marks, attendance, assignments,
-            behaviour and feedback.
+            behavior and feedback.
           </li>
           <li>
             Students answer a questionnaire about their studies and daily life and get a predicted
             final score out of 20, with the reasons behind it.
+          </li>
+          <li>
+            Teachers run classes: each class lists its students by risk of a low final, with the
+            reasons a teacher may see, so that help comes early.
           </li>
           <li>An analytics report shows how a class or a school is doing.</li>
         </ul>
@@ -31,15 +35,18 @@ export default function About() {
       <Card title="Roadmap">
         <ol className="list">
           <li>
-            <strong>Now:</strong> accounts with email verification, teacher reports, the student
-            questionnaire and grade prediction, the analytics report.
+            <strong>Now:</strong> accounts with email verification and two-step sign-in for admins;
+            teacher reports with a CSV export; classes that students join with a code or from an
+            imported class list; a risk list per class with reasons and intervention notes; the
+            student questionnaire with a predicted final, its reasons and an 80 % range, from the
+            first week of term; the analytics report; user management and an audit log.
           </li>
           <li>
-            <strong>Next:</strong> per-class views for teachers, trends over a school year, and
-            exports for school information systems.
+            <strong>Next:</strong> trends over a whole school year, and exports for school
+            information systems.
           </li>
           <li>
-            <strong>Later:</strong> more languages, and sign-in with a school's own identity
+            <strong>Later:</strong> more languages, and logging in with a school's own identity
             provider.
           </li>
         </ol>

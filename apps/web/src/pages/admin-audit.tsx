@@ -1,4 +1,11 @@
-import { type AuditEntryView, auditActionLabel, auditActions } from "@gradecast/contract/admin";
+import {
+  type AuditEntryView,
+  auditActionLabel,
+  auditActions,
+  auditDetailLabel,
+  auditValueLabels,
+} from "@gradecast/contract/admin";
+import { formatDayTime } from "@gradecast/contract/dates";
 import { type FormEvent, useState } from "react";
 import { ApiError } from "../api/client.ts";
 import { EmptyState } from "../components/empty-state.tsx";
@@ -13,29 +20,56 @@ import "../features/admin/admin.css";
 // /admin/audit (issue 8): who did what, when and from which address, newest first, paged, with
 // filters on the action, the actor (part of an email, or an account id) and a period of days.
 
-const actionOptions = Object.entries(auditActions).map(([value, label]) => ({
-  value,
-  label: `${label} (${value})`,
-}));
+const actionOptions = Object.entries(auditActions).map(([value, label]) => ({ value, label }));
 
 function formatTime(iso: string): string {
-  return new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "medium" });
+  return formatDayTime(iso);
 }
 
 function detailText(value: unknown): string {
   if (value === null || value === undefined) return "—";
   if (typeof value === "object") return JSON.stringify(value);
-  return String(value);
+  return auditValueLabels[String(value)] ?? String(value);
 }
 
-function Details({ details }: { details: Record<string, unknown> }) {
-  const entries = Object.entries(details);
+/** A person as the audit log names them: their name, with their email under it. */
+function Person({
+  name,
+  email,
+  none,
+}: {
+  name: string | null;
+  email: string | null;
+  none: string;
+}) {
+  if (!name && !email) return <span className="muted">{none}</span>;
+  return (
+    <>
+      {name ?? email}
+      {name && email ? <span className="admin-email muted admin-person-email">{email}</span> : null}
+    </>
+  );
+}
+
+function Details({
+  details,
+  names,
+}: {
+  details: Record<string, unknown>;
+  names: Record<string, string>;
+}) {
+  // An id means nothing to a reader: its name, or nothing when it has none (deleted since).
+  const entries = Object.entries(details).flatMap(([key, value]): [string, unknown][] => {
+    if (!key.endsWith("Id") || typeof value !== "string") return [[key, value]];
+    const name = names[value];
+    return name ? [[key, name]] : [];
+  });
   if (entries.length === 0) return <span className="muted">—</span>;
   return (
     <ul className="admin-details">
       {entries.map(([key, value]) => (
         <li key={key}>
-          <strong>{key}</strong>: {detailText(value)}
+          <strong>{auditDetailLabel(key)}</strong>: {detailText(value)}
         </li>
       ))}
     </ul>
@@ -149,22 +183,28 @@ function AuditTable({
           <td data-label="When">
             <time dateTime={e.at}>{formatTime(e.at)}</time>
           </td>
-          <td data-label="Action">
-            {auditActionLabel(e.action)}
-            <br />
-            <span className="admin-mono muted">{e.action}</span>
+          <td data-label="Action">{auditActionLabel(e.action)}</td>
+          <td data-label="Who">
+            <Person
+              name={e.actorName}
+              email={e.actorEmail}
+              none={e.actorId ? "A deleted account" : "System (command line)"}
+            />
           </td>
-          <td className="admin-email" data-label="Who">
-            {e.actorEmail ?? (e.actorId ? e.actorId : "System (command line)")}
-          </td>
-          <td className="admin-mono" data-label="Target">
-            {e.target ?? "—"}
+          <td data-label="Target">
+            {e.targetName || e.targetEmail ? (
+              <Person name={e.targetName} email={e.targetEmail} none="—" />
+            ) : e.target ? (
+              <span className="muted">{e.target === e.actorId ? "Themselves" : "A record"}</span>
+            ) : (
+              "—"
+            )}
           </td>
           <td className="admin-mono" data-label="Address">
             {e.ip ?? "—"}
           </td>
           <td data-label="Details">
-            <Details details={e.details} />
+            <Details details={e.details} names={e.names} />
           </td>
         </tr>
       ))}

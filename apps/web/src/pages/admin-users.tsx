@@ -1,4 +1,5 @@
 import { type AdminUser, adminMessages } from "@gradecast/contract/admin";
+import { formatDay } from "@gradecast/contract/dates";
 import { type Role, roleLabels, roles } from "@gradecast/contract/roles";
 import { type FormEvent, type ReactNode, useState } from "react";
 import { useSession } from "../auth/session.tsx";
@@ -29,7 +30,7 @@ const roleInSentence: Record<Role, string> = {
 };
 
 function formatDate(iso: string): string {
-  return new Date(iso).toLocaleDateString(undefined, { dateStyle: "medium" });
+  return formatDay(iso);
 }
 
 type Pending =
@@ -69,7 +70,7 @@ export default function AdminUsers() {
     <div className="stack">
       <PageHeader
         title="Users"
-        description="Every account: search, change a role, approve or reject teachers, disable or re-enable a user, send a password reset, sign a user out everywhere, reset their two-step sign-in."
+        description="Every account: search, change a role, approve or reject teachers, disable or re-enable a user, send a password reset, log a user out everywhere, reset their two-step sign-in."
       />
       <AdminFilters
         label="Search users"
@@ -212,8 +213,8 @@ function rowActions(u: AdminUser, meId: string | undefined): RowAction[] {
     actions.push(
       {
         kind: "sessions",
-        label: "Sign out everywhere",
-        name: `Sign out everywhere: ${u.name}`,
+        label: "Log out everywhere",
+        name: `Log out everywhere: ${u.name}`,
         variant: "ghost",
       },
       {
@@ -225,6 +226,62 @@ function rowActions(u: AdminUser, meId: string | undefined): RowAction[] {
     );
   }
   return actions;
+}
+
+/**
+ * A row's actions (issue 28: seven stacked buttons made each row 340 px tall): a waiting
+ * teacher's Approve and Reject stay in sight; the rest sit in a "Manage" menu that opens in
+ * place, so a row is one line until an admin opens it.
+ */
+function RowActions({
+  user,
+  actions,
+  lastAdmin,
+  why,
+  onAction,
+}: {
+  user: AdminUser;
+  actions: RowAction[];
+  lastAdmin: boolean;
+  why: string | undefined;
+  onAction: (action: Pending) => void;
+}) {
+  const button = (a: RowAction) => (
+    <Button
+      key={a.kind}
+      variant={a.variant}
+      onClick={(event) => {
+        const menu = event.currentTarget.closest("details");
+        if (menu) menu.open = false;
+        onAction({ kind: a.kind, user });
+      }}
+      aria-label={a.name}
+      disabled={a.guarded ? lastAdmin : undefined}
+      aria-describedby={a.guarded ? why : undefined}
+    >
+      {a.label}
+    </Button>
+  );
+  const inSight = actions.filter((a) => a.kind === "approve" || a.kind === "reject");
+  const inMenu = actions.filter((a) => !inSight.includes(a));
+  return (
+    <div className="admin-actions">
+      {inSight.map(button)}
+      <details className="admin-menu">
+        <summary className="btn btn-secondary">
+          Manage<span className="visually-hidden"> {user.name}</span>
+        </summary>
+        <div className="admin-menu-items">
+          {inMenu.map(button)}
+          {why ? (
+            <p className="muted admin-note" id={why}>
+              {adminMessages.lastAdmin}
+            </p>
+          ) : null}
+        </div>
+      </details>
+    </div>
+  );
 }
 
 function UserTable({
@@ -289,25 +346,13 @@ function UserTable({
               )}
             </td>
             <td data-label="Actions">
-              <div className="admin-actions">
-                {rowActions(u, meId).map((a) => (
-                  <Button
-                    key={a.kind}
-                    variant={a.variant}
-                    onClick={() => onAction({ kind: a.kind, user: u })}
-                    aria-label={a.name}
-                    disabled={a.guarded ? lastAdmin : undefined}
-                    aria-describedby={a.guarded ? why : undefined}
-                  >
-                    {a.label}
-                  </Button>
-                ))}
-              </div>
-              {why ? (
-                <p className="muted admin-note" id={why}>
-                  {adminMessages.lastAdmin}
-                </p>
-              ) : null}
+              <RowActions
+                user={u}
+                actions={rowActions(u, meId)}
+                lastAdmin={lastAdmin}
+                why={why}
+                onAction={onAction}
+              />
             </td>
           </tr>
         );
@@ -409,7 +454,7 @@ function ActionDialog({
       variant: "danger",
       body: (
         <p>
-          {who} will be signed out everywhere at once and cannot sign in until the account is
+          {who} will be logged out everywhere at once and cannot log in until the account is
           re-enabled. Their reports and records are kept.
         </p>
       ),
@@ -421,25 +466,25 @@ function ActionDialog({
     enable: {
       title: `Re-enable ${user.name}?`,
       confirmLabel: "Re-enable account",
-      body: <p>{who} will be able to sign in again with their password.</p>,
+      body: <p>{who} will be able to log in again with their password.</p>,
       confirm: async () => [
         `${user.name}'s account is enabled again.`,
         await updateUser(user.uid, { disabled: false }),
       ],
     },
     sessions: {
-      title: `Sign out ${user.name} everywhere?`,
+      title: `Log out ${user.name} everywhere?`,
       confirmLabel: "End all sessions",
       variant: "danger",
       body: (
         <p>
           Every session of {who} ends at once, on every device: their next action there asks them to
-          sign in again. Their password does not change.
+          log in again. Their password does not change.
         </p>
       ),
       confirm: async () => {
         await endAllSessions(user.uid);
-        return [`${user.name} is signed out on every device.`];
+        return [`${user.name} is logged out on every device.`];
       },
     },
     mfa: {

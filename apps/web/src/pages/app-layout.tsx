@@ -54,16 +54,22 @@ export function AppLayout() {
           <span className="brand-mark" aria-hidden="true" />
           Gradecast
         </Link>
-        <button
-          ref={menuButton}
-          type="button"
-          className="btn btn-ghost menu-button"
-          aria-expanded={menuOpen}
-          aria-controls="sidebar"
-          onClick={() => setMenuOpen((open) => !open)}
-        >
-          {menuOpen ? "Close menu" : "Menu"}
-        </button>
+        <div className="app-topbar-end">
+          {/* Help from every signed-in page (issue 28): classes, predictions, privacy, passwords. */}
+          <Link to="/help" className="topbar-link">
+            Help
+          </Link>
+          <button
+            ref={menuButton}
+            type="button"
+            className="btn btn-ghost menu-button"
+            aria-expanded={menuOpen}
+            aria-controls="sidebar"
+            onClick={() => setMenuOpen((open) => !open)}
+          >
+            {menuOpen ? "Close menu" : "Menu"}
+          </button>
+        </div>
       </header>
       <nav id="sidebar" className={menuOpen ? "sidebar sidebar-open" : "sidebar"} aria-label="Main">
         <ul className="sidebar-list">

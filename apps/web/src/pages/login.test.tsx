@@ -1,3 +1,4 @@
+import { messages } from "@gradecast/contract/messages";
 import { screen, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { fakeServer, renderPage, testUser } from "../test/render.tsx";
@@ -42,7 +43,7 @@ describe("the login page", () => {
       "GET /api/me": () => ({ body: me }),
     });
     const { user } = renderPage(<Login />, "/login?next=/profile");
-    expect(screen.getByText("Please sign in to continue.")).toBeTruthy();
+    expect(screen.getByText(messages.signInRequired)).toBeTruthy();
     await logIn(user, me.email, "correct horse battery");
     await waitFor(() => expect(screen.getByTestId("location").textContent).toBe("/profile"));
   });

@@ -1,7 +1,10 @@
 import type { MfaChallenge } from "@gradecast/contract/account-security";
+import { messages } from "@gradecast/contract/messages";
+import { adminCreateCommand } from "@gradecast/contract/site";
 import { type FormEvent, useState } from "react";
 import { Link, Navigate, useLocation, useSearchParams } from "react-router";
 import { ApiError } from "../api/client.ts";
+import { useSetupState } from "../api/site.ts";
 import { safeNext } from "../auth/next.ts";
 import { useSession } from "../auth/session.tsx";
 import { Alert } from "../components/alert.tsx";
@@ -25,6 +28,7 @@ export default function Login() {
   // Two-step sign-in: after a right password, the code from the authenticator app.
   const [challenge, setChallenge] = useState<MfaChallenge | null>(null);
   const [code, setCode] = useState("");
+  const setup = useSetupState();
 
   if (status === "signedIn") return <Navigate to={safeNext(params.get("next"))} replace />;
   if (status === "loading") return <Spinner label="Loading..." className="spinner-page" />;
@@ -102,7 +106,7 @@ export default function Login() {
   return (
     <AuthCard
       title="Login"
-      description="Sign in to Gradecast."
+      description="Log in to Gradecast."
       links={
         <>
           <Link to="/forgot-password">Forgot Password?</Link>
@@ -112,8 +116,17 @@ export default function Login() {
         </>
       }
     >
+      {setup && !setup.adminExists ? (
+        <Alert tone="warning" title="This Gradecast has no admin yet">
+          <p>
+            Until one exists, nobody can approve teachers or manage accounts. Whoever runs the
+            server creates the first admin with <code>{adminCreateCommand}</code> (on the embedded
+            database, stop the server first).
+          </p>
+        </Alert>
+      ) : null}
       {notice ? <Alert tone="success">{notice}</Alert> : null}
-      {params.get("next") ? <p className="muted">Please sign in to continue.</p> : null}
+      {params.get("next") ? <p className="muted">{messages.signInRequired}</p> : null}
       <form className="form" onSubmit={onSubmit} noValidate={false}>
         <EmailField
           label="Email"

@@ -1,6 +1,7 @@
 import { messages } from "@gradecast/contract/messages";
 import type { FormEvent } from "react";
 import { Link, Navigate, useNavigate } from "react-router";
+import { useSetupState } from "../api/site.ts";
 import { useSession } from "../auth/session.tsx";
 import { AuthCard } from "../components/auth-card.tsx";
 import { Button } from "../components/button.tsx";
@@ -8,6 +9,28 @@ import { EmailField, Field, PasswordField } from "../components/field.tsx";
 import { Select } from "../components/select.tsx";
 import { useFormFields } from "../components/use-form-fields.ts";
 import { useRegister } from "../features/sign-up/api.ts";
+
+/** What the login page says after a sign-up: SPEC's text, then what happens next. */
+export function registeredNotice(email: string, waitsForApproval: boolean): string {
+  return [
+    messages.registrationSuccess,
+    `We emailed a 6-digit code to ${email}: log in, then enter it on the Verify page.`,
+    ...(waitsForApproval
+      ? [
+          "An admin must approve your teacher account: until then you use Gradecast as a student, and we email you when they decide.",
+        ]
+      : []),
+  ].join(" ");
+}
+
+/** Under the Role choice, when Teacher is chosen: what a teacher's sign-up needs here. */
+const teacherHints = {
+  approval:
+    "An admin must approve a teacher account. Until then you use Gradecast as a student; we email you when they decide.",
+  closed:
+    "Teacher accounts need an invitation from an admin: sign up with the address the invitation was sent to.",
+  open: null,
+} as const;
 
 const roleOptions = [
   { value: "student", label: "Student" },
@@ -19,6 +42,7 @@ export default function Register() {
   const form = useFormFields({ name: "", email: "", password: "", role: "student" });
   const registering = useRegister();
   const { status } = useSession();
+  const setup = useSetupState();
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -27,9 +51,13 @@ export default function Register() {
     // address (until its chunk arrives the router keeps this form on screen under /login).
     void import("./login.tsx").catch(() => {});
     registering.mutate(form.values, {
-      onSuccess: () => {
+      // SPEC's alert stays; the login page then says the same on the page, with what comes next
+      // (the emailed code, and for a teacher the admin's approval).
+      onSuccess: ({ user }, sent) => {
         window.alert(messages.registrationSuccess);
-        navigate("/login");
+        navigate("/login", {
+          state: { notice: registeredNotice(sent.email, user.pendingRole === "teacher") },
+        });
       },
       // A field's message is shown beside it; the paragraph keeps what belongs to no field.
       onError: form.refused,
@@ -58,7 +86,14 @@ export default function Register() {
           hint="At least 8 characters. A long phrase is easier to remember and harder to guess."
           {...form.field("password")}
         />
-        <Select label="Role" options={roleOptions} {...form.field("role")} />
+        <Select
+          label="Role"
+          options={roleOptions}
+          hint={
+            form.values.role === "teacher" && setup ? teacherHints[setup.teacherSignup] : undefined
+          }
+          {...form.field("role")}
+        />
         <p className="form-error" role="alert">
           {form.message}
         </p>

@@ -1,13 +1,18 @@
+import { securityMessages } from "@gradecast/contract/account-security";
 import { messages } from "@gradecast/contract/messages";
 import { passwordLimits } from "@gradecast/contract/password-limits";
-import { type ChangeEvent, type FormEvent, useState } from "react";
+import { type ChangeEvent, type FormEvent, useEffect, useState } from "react";
 import { ApiError } from "../api/client.ts";
 import { formErrors } from "../api/form-errors.ts";
 import { useSession } from "../auth/session.tsx";
 import { Alert, type Outcome as AlertOutcome, OutcomeAlert } from "../components/alert.tsx";
 import { Field, PasswordField } from "../components/field.tsx";
 import { PageHeader } from "../components/page-header.tsx";
-import { useChangePassword, useUpdateName } from "../features/account-security/api.ts";
+import {
+  useChangePassword,
+  useMfaStatus,
+  useUpdateName,
+} from "../features/account-security/api.ts";
 import { EmailCard } from "../features/account-security/email-card.tsx";
 import { FormCard } from "../features/account-security/form-card.tsx";
 import { MfaCard } from "../features/account-security/mfa-card.tsx";
@@ -36,6 +41,22 @@ const typing =
     clearOther(null);
   };
 
+/**
+ * An admin without two-step sign-in is sent here by every other call (issue 28): say why at the
+ * top, with the card to turn it on right under it, and put the keyboard on its first button.
+ */
+function useMfaRequired(signedIn: boolean): boolean {
+  const status = useMfaStatus(signedIn);
+  const required = Boolean(status.data?.required && !status.data.enabled);
+  useEffect(() => {
+    if (!required) return;
+    const card = document.getElementById("mfa");
+    card?.scrollIntoView({ block: "nearest" });
+    card?.querySelector<HTMLButtonElement>("button")?.focus();
+  }, [required]);
+  return required;
+}
+
 export default function Settings() {
   const { user } = useSession();
   const [name, setName] = useState(user?.name ?? "");
@@ -46,6 +67,11 @@ export default function Settings() {
   const reauth = useReauth();
   const savingName = useUpdateName();
   const savingPassword = useChangePassword(reauth.run);
+  const mfaRequired = useMfaRequired(Boolean(user));
+  // The card stays where it was once shown first: moving it would unmount it and lose the
+  // recovery codes it shows once, right after it is turned on.
+  const [mfaFirst, setMfaFirst] = useState(false);
+  if (mfaRequired && !mfaFirst) setMfaFirst(true);
 
   // A message is about the last action: starting another, in either form, clears it. False,
   // with the form's message saying so, when nobody is signed in.
@@ -94,6 +120,12 @@ export default function Settings() {
           <p>{messages.noUserLoggedIn}</p>
         </Alert>
       ) : null}
+      {user && mfaRequired ? (
+        <Alert tone="warning" title="Turn on two-step sign-in first" id="mfa-required">
+          <p>{securityMessages.mfaRequiredNotice}</p>
+        </Alert>
+      ) : null}
+      {user && mfaFirst ? <MfaCard /> : null}
       <FormCard title="Update name" onSubmit={onName} saving={savingName.isPending}>
         <Field
           label="New name"
@@ -132,7 +164,7 @@ export default function Settings() {
         <OutcomeAlert outcome={passwordOutcome} />
       </FormCard>
       {user ? <EmailCard /> : null}
-      {user ? <MfaCard /> : null}
+      {user && !mfaFirst ? <MfaCard /> : null}
       {user ? <SessionsCard /> : null}
     </div>
   );

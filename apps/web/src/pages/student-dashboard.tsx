@@ -1,4 +1,4 @@
-import { reportFrame } from "@gradecast/contract/analytics";
+import { isReportHeight, reportFrame } from "@gradecast/contract/analytics";
 import { useEffect, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import { useSession } from "../auth/session.tsx";
@@ -92,12 +92,31 @@ function ScaledFrame({ src, external }: { src: string; external: boolean }) {
       const scale = full ? 1 : Math.min(1, container.clientWidth / reportFrame.width);
       iframe.style.transform = scale < 1 ? `scale(${scale})` : "";
       container.style.height = full ? "" : `${Math.ceil(reportFrame.height * scale)}px`;
+      if (!full) {
+        iframe.style.height = "";
+        iframe.classList.remove("report-frame-sized");
+      }
     };
     fit();
     const observer = new ResizeObserver(fit);
     observer.observe(container);
-    return () => observer.disconnect();
-  }, []);
+    // On a phone the built-in report says how tall it is (pages/report.tsx): the frame takes
+    // that height, so the report does not scroll in a box inside the page. Taken only from this
+    // frame's own window, from its opaque origin (its sandbox has no allow-same-origin), and
+    // within the contract's bounds; an external report's messages are never read.
+    const onMessage = (event: MessageEvent) => {
+      if (external || event.source !== iframe.contentWindow || event.origin !== "null") return;
+      if (!isReportHeight(event.data)) return;
+      if (!container.classList.contains("report-frame-box-full")) return;
+      iframe.style.height = `${Math.ceil(event.data.height)}px`;
+      iframe.classList.add("report-frame-sized");
+    };
+    window.addEventListener("message", onMessage);
+    return () => {
+      observer.disconnect();
+      window.removeEventListener("message", onMessage);
+    };
+  }, [external]);
 
   return (
     <div ref={box} className="report-frame-box">

@@ -199,7 +199,7 @@ export default function TeacherDashboard() {
                 <th scope="col">Student</th>
                 <th scope="col">Course</th>
                 <th scope="col" className="num">
-                  Marks
+                  Marks <span className="muted">(out of 100)</span>
                 </th>
                 {/* Whole words only: a heading or name broken mid-word read as two words. */}
                 <th scope="col" className="num">
@@ -311,7 +311,7 @@ export default function TeacherDashboard() {
     <div className="stack">
       <PageHeader
         title="Teacher Dashboard"
-        description="Student reports, newest first. Search by student name, sort, and export what you see."
+        description="Student reports, newest first. Search by student name and sort them. Export CSV saves every report that matches the search, in the order chosen, not only the rows loaded here."
         actions={
           <>
             <ButtonLink to="/teacher-input">New report</ButtonLink>

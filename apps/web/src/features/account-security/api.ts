@@ -89,8 +89,8 @@ export function useConfirmPassword() {
   });
 }
 
-export function useMfaStatus() {
-  return useQuery(getQuery<MfaStatus>(mfaKey, "/api/me/mfa"));
+export function useMfaStatus(enabled = true) {
+  return useQuery({ ...getQuery<MfaStatus>(mfaKey, "/api/me/mfa"), enabled });
 }
 
 export function useStartMfa() {

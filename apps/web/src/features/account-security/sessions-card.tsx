@@ -1,3 +1,4 @@
+import { formatDayTime } from "@gradecast/contract/dates";
 import { useState } from "react";
 import { Alert, OutcomeAlert } from "../../components/alert.tsx";
 import { Button } from "../../components/button.tsx";
@@ -34,8 +35,7 @@ export function browserName(userAgent: string | null): string {
   return system ? `${browser} on ${system}` : browser;
 }
 
-const when = (iso: string) =>
-  new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+const when = (iso: string) => formatDayTime(iso);
 
 export function SessionsCard() {
   const query = useSessions();

@@ -1,3 +1,4 @@
+import { formatDay, formatDayTime } from "@gradecast/contract/dates";
 // Numbers and dates of the report, in the reader's locale.
 export function formatNumber(value: number, digits = 0): string {
   return new Intl.NumberFormat(undefined, {
@@ -6,12 +7,11 @@ export function formatNumber(value: number, digits = 0): string {
   }).format(value);
 }
 
+// Dates in the one format of every screen (the contract's), in the reader's time.
 export function formatDate(iso: string): string {
-  return new Intl.DateTimeFormat(undefined, { dateStyle: "medium" }).format(new Date(iso));
+  return formatDay(iso);
 }
 
 export function formatDateTime(iso: string): string {
-  return new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" }).format(
-    new Date(iso),
-  );
+  return formatDayTime(iso);
 }

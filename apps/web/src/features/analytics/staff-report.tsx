@@ -58,7 +58,7 @@ export function reasonText(reason: RiskReason): string {
 
 const noReports = {
   title: "No reports yet",
-  body: "Teacher reports (Teacher Input) fill this chart: marks, attendance, course and behaviour of each student.",
+  body: "Teacher reports (Teacher Input) fill this chart: marks, attendance, course and behavior of each student.",
 };
 
 const noPredictions = {
@@ -92,7 +92,7 @@ export function StaffReportView({ report }: { report: StaffReport }) {
         empty={noReports}
         tall={report.courses.length > 8}
       />
-      <Chart title="Behaviour" {...charts.behavior} empty={noReports} />
+      <Chart title="Behavior" {...charts.behavior} empty={noReports} />
       <Chart title="Predicted scores by band" {...charts.bands} empty={noPredictions} />
       <Chart title="What drives the predicted score" {...charts.importance} empty={noModel} tall />
       <AtRiskList atRisk={report.atRisk} />
@@ -360,13 +360,13 @@ export function buildCharts(report: StaffReport) {
 
   const behavior = {
     summary: hasReports
-      ? `How teachers rated behaviour in ${formatNumber(report.totals.reports)} reports.`
+      ? `How teachers rated behavior in ${formatNumber(report.totals.reports)} reports.`
       : "",
     option: hasReports
       ? (size: ChartSize) => ({
           ...countBars(
             size,
-            "Behaviour",
+            "Behavior",
             report.behavior.map((b) => b.behavior),
             report.behavior,
             { fit: { maxWidth: 90, gap: 48 } },
@@ -374,7 +374,7 @@ export function buildCharts(report: StaffReport) {
         })
       : null,
     table: {
-      head: ["Behaviour", "Reports"],
+      head: ["Behavior", "Reports"],
       rows: report.behavior.map((b) => [b.behavior, b.count]),
     },
   };

@@ -143,7 +143,7 @@ function JoinClassBox({ verified }: { verified: boolean }) {
         <form className="join-class-form" onSubmit={submit} noValidate>
           <Field
             label="Join code"
-            hint={`The ${joinCodeLength} letters and digits your teacher gave you.`}
+            hint={`The ${joinCodeLength} letters and digits your teacher gave you. Codes never use 0, 1, I, L or O.`}
             autoComplete="off"
             autoCapitalize="characters"
             spellCheck={false}

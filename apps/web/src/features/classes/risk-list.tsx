@@ -6,7 +6,9 @@ import {
   reasonText,
   riskCells,
   riskColumnsFor,
+  riskMessages,
 } from "@gradecast/contract/class-risk";
+import { formatDay } from "@gradecast/contract/dates";
 import { shownScore } from "@gradecast/contract/score";
 import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from "react";
 import { formErrors } from "../../api/form-errors.ts";
@@ -148,6 +150,12 @@ function RiskTable({
   const reasonsAt = riskColumns.indexOf("Reasons");
   const noteAt = riskColumns.indexOf("Latest note");
   const riskAt = riskColumns.indexOf("At risk");
+  const answeredAt = riskColumns.indexOf("Answered on");
+  // Columns a prediction made before them cannot fill (issue 28): a dash with the reason.
+  const newerAt = [
+    riskColumns.indexOf("Risk of not sitting the final"),
+    riskColumns.indexOf("Model"),
+  ];
   return (
     <ScrollRegion className="risk-table-wrap" label="Risk list table">
       <table className="risk-table">
@@ -172,6 +180,17 @@ function RiskTable({
                   }
                   let content: ReactNode = text;
                   if (i === reasonsAt && item.reasons) content = <Reasons item={item} />;
+                  if (item.answered && text === "" && newerAt.includes(i)) {
+                    content = (
+                      <>
+                        <span aria-hidden="true">—</span>{" "}
+                        <span className="muted risk-missing">{riskMessages.beforeMeasure}</span>
+                      </>
+                    );
+                  }
+                  if (i === answeredAt && item.answeredAt) {
+                    content = <time dateTime={item.answeredAt}>{formatDay(item.answeredAt)}</time>;
+                  }
                   if (i === riskAt && item.atRisk) {
                     content = <span className="risk-flag">{text}</span>;
                   }

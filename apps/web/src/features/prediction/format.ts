@@ -1,3 +1,4 @@
+import { formatDayTime } from "@gradecast/contract/dates";
 import { optionLabel, optionText, type QuestionKey } from "@gradecast/contract/questionnaire";
 import { formatScore } from "@gradecast/contract/score";
 
@@ -28,11 +29,5 @@ export function answerText(key: QuestionKey, value: string | number | null): str
 }
 
 export function dateTime(iso: string): string {
-  return new Date(iso).toLocaleString(undefined, {
-    year: "numeric",
-    month: "short",
-    day: "numeric",
-    hour: "2-digit",
-    minute: "2-digit",
-  });
+  return formatDayTime(iso);
 }

@@ -1,3 +1,4 @@
+import { formatDay } from "@gradecast/contract/dates";
 import { useSession } from "../../auth/session.tsx";
 import { Button } from "../../components/button.tsx";
 import { Card } from "../../components/card.tsx";
@@ -10,8 +11,6 @@ import "./reports.css";
 
 // The student dashboard's "Reports about you": what the teachers of the student's classes wrote,
 // newest first, read-only, with the teacher's name and the date. Shown to students only.
-
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
 
 export function MyReports() {
   const { user } = useSession();
@@ -45,14 +44,14 @@ function MyReportList() {
                 <p className="my-report-meta">
                   By {r.teacherName}
                   {r.className ? `, ${r.className}` : ""} on{" "}
-                  <time dateTime={r.createdAt}>{dateFormat.format(new Date(r.createdAt))}</time>
+                  <time dateTime={r.createdAt}>{formatDay(r.createdAt)}</time>
                 </p>
                 <Facts
                   className="my-report-figures"
                   facts={[
-                    ["Marks", r.marks],
+                    ["Marks", `${r.marks} out of 100`],
                     ["Attendance", `${r.attendance} %`],
-                    ["Assignments", r.assignments],
+                    ["Assignments", `${r.assignments} out of 6`],
                     ["Behavior", r.behavior],
                   ]}
                 />

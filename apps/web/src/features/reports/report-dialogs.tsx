@@ -1,3 +1,4 @@
+import { formatDay as formatDayOnly, formatDayTime } from "@gradecast/contract/dates";
 import { messages } from "@gradecast/contract/messages";
 import type { Report } from "@gradecast/contract/reports";
 import { type ReactNode, useState } from "react";
@@ -16,12 +17,13 @@ import { ReportForm } from "./report-form.tsx";
 // Teacher Input) and the confirmation before deleting it. Native <dialog>: focus starts on the
 // safe button, Escape closes, focus returns to the button that opened it.
 
+// One date format everywhere (the contract's, as in the CSV export), in the reader's time.
 export function formatDay(iso: string): string {
-  return new Date(iso).toLocaleDateString(undefined, { dateStyle: "medium" });
+  return formatDayOnly(iso);
 }
 
 export function formatDate(iso: string): string {
-  return new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+  return formatDayTime(iso);
 }
 
 export function ReportDetails({
@@ -43,9 +45,9 @@ export function ReportDetails({
   const rows: [string, ReactNode][] = [
     ["Student name", report.studentName],
     ["Course", report.course],
-    ["Marks", report.marks],
-    ["Attendance", `${report.attendance}%`],
-    ["Assignments", report.assignments],
+    ["Marks", `${report.marks} out of 100`],
+    ["Attendance", `${report.attendance} %`],
+    ["Assignments", `${report.assignments} out of 6`],
     ["Behavior", report.behavior],
     [
       "Feedback",
