@@ -210,7 +210,7 @@ describe("accounts in the browser", () => {
     await page.waitForURL(/\/dashboard$/);
     await expect.poll(() => page.locator(".welcome-card").textContent()).toContain(ada.name);
     expect(await page.locator(".welcome-card").textContent()).toContain(
-      "You are signed in as a Student.",
+      "You are logged in as a Student.",
     );
     expect(await page.locator(".verify-banner").count()).toBe(0);
 

@@ -7,7 +7,7 @@ import type { RunningServer } from "./harness.ts";
 import { call } from "./proof-helpers.ts";
 
 // An admin's security actions on /admin/users in Chromium against the real server (issue 18):
-// sign a student out everywhere, and reset the two-step sign-in of a student who lost their
+// sign a student out everywhere, and reset the two-step login of a student who lost their
 // authenticator, which asks the admin to confirm their password and code first.
 const admin = person("Ada Keeper", "guarding the school gate");
 const student = person("Lee Lostphone", "my phone fell in a lake");
@@ -63,7 +63,7 @@ describe("an admin's security actions in the browser", () => {
     expect((await me()).status).toBe(401);
   });
 
-  test("resets a student's two-step sign-in after the admin confirms their password and code", async ({
+  test("resets a student's two-step login after the admin confirms their password and code", async ({
     page,
     server,
   }) => {
@@ -86,11 +86,11 @@ describe("an admin's security actions in the browser", () => {
       await route.fallback();
     });
     await openManage(page.getByRole("row", { name: new RegExp(student.name) }));
-    await page.getByRole("button", { name: `Reset two-step sign-in of ${student.name}` }).click();
+    await page.getByRole("button", { name: `Reset two-step login of ${student.name}` }).click();
     const confirm = page.getByRole("dialog", {
-      name: `Reset two-step sign-in of ${student.name}?`,
+      name: `Reset two-step login of ${student.name}?`,
     });
-    await confirm.getByRole("button", { name: "Reset two-step sign-in" }).click();
+    await confirm.getByRole("button", { name: "Reset two-step login" }).click();
     const reauth = page.getByRole("dialog", { name: "Confirm it is you" });
     await reauth.getByLabel("Password").fill(admin.password);
     // A recovery code: the TOTP step of the enrolment may not have passed yet (codes work once).

@@ -52,7 +52,7 @@ test.override("commandLineAccounts", [admin]);
 
 describe("admin screens in the browser", () => {
   test.beforeAll(async ({ server }) => {
-    // Admins must turn on two-step sign-in first (issue 18); the browser signs in with a code.
+    // Admins must turn on two-step login first (issue 18); the browser signs in with a code.
     adminMfa = await enrolMfaByApi(server.url, admin);
     await register(server, sam, "student");
     await register(server, tess, "teacher");
@@ -77,7 +77,7 @@ describe("admin screens in the browser", () => {
     await adminPage.goto("/dashboard");
     await expect
       .poll(() => adminPage.locator(".welcome-card").textContent())
-      .toContain("You are signed in as an Admin.");
+      .toContain("You are logged in as an Admin.");
   });
 
   test("promotes a student to teacher, who sees Teacher Input after signing in again", async ({

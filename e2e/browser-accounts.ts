@@ -20,7 +20,7 @@ export function person(name: string, password: string): Person {
   return { name, email: `${first}.${stamp}@example.org`, password };
 }
 
-/** Two-step sign-in of a test account: its TOTP secret and unused recovery codes. */
+/** Two-step login of a test account: its TOTP secret and unused recovery codes. */
 export interface MfaKeys {
   secret: string;
   recoveryCodes: string[];
@@ -81,7 +81,7 @@ export async function logIn(
   await page.getByLabel("Password").fill(who.password);
   await page.getByRole("button", { name: "Login" }).click();
   if (who.mfa) {
-    await page.getByRole("heading", { level: 1, name: "Two-step sign-in" }).waitFor();
+    await page.getByRole("heading", { level: 1, name: "Two-step login" }).waitFor();
     const code = who.mfa.recoveryCodes.shift();
     if (!code) throw new Error(`no recovery code left for ${who.email}`);
     await page.getByLabel("Code").fill(code);

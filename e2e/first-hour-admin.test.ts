@@ -8,7 +8,7 @@ import { describe, expect, test } from "./fixtures.ts";
 import { sampleAnswers } from "./sample-answers.ts";
 
 // Issue 28, what an admin and a teacher trip over in their first hour, at 1366 px: an admin
-// without two-step sign-in who opens Users is told why on Settings and taken to the card, and a
+// without two-step login who opens Users is told why on Settings and taken to the card, and a
 // wrong first code does not speak of recovery codes yet; the risk list keeps its words whole and
 // says what a model and a missing measure mean; a user row is one line; the audit log speaks
 // in words and names.
@@ -71,7 +71,7 @@ describe("an admin's and a teacher's first hour (1366 px)", () => {
     }
   }, 180_000);
 
-  test("an admin without two-step sign-in who opens Users is told why, at the card; a wrong first code speaks of no recovery code", async ({
+  test("an admin without two-step login who opens Users is told why, at the card; a wrong first code speaks of no recovery code", async ({
     page,
     browser,
   }) => {
@@ -91,7 +91,7 @@ describe("an admin's and a teacher's first hour (1366 px)", () => {
     });
     expect(order[1]).toBe("mfa-required");
     expect(order[2]).toBe("mfa");
-    const setUp = page.getByRole("button", { name: "Set up two-step sign-in" });
+    const setUp = page.getByRole("button", { name: "Set up two-step login" });
     await expect.poll(() => setUp.evaluate((el) => el === document.activeElement)).toBe(true);
     const top = await notice.boundingBox();
     expect(top && top.y >= 0 && top.y < 900).toBe(true);

@@ -20,7 +20,7 @@ export interface AccountOptions {
   name?: string;
   /** false: leave the email address unverified. */
   verified?: boolean;
-  /** Turn two-step sign-in on (an admin must; browser sign-ins then use recovery codes). */
+  /** Turn two-step login on (an admin must; browser sign-ins then use recovery codes). */
   mfa?: boolean;
 }
 

@@ -2,7 +2,7 @@ import type { BrowserContext } from "playwright-core";
 import { logIn, totpCode } from "./browser-accounts.ts";
 import { describe, expect, type TestAccount, test } from "./fixtures.ts";
 
-// Two-step sign-in and sessions on /settings in Chromium against the real server (issue 18): a
+// Two-step login and sessions on /settings in Chromium against the real server (issue 18): a
 // student turns MFA on with the key typed by hand (as someone who cannot scan would), sees the
 // recovery codes once, signs in again with a code from the app, and ends another browser's
 // session, whose next action lands on the login screen.
@@ -22,7 +22,7 @@ async function freshCode(secret: string): Promise<string> {
   return totpCode(secret, step * stepMs + stepMs / 2);
 }
 
-describe("two-step sign-in and sessions in the browser", () => {
+describe("two-step login and sessions in the browser", () => {
   let student: TestAccount;
   let other: BrowserContext;
   let secret = "";
@@ -45,8 +45,8 @@ describe("two-step sign-in and sessions in the browser", () => {
     browser,
   }) => {
     await page.goto("/settings");
-    const card = page.getByRole("region", { name: "Two-step sign-in" });
-    await card.getByRole("button", { name: "Set up two-step sign-in" }).click();
+    const card = page.getByRole("region", { name: "Two-step login" });
+    await card.getByRole("button", { name: "Set up two-step login" }).click();
     await card.getByRole("img", { name: /QR code/ }).waitFor();
     secret = ((await card.getByTestId("mfa-secret").textContent()) ?? "").replace(/\s+/g, "");
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
@@ -71,7 +71,7 @@ describe("two-step sign-in and sessions in the browser", () => {
     await page.getByLabel("Email").fill(student.email);
     await page.getByLabel("Password").fill(student.password);
     await page.getByRole("button", { name: "Login" }).click();
-    await page.getByRole("heading", { level: 1, name: "Two-step sign-in" }).waitFor();
+    await page.getByRole("heading", { level: 1, name: "Two-step login" }).waitFor();
     await page.getByLabel("Code").fill("000000" === totpCode(secret) ? "111111" : "000000");
     await page.getByRole("button", { name: "Verify" }).click();
     await page.getByText(/That code is not right/).waitFor();
@@ -88,7 +88,7 @@ describe("two-step sign-in and sessions in the browser", () => {
     await phone.getByLabel("Email").fill(student.email);
     await phone.getByLabel("Password").fill(student.password);
     await phone.getByRole("button", { name: "Login" }).click();
-    await phone.getByRole("heading", { level: 1, name: "Two-step sign-in" }).waitFor();
+    await phone.getByRole("heading", { level: 1, name: "Two-step login" }).waitFor();
     await phone.getByLabel("Code").fill(await freshCode(secret));
     await phone.getByRole("button", { name: "Verify" }).click();
     await phone.waitForURL(/\/Home$/);

@@ -66,7 +66,7 @@ describe("navigation failures and focus in the browser", () => {
     const sidebar = page.getByRole("navigation", { name: "Main" });
     await sidebar.getByRole("link", { name: "Profile" }).click();
     await loadFailed(page).waitFor();
-    expect(await page.locator("#root").textContent()).toContain("Signed in as");
+    expect(await page.locator("#root").textContent()).toContain("Logged in as");
 
     await sidebar.getByRole("link", { name: "Settings" }).click();
     await expect.poll(() => heading(page).textContent()).toBe("Settings");

@@ -26,7 +26,7 @@ test.override("commandLineAccounts", [admin]);
 
 describe("a teacher sign-up waiting for approval", () => {
   test.beforeAll(async ({ server }) => {
-    // Admins must turn on two-step sign-in first (issue 18); the browser signs in with a code.
+    // Admins must turn on two-step login first (issue 18); the browser signs in with a code.
     adminMfa = await enrolMfaByApi(server.url, admin);
   });
 
@@ -37,7 +37,7 @@ describe("a teacher sign-up waiting for approval", () => {
     await page.goto("/dashboard");
     await page.getByRole("heading", { name: `Welcome, ${who.name}!` }).waitFor();
     const card = await page.locator(".welcome-card").innerText();
-    expect(card).toContain("You are signed in as a Student.");
+    expect(card).toContain("You are logged in as a Student.");
     expect(card).toContain(waitingText);
     expect(browser.consoleErrors).toEqual([]);
   });
@@ -92,7 +92,7 @@ describe("a teacher sign-up waiting for approval", () => {
     await page.goto("/dashboard");
     await page.getByRole("heading", { name: `Welcome, ${refused.name}!` }).waitFor();
     const card = await page.locator(".welcome-card").innerText();
-    expect(card).toContain("You are signed in as a Student.");
+    expect(card).toContain("You are logged in as a Student.");
     expect(card).not.toContain(waitingText);
     expect(browser.consoleErrors.slice(seen)).toEqual([]);
   });

@@ -142,7 +142,7 @@ describe.skipIf(!testDatabaseUrl)(
       });
       expect(admin.status).toBe(200);
       const adminToken = (admin.body as { token: string }).token;
-      // Admins turn on two-step sign-in before anything else (issue 18).
+      // Admins turn on two-step login before anything else (issue 18).
       await enrolMfaByApi(a.url, { email: adminEmail, password });
 
       const teacher = await teacherSession(b, "Disabled Teacher");

@@ -154,7 +154,7 @@ describe.each(dialects)("hostile text in the browser on $dialect", ({ dialect })
     };
     // The admin's name is free text too, given on the command line.
     server = await startServerWith([{ ...admin, password: pass }], env);
-    // Admins must turn on two-step sign-in first (issue 18); the browser signs in with a code.
+    // Admins must turn on two-step login first (issue 18); the browser signs in with a code.
     adminMfa = await enrolMfaByApi(server.url, { email: admin.email, password: pass });
     browser = await openPage(server);
   });

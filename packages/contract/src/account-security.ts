@@ -10,20 +10,19 @@ export const recoveryCodeCount = 10;
 
 export const securityMessages = {
   reauthRequired: "Confirm it is you: enter your password again to make this change.",
-  mfaEnrolmentRequired:
-    "Admins must turn on two-step sign-in first. Set it up on the Settings page.",
+  mfaEnrolmentRequired: "Admins must turn on two-step login first. Set it up on the Settings page.",
   mfaInvalidCode: "That code is not right. Enter the current 6-digit code or a recovery code.",
   /** While setting it up there are no recovery codes yet (issue 28). */
   mfaEnrolmentInvalidCode:
     "That code is not right. Enter the 6-digit code your authenticator app shows now for Gradecast (codes change every 30 seconds).",
   mfaRequiredNotice:
-    "Admins must turn on two-step sign-in before they can manage users, read the audit log or see anyone's data. Set it up below: until then Gradecast brings you back here.",
-  mfaChallengeExpired: "This sign-in took too long. Enter your email and password again.",
-  mfaAlreadyOn: "Two-step sign-in is already on. Turn it off first to set it up again.",
-  mfaNotStarted: "Start setting up two-step sign-in first.",
-  mfaNotOn: "Two-step sign-in is not on for this account.",
-  mfaTurnedOff: "Two-step sign-in is off.",
-  mfaReset: "Two-step sign-in has been reset: the user sets it up again at their next sign-in.",
+    "Admins must turn on two-step login before they can manage users, read the audit log or see anyone's data. Set it up below: until then Gradecast brings you back here.",
+  mfaChallengeExpired: "This login took too long. Enter your email and password again.",
+  mfaAlreadyOn: "Two-step login is already on. Turn it off first to set it up again.",
+  mfaNotStarted: "Start setting up two-step login first.",
+  mfaNotOn: "Two-step login is not on for this account.",
+  mfaTurnedOff: "Two-step login is off.",
+  mfaReset: "Two-step login has been reset: the user sets it up again at their next login.",
   sessionNotFound: "This session has already ended.",
   sessionsEnded: "Every other session has ended.",
   wrongPassword: "Your password is incorrect.",

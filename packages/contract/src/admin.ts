@@ -78,8 +78,8 @@ export type UserPage = z.infer<typeof userPage>;
 /** Actions written by the server, with the labels the audit screen shows. */
 export const auditActions = {
   "auth.register": "Account registered",
-  "auth.login": "Signed in",
-  "auth.login_failed": "Sign-in failed",
+  "auth.login": "Logged in",
+  "auth.login_failed": "Login failed",
   "auth.refresh_reuse": "Refresh token reused (session revoked)",
   "auth.password_changed": "Password changed",
   "auth.password_change_failed": "Password change failed",

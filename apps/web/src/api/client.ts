@@ -180,7 +180,7 @@ async function send(
   }
 }
 
-/** An admin without two-step sign-in can only enrol: every other call sends them to Settings. */
+/** An admin without two-step login can only enrol: every other call sends them to Settings. */
 async function leadToMfaEnrolment(res: Response): Promise<void> {
   const error = await errorFromResponse(res.clone());
   if (error.code !== "mfa_enrolment_required") return;

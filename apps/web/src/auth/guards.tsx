@@ -33,7 +33,7 @@ function Unreachable() {
     <div className="stack narrow page-problem" role="alert">
       <h1>Gradecast cannot be reached</h1>
       <p>
-        Your account could not be loaded just now. You are still signed in: this page tries again
+        Your account could not be loaded just now. You are still logged in: this page tries again
         every few seconds.
       </p>
       <p className="actions">

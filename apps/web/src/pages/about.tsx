@@ -35,7 +35,7 @@ export default function About() {
       <Card title="Roadmap">
         <ol className="list">
           <li>
-            <strong>Now:</strong> accounts with email verification and two-step sign-in for admins;
+            <strong>Now:</strong> accounts with email verification and two-step login for admins;
             teacher reports with a CSV export; classes that students join with a code or from an
             imported class list; a risk list per class with reasons and intervention notes; the
             student questionnaire with a predicted final, its reasons and an 80 % range, from the

@@ -109,7 +109,7 @@ export default function AdminAudit() {
     <div className="stack">
       <PageHeader
         title="Audit log"
-        description="Who changed what and when: sign-ins, role changes, disables, password changes and resets, report edits and deletions."
+        description="Who changed what and when: logins, role changes, disables, password changes and resets, report edits and deletions."
       />
       <AdminFilters
         label="Filter the audit log"

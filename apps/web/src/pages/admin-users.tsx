@@ -19,7 +19,7 @@ import "../features/admin/admin.css";
 
 // /admin/users (issue 8): find accounts by name or email, see role, verification and creation
 // date, change a role, approve or reject a pending teacher, disable or re-enable an account, and send a
-// password-reset email; end all of a user's sessions, reset their two-step sign-in (issue 18).
+// password-reset email; end all of a user's sessions, reset their two-step login (issue 18).
 // Every change asks first; its error shows in the dialog that asked.
 
 // In a sentence, as the approval says it: "is now a teacher".
@@ -70,7 +70,7 @@ export default function AdminUsers() {
     <div className="stack">
       <PageHeader
         title="Users"
-        description="Every account: search, change a role, approve or reject teachers, disable or re-enable a user, send a password reset, log a user out everywhere, reset their two-step sign-in."
+        description="Every account: search, change a role, approve or reject teachers, disable or re-enable a user, send a password reset, log a user out everywhere, reset their two-step login."
       />
       <AdminFilters
         label="Search users"
@@ -208,7 +208,7 @@ function rowActions(u: AdminUser, meId: string | undefined): RowAction[] {
       variant: "ghost",
     },
   );
-  // One's own sessions and two-step sign-in are on Settings.
+  // One's own sessions and two-step login are on Settings.
   if (u.uid !== meId) {
     actions.push(
       {
@@ -219,8 +219,8 @@ function rowActions(u: AdminUser, meId: string | undefined): RowAction[] {
       },
       {
         kind: "mfa",
-        label: "Reset two-step sign-in",
-        name: `Reset two-step sign-in of ${u.name}`,
+        label: "Reset two-step login",
+        name: `Reset two-step login of ${u.name}`,
         variant: "ghost",
       },
     );
@@ -396,7 +396,7 @@ function ActionDialog({
 
   // Each action: what the dialog asks, and what confirming does and then says (with the
   // account as it now is, when the change returns it). Role changes, rejections and resets of
-  // two-step sign-in ask for re-authentication first when the server wants it (reauth.run).
+  // two-step login ask for re-authentication first when the server wants it (reauth.run).
   const asks: Record<Pending["kind"], Ask> = {
     role: {
       title: `Change the role of ${user.name}`,
@@ -488,8 +488,8 @@ function ActionDialog({
       },
     },
     mfa: {
-      title: `Reset two-step sign-in of ${user.name}?`,
-      confirmLabel: "Reset two-step sign-in",
+      title: `Reset two-step login of ${user.name}?`,
+      confirmLabel: "Reset two-step login",
       variant: "danger",
       body: (
         <p>

@@ -98,7 +98,7 @@ export function AppLayout() {
           </li>
         </ul>
         <p className="sidebar-user">
-          Signed in as <strong>{user.name}</strong>
+          Logged in as <strong>{user.name}</strong>
           <span className="role-badge">{user.role}</span>
         </p>
       </nav>

@@ -50,7 +50,7 @@ export default function Dashboard() {
               <h2 id="welcome-title" className="card-title">
                 Welcome, {user.name}!
               </h2>
-              <p>You are signed in as {roleWithArticle(user.role)}.</p>
+              <p>You are logged in as {roleWithArticle(user.role)}.</p>
               {user.pendingRole === "teacher" ? (
                 <Alert tone="info">
                   <p>

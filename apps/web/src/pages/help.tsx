@@ -144,7 +144,7 @@ const passwords: Question[] = [
     q: "Will resetting my password sign me out elsewhere?",
     a: (
       <>
-        Yes. After a reset, every other device signed in to your account is signed out, so nobody
+        Yes. After a reset, every other device logged in to your account is logged out, so nobody
         who knew your old password stays in.
       </>
     ),

@@ -5,7 +5,7 @@ import { fakeServer, renderPage, testUser } from "../test/render.tsx";
 import Login from "./login.tsx";
 
 // The login form as a person uses it: a wrong password is said on the form and keeps them on it;
-// a right one takes them home; an account with two-step sign-in asks for the code next.
+// a right one takes them home; an account with two-step login asks for the code next.
 
 type User = ReturnType<typeof renderPage>["user"];
 
@@ -48,7 +48,7 @@ describe("the login page", () => {
     await waitFor(() => expect(screen.getByTestId("location").textContent).toBe("/profile"));
   });
 
-  it("asks for the code of an account with two-step sign-in, says a wrong one beside it, and can go back", async () => {
+  it("asks for the code of an account with two-step login, says a wrong one beside it, and can go back", async () => {
     fakeServer({
       "POST /api/auth/login": () => ({
         body: { mfaRequired: true, challenge: "c1" },
@@ -60,7 +60,7 @@ describe("the login page", () => {
     });
     const { user } = renderPage(<Login />, "/login");
     await logIn(user, "ada@example.org", "a long admin phrase");
-    await screen.findByRole("heading", { level: 1, name: "Two-step sign-in" });
+    await screen.findByRole("heading", { level: 1, name: "Two-step login" });
     const code = screen.getByLabelText("Code");
     await user.type(code, "123456");
     await user.click(screen.getByRole("button", { name: "Verify" }));

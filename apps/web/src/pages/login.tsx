@@ -25,7 +25,7 @@ export default function Login() {
   const [password, setPassword] = useState("");
   const [error, setError] = useState("");
   const [busy, setBusy] = useState(false);
-  // Two-step sign-in: after a right password, the code from the authenticator app.
+  // Two-step login: after a right password, the code from the authenticator app.
   const [challenge, setChallenge] = useState<MfaChallenge | null>(null);
   const [code, setCode] = useState("");
   const setup = useSetupState();
@@ -71,7 +71,7 @@ export default function Login() {
   if (challenge) {
     return (
       <AuthCard
-        title="Two-step sign-in"
+        title="Two-step login"
         description="Enter the 6-digit code your authenticator app shows for Gradecast, or one of your recovery codes."
         links={
           <Button

@@ -42,7 +42,7 @@ const typing =
   };
 
 /**
- * An admin without two-step sign-in is sent here by every other call (issue 28): say why at the
+ * An admin without two-step login is sent here by every other call (issue 28): say why at the
  * top, with the card to turn it on right under it, and put the keyboard on its first button.
  */
 function useMfaRequired(signedIn: boolean): boolean {
@@ -113,7 +113,7 @@ export default function Settings() {
     <div className="stack narrow">
       <PageHeader
         title="Settings"
-        description="Change the name others see, your password and your email address, turn on two-step sign-in, and see where you are signed in."
+        description="Change the name others see, your password and your email address, turn on two-step login, and see where you are logged in."
       />
       {!user ? (
         <Alert tone="error">
@@ -121,7 +121,7 @@ export default function Settings() {
         </Alert>
       ) : null}
       {user && mfaRequired ? (
-        <Alert tone="warning" title="Turn on two-step sign-in first" id="mfa-required">
+        <Alert tone="warning" title="Turn on two-step login first" id="mfa-required">
           <p>{securityMessages.mfaRequiredNotice}</p>
         </Alert>
       ) : null}
@@ -156,7 +156,7 @@ export default function Settings() {
           label="New password"
           name="newPassword"
           fresh
-          hint={`At least ${passwordLimits.min} characters. Other devices are signed out.`}
+          hint={`At least ${passwordLimits.min} characters. Other devices are logged out.`}
           value={newPassword}
           onChange={typing(setNewPassword, setNameOutcome)}
           error={passwordOutcome?.fields?.newPassword}

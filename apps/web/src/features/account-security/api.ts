@@ -12,7 +12,7 @@ import { getQuery } from "../../api/queries.ts";
 import { useSession } from "../../auth/session.tsx";
 
 // The signed-in person's own account: name, password, email address and its verification,
-// two-step sign-in, sessions, and the password confirmation before a sensitive change. Reads
+// two-step login, sessions, and the password confirmation before a sensitive change. Reads
 // are queries; each write is a mutation that updates or refetches what it changed. A write that
 // may need the password confirmed first is run by the caller through useReauth's `run`.
 

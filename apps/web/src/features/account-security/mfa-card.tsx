@@ -10,7 +10,7 @@ import { Spinner } from "../../components/spinner.tsx";
 import { useConfirmMfa, useMfaStatus, useStartMfa, useTurnOffMfa } from "./api.ts";
 import { useReauth } from "./reauth.tsx";
 
-// Two-step sign-in (TOTP): status, enrolment with a QR code (an SVG data URL: the CSP allows
+// Two-step login (TOTP): status, enrolment with a QR code (an SVG data URL: the CSP allows
 // data: images and nothing inline) and the secret typed by hand for those who cannot scan,
 // confirmation with a first code, the recovery codes shown once with copy and download, and
 // turning it off after confirming the password.
@@ -64,7 +64,7 @@ export function MfaCard() {
     turningOff.mutate(undefined, {
       onSuccess: () => {
         setRecoveryCodes(null);
-        setMessage({ ok: true, text: "Two-step sign-in is off." });
+        setMessage({ ok: true, text: "Two-step login is off." });
       },
       // A refused re-authentication has its own dialog.
       onError: (err) => {
@@ -76,7 +76,7 @@ export function MfaCard() {
   const codesText = recoveryCodes?.join("\n") ?? "";
   const data = status.data;
   return (
-    <Card title="Two-step sign-in" id="mfa" aria-label="Two-step sign-in">
+    <Card title="Two-step login" id="mfa" aria-label="Two-step login">
       <p className="muted">
         After your password, Gradecast asks for a 6-digit code from an authenticator app on your
         phone, so a stolen password alone cannot open your account.
@@ -87,7 +87,7 @@ export function MfaCard() {
       {recoveryCodes ? (
         <Alert tone="success">
           <p>
-            Two-step sign-in is on. Keep these recovery codes somewhere safe: each signs you in once
+            Two-step login is on. Keep these recovery codes somewhere safe: each signs you in once
             if you lose your phone. They are shown only now.
           </p>
           <pre className="recovery-codes" data-testid="recovery-codes">
@@ -112,11 +112,11 @@ export function MfaCard() {
       ) : null}
       {data && !data.enabled && !enrolment ? (
         <Button onClick={start} loading={busy}>
-          Set up two-step sign-in
+          Set up two-step login
         </Button>
       ) : null}
       {enrolment ? (
-        <form className="form" onSubmit={confirm} aria-label="Confirm two-step sign-in">
+        <form className="form" onSubmit={confirm} aria-label="Confirm two-step login">
           <p>
             1. Scan this code with an authenticator app (for example Aegis, Google Authenticator or
             1Password).
@@ -157,9 +157,9 @@ export function MfaCard() {
       ) : null}
       {data?.enabled ? (
         <>
-          <p>Two-step sign-in is on. Recovery codes left: {data.recoveryCodesLeft}.</p>
+          <p>Two-step login is on. Recovery codes left: {data.recoveryCodesLeft}.</p>
           <Button variant="danger" onClick={turnOff} loading={busy}>
-            Turn off two-step sign-in
+            Turn off two-step login
           </Button>
         </>
       ) : null}

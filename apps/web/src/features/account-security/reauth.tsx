@@ -88,7 +88,7 @@ function ReauthDialog({ onDone, onCancel }: { onDone: () => void; onCancel: () =
           error={errors.password}
         />
         <CodeField
-          label="Code from your authenticator app (if two-step sign-in is on)"
+          label="Code from your authenticator app (if two-step login is on)"
           required={false}
           value={code}
           onChange={(e) => setCode(e.target.value)}

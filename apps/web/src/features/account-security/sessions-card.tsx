@@ -58,9 +58,9 @@ export function SessionsCard() {
   const sessions = query.data?.sessions ?? [];
   const others = sessions.filter((s) => !s.current);
   return (
-    <Card title="Where you are signed in" aria-label="Sessions">
+    <Card title="Where you are logged in" aria-label="Sessions">
       <p className="muted">
-        Each browser you signed in with. End any you do not recognise or no longer use: it is signed
+        Each browser you logged in with. End any you do not recognise or no longer use: it is logged
         out at its next action. Sessions end by themselves after 7 days unused and 30 days after
         signing in.
       </p>
@@ -73,7 +73,7 @@ export function SessionsCard() {
               <strong>{browserName(s.userAgent)}</strong>
               {s.current ? <span className="badge"> This browser</span> : null}
               <p className="muted">
-                {s.ip ?? "Unknown address"} · signed in {when(s.createdAt)} · last used{" "}
+                {s.ip ?? "Unknown address"} · logged in {when(s.createdAt)} · last used{" "}
                 {when(s.lastUsedAt)}
               </p>
             </div>
