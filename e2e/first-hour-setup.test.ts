@@ -1,7 +1,7 @@
 import { reportHeightMessage } from "@gradecast/contract/analytics";
 import { classMessages } from "@gradecast/contract/classes";
+import { adminCreateCommand } from "@gradecast/contract/first-admin";
 import { messages } from "@gradecast/contract/messages";
-import { adminCreateCommand } from "@gradecast/contract/site";
 import { signedOut } from "./admin-steps.ts";
 import { post } from "./api-calls.ts";
 import { logIn, person, verifyEmail } from "./browser-accounts.ts";

@@ -1,5 +1,5 @@
 import { fileURLToPath } from "node:url";
-import { adminCreateCommand } from "@gradecast/contract/site";
+import { adminCreateCommand } from "@gradecast/contract/first-admin";
 import { buildApp } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { lockIfEmbedded } from "./db/data-dir-lock.ts";

@@ -16,9 +16,6 @@ export type SiteInfo = z.infer<typeof siteInfoSchema>;
 // teacher's sign-up is handled (TEACHER_SIGNUP). Until an admin exists, the login page says how
 // to make one (the command of the README, run on the server); the sign-up page tells a teacher
 // whether an admin must approve or invite them.
-export const adminCreateCommand =
-  'npm run admin:create -- --email head@school.example --name "Head Teacher"';
-
 export const setupStateSchema = z.object({
   adminExists: z.boolean(),
   teacherSignup: z.enum(["approval", "open", "closed"]),

@@ -1,6 +1,6 @@
 import type { MfaChallenge } from "@gradecast/contract/account-security";
+import { adminCreateCommand } from "@gradecast/contract/first-admin";
 import { messages } from "@gradecast/contract/messages";
-import { adminCreateCommand } from "@gradecast/contract/site";
 import { type FormEvent, useState } from "react";
 import { Link, Navigate, useLocation, useSearchParams } from "react-router";
 import { ApiError } from "../api/client.ts";
