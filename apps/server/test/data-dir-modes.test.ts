@@ -1,78 +1,17 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { chmod, mkdir, mkdtemp, readdir, rm, stat } from "node:fs/promises";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { repoRoot } from "./run-script.ts";
+import { startServer as startRealServer } from "../../../e2e/server-process.ts";
 
 // Issue 26: DATA_DIR holds pupils' data, password hashes, the signing key and the outbox. The
 // server, started by an operator whose umask is the usual 022, makes a new DATA_DIR and
 // everything in it private to its own user (directories 0700, files 0600), and says so in one
 // line when it finds an existing DATA_DIR that others can enter.
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.on("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const address = srv.address();
-      srv.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
-
 /** The server process as `npm start` runs it, under umask 022, until /api/health answers. */
-async function startServer(dataDir: string) {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  let output = "";
-  const child: ChildProcess = spawn(
-    "sh",
-    ["-c", 'umask 022; exec "$0" --import tsx apps/server/src/main.ts', process.execPath],
-    {
-      cwd: repoRoot,
-      env: {
-        PATH: process.env.PATH ?? "",
-        HOME: process.env.HOME ?? "",
-        PORT: String(port),
-        HOST: "127.0.0.1",
-        DATA_DIR: dataDir,
-        PUBLIC_URL: url,
-        LOG_LEVEL: "warn",
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  child.stdout?.on("data", (d) => {
-    output += d;
-  });
-  child.stderr?.on("data", (d) => {
-    output += d;
-  });
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
-    try {
-      if ((await fetch(`${url}/api/health`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      child.kill("SIGKILL");
-      throw new Error(`server did not become healthy:\n${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return {
-    url,
-    output: () => output,
-    async stop() {
-      if (child.exitCode === null) child.kill("SIGTERM");
-      await exited;
-    },
-  };
+function startServer(dataDir: string) {
+  return startRealServer({ dataDir, umask: "022" });
 }
 
 /** Every directory and file under `dir` (itself included) with its permission bits. */
@@ -118,7 +57,7 @@ describe("DATA_DIR file modes", () => {
         .filter((e) => e.mode !== (e.dir ? 0o700 : 0o600))
         .map((e) => `${octal(e.mode)} ${path.relative(dataDir, e.path)}`);
       expect(wide).toEqual([]);
-      expect(server.output()).not.toMatch(/DATA_DIR/);
+      expect(server.logs()).not.toMatch(/DATA_DIR/);
     } finally {
       await server.stop();
     }
@@ -140,7 +79,7 @@ describe("DATA_DIR file modes", () => {
     const server = await startServer(dataDir);
     try {
       const lines = server
-        .output()
+        .logs()
         .split("\n")
         .filter((l) => l.includes("DATA_DIR"));
       expect(lines).toHaveLength(1);
