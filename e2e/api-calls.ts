@@ -48,3 +48,18 @@ export async function signUpByApi(
   if (verified) await post(server, "/api/verify", { code: await mailedCode(server, email) }, token);
   return token;
 }
+
+/** A new class of the teacher whose token is given (mathematics, this school year). */
+export async function createClassByApi(
+  server: { url: string },
+  teacherToken: string,
+  name: string,
+): Promise<{ id: string; joinCode: string }> {
+  const created = (await post(
+    server,
+    "/api/classes",
+    { name, subject: "mat", year: "2026/27" },
+    teacherToken,
+  )) as { class: { id: string; joinCode: string } };
+  return created.class;
+}

@@ -2,7 +2,7 @@ import { securityMessages } from "@gradecast/contract/account-security";
 import { modelSetupLabels, riskMessages } from "@gradecast/contract/class-risk";
 import type { Page } from "playwright-core";
 import { openManage, signedOut } from "./admin-steps.ts";
-import { post, signUpByApi } from "./api-calls.ts";
+import { createClassByApi, post, signUpByApi } from "./api-calls.ts";
 import { enrolMfaByApi, logIn, type MfaKeys, person, totpCode } from "./browser-accounts.ts";
 import { describe, expect, test } from "./fixtures.ts";
 import { sampleAnswers } from "./sample-answers.ts";
@@ -48,17 +48,20 @@ const brokenWords = (page: Page, selector: string) =>
     return broken;
   }, selector);
 
+/** The teacher, signed in afresh, on the class page. */
+async function openClassAsTeacher(page: Page) {
+  await signedOut(page);
+  await logIn(page, teacher);
+  await page.goto(`/classes/${classId}`);
+  await page.getByRole("heading", { level: 1, name: "Maths 11A" }).waitFor();
+}
+
 describe("an admin's and a teacher's first hour (1366 px)", () => {
   test.beforeAll(async ({ server }) => {
     adminMfa = await enrolMfaByApi(server.url, admin);
     const teacherToken = await signUpByApi(server, teacher, "teacher", { verified: true });
-    const created = (await post(
-      server,
-      "/api/classes",
-      { name: "Maths 11A", subject: "mat", year: "2026/27" },
-      teacherToken,
-    )) as { class: { id: string; joinCode: string } };
-    classId = created.class.id;
+    const created = await createClassByApi(server, teacherToken, "Maths 11A");
+    classId = created.id;
     // Amy early in the term (first grade only), Ben later (both grades).
     const people: [typeof amy, Record<string, unknown>][] = [
       [amy, { ...sampleAnswers, G1: "7", G2: null, subject: "mat" }],
@@ -66,7 +69,7 @@ describe("an admin's and a teacher's first hour (1366 px)", () => {
     ];
     for (const [who, answers] of people) {
       const token = await signUpByApi(server, who, "student", { verified: true });
-      await post(server, "/api/classes/join", { code: created.class.joinCode }, token);
+      await post(server, "/api/classes/join", { code: created.joinCode }, token);
       await post(server, "/api/predict", answers, token);
     }
   }, 180_000);
@@ -117,10 +120,7 @@ describe("an admin's and a teacher's first hour (1366 px)", () => {
   test("the risk list keeps words whole, names the model in words and says why a measure is missing", async ({
     page,
   }) => {
-    await signedOut(page);
-    await logIn(page, teacher);
-    await page.goto(`/classes/${classId}`);
-    await page.getByRole("heading", { level: 1, name: "Maths 11A" }).waitFor();
+    await openClassAsTeacher(page);
     const list = page.locator("section.card", {
       has: page.getByRole("heading", { name: "Risk list", exact: true }),
     });
@@ -198,10 +198,7 @@ describe("an admin's and a teacher's first hour (1366 px)", () => {
   test("every signed-in page links to Help, which covers classes, predictions and privacy", async ({
     page,
   }) => {
-    await signedOut(page);
-    await logIn(page, teacher);
-    await page.goto(`/classes/${classId}`);
-    await page.getByRole("heading", { level: 1, name: "Maths 11A" }).waitFor();
+    await openClassAsTeacher(page);
     await page.getByRole("banner").getByRole("link", { name: "Help" }).click();
     await page.getByRole("heading", { level: 1, name: "Help" }).waitFor();
     for (const topic of ["Classes", "Predictions", "Privacy", "Passwords and your account"]) {

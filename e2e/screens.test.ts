@@ -4,7 +4,7 @@ import type { Audience } from "@gradecast/contract/roles";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AxeViolation, axeViolations } from "./a11y.ts";
-import { post } from "./api-calls.ts";
+import { createClassByApi, post } from "./api-calls.ts";
 import { enrolMfaByApi, logIn, type MfaKeys, verifyEmail } from "./browser-accounts.ts";
 import {
   artifactsDir,
@@ -141,15 +141,10 @@ describe("every screen, every role, at 360 and 1366 pixels", () => {
     const tokenOf = async ({ email, password }: { email: string; password: string }) =>
       ((await post(server, "/api/auth/login", { email, password })) as { token: string }).token;
     const teacherToken = await tokenOf(people.teacher);
-    const created = (await post(
-      server,
-      "/api/classes",
-      { name: "Maths 10B", subject: "mat", year: "2026/27" },
-      teacherToken,
-    )) as { class: { id: string; joinCode: string } };
-    classId = created.class.id;
+    const created = await createClassByApi(server, teacherToken, "Maths 10B");
+    classId = created.id;
     const studentToken = await tokenOf(people.student);
-    await post(server, "/api/classes/join", { code: created.class.joinCode }, studentToken);
+    await post(server, "/api/classes/join", { code: created.joinCode }, studentToken);
     await post(server, "/api/predict", { ...sampleAnswers, subject: "mat" }, studentToken);
     await post(
       server,
