@@ -1,16 +1,15 @@
 import type { EmbedAnswer } from "@gradecast/contract/analytics";
 import { analyticsMessages } from "@gradecast/contract/analytics";
-import { isId } from "@gradecast/contract/ids";
 import { messages } from "@gradecast/contract/messages";
 import type { Role } from "@gradecast/contract/roles";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { AuthContext } from "../auth/service.ts";
+import { classAllows, classRelation } from "../classes/policy.ts";
 import { forbidden, notFound, unauthenticated } from "../domain-errors.ts";
 import { allowOpaqueOrigin, opaqueOriginRoute } from "../http/opaque-origin.ts";
 import { route } from "../http/route-schemas.ts";
-import { teaches } from "../reports/rosters.ts";
 import type { Services } from "../services.ts";
 import { scopeForRole, staffReport, studentReport } from "./service.ts";
 
@@ -26,19 +25,13 @@ const reportQuerySchema = z.object({
 const badToken = () => unauthenticated(analyticsMessages.badToken, "invalid_token");
 
 /**
- * Whether a staff member reaches a class's report: a teacher the classes they teach, an admin
- * every class. Anything else is answered as if the class did not exist (404).
+ * Whether a staff member reaches a class's report: those who manage the class (the class
+ * policy: its teachers, and admins for every class). Anything else is answered as if the class
+ * did not exist (404).
  */
 async function reachesClass(services: Services, viewer: { id: string; role: Role }, id: string) {
-  if (!isId(id)) return false;
-  if (viewer.role === "teacher") return teaches(services.db, viewer.id, id);
-  if (viewer.role !== "admin") return false;
-  const row = await services.db
-    .selectFrom("classes")
-    .select("id")
-    .where("id", "=", id)
-    .executeTakeFirst();
-  return row !== undefined;
+  const found = await classRelation(services, { user: viewer }, id);
+  return found !== undefined && classAllows(found.relation, "manage");
 }
 
 export async function analyticsRoutes(fastify: FastifyInstance, ctx: AuthContext) {

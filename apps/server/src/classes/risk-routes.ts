@@ -1,15 +1,15 @@
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { actorOf } from "../http/request-actor.ts";
 import { route } from "../http/route-schemas.ts";
 import type { Services } from "../services.ts";
+import { classFirst } from "./class-first.ts";
 import { addNote, classRisk, classRiskCsv, mySharing, setSharing } from "./risk-service.ts";
-import { reach } from "./service.ts";
 
 // The class risk list (issue 20): the list and its CSV, intervention notes, and a student's
 // choice to share their full explanation. Requests are validated by the route schemas
-// (contract api-routes.ts); the access hook has checked role and verified email; the service
-// checks the relationship.
+// (contract api-routes.ts); the access hook has checked role and verified email; the class
+// policy (policy.ts) checks the relationship, once per request.
 
 /** A class name as a file name: letters, digits and dashes only. */
 const fileSafe = (name: string) =>
@@ -23,6 +23,8 @@ export async function classRiskRoutes(fastify: FastifyInstance, services: Servic
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   // Every answer names students and what is predicted for them: never kept by a cache.
   const noStore = { "cache-control": "no-store" };
+  // Notes are written by the class's teachers: checked before the body is read, then handed on.
+  const noteFirst = classFirst(services, "note");
 
   app.get("/api/classes/:id/risk", route("GET /api/classes/:id/risk"), async (request, reply) => {
     reply.headers(noStore);
@@ -48,16 +50,13 @@ export async function classRiskRoutes(fastify: FastifyInstance, services: Servic
     {
       ...route("POST /api/classes/:id/students/:uid/notes"),
       // A caller who does not reach the class learns that (404) before anything about the body.
-      preValidation: async (request: FastifyRequest) => {
-        const { id } = request.params as { id: string };
-        await reach(services, actorOf(request), id, "POST /api/classes/:id/students/:uid/notes");
-      },
+      preValidation: noteFirst.preValidation,
     },
     async (request, reply) => {
       const note = await addNote(
         services,
         actorOf(request),
-        request.params.id,
+        noteFirst.checked(request),
         request.params.uid,
         request.body,
       );

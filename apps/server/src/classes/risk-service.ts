@@ -23,15 +23,16 @@ import { notFound } from "../domain-errors.ts";
 import { explain } from "../prediction/service.ts";
 import { csvRow } from "../reports/csv.ts";
 import type { Services } from "../services.ts";
+import { type ClassAccess, classAccess } from "./policy.ts";
 import * as classes from "./queries.ts";
 import * as q from "./risk-queries.ts";
-import { type Actor, reach } from "./service.ts";
+import type { Actor } from "./service.ts";
 
 // The class risk list (issue 20): every enrolled student with their newest prediction, sorted
 // by risk, with the reasons a teacher may see (the contract's privacy rule, `teacherReasons`),
 // and, for the class's teachers only, the intervention notes of the class. Who reaches the
-// class is decided by `reach`, the same rule as every class route (its teachers and admins;
-// anybody else 404).
+// class is decided by the class policy (policy.ts), the same rule as every class route (its
+// teachers and admins; anybody else 404).
 
 const who = (actor: Actor, target: string) => ({
   actorId: actor.user.id,
@@ -41,29 +42,29 @@ const who = (actor: Actor, target: string) => ({
 });
 
 /**
- * Whether the actor reads the class's notes: a teacher reaches the list only as one of the
- * class's teachers (`reach`); an admin reaches every class but reads no note (issue 20).
+ * Whether the caller reads the class's notes: the class's teachers do, an admin reaches every
+ * class but reads no note (issue 20). The same relationship that writes them (verb `note`).
  */
-const readsNotes = (actor: Actor) => actor.user.role === "teacher";
+const readsNotes = (access: ClassAccess) => access.relation === "teacher";
 
 export async function classRisk(services: Services, actor: Actor, id: string): Promise<ClassRisk> {
-  const { record } = await reach(services, actor, id, "GET /api/classes/:id/risk");
-  return buildRisk(services, record, actor);
+  return buildRisk(services, await classAccess(services, actor, id, "manage"), actor);
 }
 
 async function buildRisk(
   services: Services,
-  record: classes.ClassRecord,
+  access: ClassAccess,
   viewer: Actor,
 ): Promise<ClassRisk> {
-  const withNotes = readsNotes(viewer);
+  const { record } = access;
+  const withNotes = readsNotes(access);
   const db = services.db;
   const [students, latest, sharing, notes] = await Promise.all([
     classes.listStudents(db, record.id),
     q.latestPredictions(db, record.id),
     // Sharing is with teachers (issue 26): an admin, who is none of them, sees what is shared
     // with nobody in particular, the school-record reasons.
-    viewer.user.role === "teacher"
+    access.relation === "teacher"
       ? q.sharingStudents(db, record.id, viewer.user.id)
       : new Set<string>(),
     withNotes ? q.classNotes(db, record.id) : [],
@@ -142,8 +143,9 @@ export async function classRiskCsv(
   actor: Actor,
   id: string,
 ): Promise<{ csv: string; name: string }> {
-  const { record } = await reach(services, actor, id, "GET /api/classes/:id/risk.csv");
-  const risk = await buildRisk(services, record, actor);
+  const access = await classAccess(services, actor, id, "manage");
+  const { record } = access;
+  const risk = await buildRisk(services, access, actor);
   await audit(services.db, {
     ...who(actor, id),
     action: "class.risk_exported",
@@ -157,18 +159,18 @@ export async function classRiskCsv(
 }
 
 /**
- * A note on a student of the class, by one of its teachers (the access rule refuses everyone
- * else). The audit entry says who wrote a note about whom in which class, never what it says:
+ * A note on a student of the class, by one of its teachers: `access` is the route's class
+ * check with verb `note`, run once before the body is read. The audit entry says who wrote a note about whom in which class, never what it says:
  * admins read the audit log, and the notes are the class's teachers' alone.
  */
 export async function addNote(
   services: Services,
   actor: Actor,
-  id: string,
+  access: ClassAccess<"note">,
   studentId: string,
   input: z.output<typeof noteCreateSchema>,
 ): Promise<InterventionNote> {
-  await reach(services, actor, id, "POST /api/classes/:id/students/:uid/notes");
+  const id = access.record.id;
   if (!isId(studentId) || !(await classes.isEnrolled(services.db, id, studentId))) {
     throw notFound(riskMessages.notEnrolled);
   }

@@ -1,11 +1,12 @@
 import { classMessages, rosterLimits } from "@gradecast/contract/classes";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { tooLarge } from "../domain-errors.ts";
 import { perAccount } from "../http/rate-limits.ts";
 import { actorOf } from "../http/request-actor.ts";
 import { route } from "../http/route-schemas.ts";
 import type { Services } from "../services.ts";
+import { classFirst } from "./class-first.ts";
 import { createJoinGuard } from "./join-guard.ts";
 import {
   acceptInvitation,
@@ -22,7 +23,6 @@ import {
   leaveClass,
   listClasses,
   myInvitations,
-  reachClass,
   removeClass,
   removeCoTeacher,
   removeStudent,
@@ -30,17 +30,14 @@ import {
 } from "./service.ts";
 
 // Classes and enrolment (issue 17). The access hook has checked the role and the verified email
-// before each handler; the service checks the relationship (which classes the caller reaches).
+// before each handler; the class policy (policy.ts) checks the relationship, once per request:
+// in the service, or before the body is read (`classFirst`), whose answer the handler hands on.
 
 export async function classRoutes(fastify: FastifyInstance, services: Services) {
   // Requests typed by the route schemas (http/route-schemas.ts), validated before the handler.
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   // A caller who does not reach the class learns that (404) before anything about the body.
-  const reachFirst =
-    (access: "PATCH /api/classes/:id" | "POST /api/classes/:id/teachers") =>
-    async (request: FastifyRequest) => {
-      await reachClass(services, actorOf(request), (request.params as { id: string }).id, access);
-    };
+  const manageFirst = classFirst(services, "manage");
   // Every answer names people (teachers, students): never kept by a cache.
   const noStore = { "cache-control": "no-store" };
 
@@ -105,11 +102,16 @@ export async function classRoutes(fastify: FastifyInstance, services: Services) 
 
   app.patch(
     "/api/classes/:id",
-    { ...route("PATCH /api/classes/:id"), preValidation: reachFirst("PATCH /api/classes/:id") },
+    { ...route("PATCH /api/classes/:id"), preValidation: manageFirst.preValidation },
     async (request, reply) => {
       reply.headers(noStore);
       return {
-        class: await editClass(services, actorOf(request), request.params.id, request.body),
+        class: await editClass(
+          services,
+          actorOf(request),
+          manageFirst.checked(request),
+          request.body,
+        ),
       };
     },
   );
@@ -132,12 +134,17 @@ export async function classRoutes(fastify: FastifyInstance, services: Services) 
     "/api/classes/:id/teachers",
     {
       ...route("POST /api/classes/:id/teachers"),
-      preValidation: reachFirst("POST /api/classes/:id/teachers"),
+      preValidation: manageFirst.preValidation,
     },
     async (request, reply) => {
       reply.headers(noStore);
       return {
-        class: await addCoTeacher(services, actorOf(request), request.params.id, request.body),
+        class: await addCoTeacher(
+          services,
+          actorOf(request),
+          manageFirst.checked(request),
+          request.body,
+        ),
       };
     },
   );

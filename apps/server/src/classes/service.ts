@@ -1,5 +1,4 @@
 import { randomInt } from "node:crypto";
-import type { ApiRoute } from "@gradecast/contract/api-access";
 import {
   type addTeacherSchema,
   type ClassCreate,
@@ -17,19 +16,19 @@ import { classInvitationEmail } from "@gradecast/contract/emails";
 import { isId } from "@gradecast/contract/ids";
 import type { z } from "zod";
 import { audit } from "../audit/audit.ts";
-import { scopeOf } from "../auth/access-hook.ts";
 import type { Actor } from "../auth/actor.ts";
 import { findUserByEmail } from "../auth/queries.ts";
 import { hasSqlState, sqlStates } from "../db/sql-errors.ts";
 import { conflict, DomainError, hasCode, invalid, notFound } from "../domain-errors.ts";
 import { appUrl, sendMail } from "../mail/send.ts";
 import type { Services } from "../services.ts";
+import { type ClassAccess, classAccess } from "./policy.ts";
 import * as q from "./queries.ts";
 import { parseRosterFile } from "./roster-file.ts";
 
-// The rules of classes: who reaches which class (its teachers, admins, and for reading its
-// enrolled students; anybody else gets 404, the same answer as for a class that does not
-// exist), join codes, co-teachers, enrolment and roster imports. Every change is audited in the
+// The rules of classes: who reaches which class (policy.ts: its teachers, admins, and for
+// reading its enrolled students; anybody else gets 404, the same answer as for a class that does
+// not exist), join codes, co-teachers, enrolment and roster imports. Every change is audited in the
 // transaction that makes it, so no change stands without its entry nor an entry without it.
 
 export type { Actor };
@@ -77,34 +76,17 @@ async function toViews(
   }));
 }
 
-/**
- * The class when the actor may use it through `access`: admins reach every class, a teacher
- * only the classes they teach, a student (reading) only the ones they are enrolled in. Anything
- * else is 404, so nobody learns that a class they have no part in exists.
- */
-/** The class when the actor reaches it for this route; 404 otherwise (as if it did not exist). */
-export const reachClass = (services: Services, actor: Actor, id: string, access: ApiRoute) =>
-  reach(services, actor, id, access);
-
-export async function reach(
-  services: Services,
-  actor: Actor,
-  id: string,
-  access: ApiRoute,
-): Promise<{ record: q.ClassRecord; teaches: boolean }> {
+/** The class as its caller sees it now; the join code only when they teach it or are an admin. */
+async function viewOf(services: Services, id: string, showCode: boolean): Promise<ClassView> {
   const record = await q.findClass(services.db, id);
-  if (!record) throw classNotFound();
-  const { role, id: userId } = actor.user;
-  const scope = scopeOf(access, role);
-  if (scope === "any") return { record, teaches: role !== "student" };
-  if (scope === "own" && role === "teacher" && (await q.isTeacherOf(services.db, id, userId))) {
-    return { record, teaches: true };
-  }
-  if (scope === "own" && role === "student" && (await q.isEnrolled(services.db, id, userId))) {
-    return { record, teaches: false };
-  }
-  throw classNotFound();
+  const [view] = record ? await toViews(services, [record], showCode) : [];
+  if (!view) throw classNotFound();
+  return view;
 }
+
+/** The view after a change by a caller who manages the class (a teacher of it or an admin). */
+const managedView = (services: Services, access: ClassAccess<"manage">) =>
+  viewOf(services, access.record.id, true);
 
 const who = (actor: Actor, target: string) => ({
   actorId: actor.user.id,
@@ -123,7 +105,8 @@ export async function createClass(services: Services, actor: Actor, input: Class
       return classId;
     }),
   );
-  return getClass(services, actor, id);
+  // Its creator teaches it, or is an admin: either way they manage it and see its code.
+  return viewOf(services, id, true);
 }
 
 export async function listClasses(services: Services, actor: Actor): Promise<ClassView[]> {
@@ -136,14 +119,21 @@ export async function listClasses(services: Services, actor: Actor): Promise<Cla
 }
 
 export async function getClass(services: Services, actor: Actor, id: string): Promise<ClassView> {
-  const { record, teaches } = await reach(services, actor, id, "GET /api/classes/:id");
-  const [view] = await toViews(services, [record], teaches);
+  const { record, relation } = await classAccess(services, actor, id, "read");
+  const [view] = await toViews(services, [record], relation !== "student");
   if (!view) throw classNotFound();
   return view;
 }
 
-export async function editClass(services: Services, actor: Actor, id: string, patch: ClassPatch) {
-  const { record: before } = await reach(services, actor, id, "PATCH /api/classes/:id");
+/** Renames a class or changes its subject or year; `access` is the route's class check. */
+export async function editClass(
+  services: Services,
+  actor: Actor,
+  access: ClassAccess<"manage">,
+  patch: ClassPatch,
+) {
+  const { record: before } = access;
+  const id = before.id;
   const changed = (["name", "subject", "year"] as const).filter(
     (k) => patch[k] !== undefined && patch[k] !== before[k],
   );
@@ -160,11 +150,11 @@ export async function editClass(services: Services, actor: Actor, id: string, pa
       });
     });
   }
-  return getClass(services, actor, id);
+  return managedView(services, access);
 }
 
 export async function removeClass(services: Services, actor: Actor, id: string): Promise<void> {
-  const { record } = await reach(services, actor, id, "DELETE /api/classes/:id");
+  const { record } = await classAccess(services, actor, id, "manage");
   await services.db.transaction().execute(async (tx) => {
     if (!(await q.deleteClass(tx, id))) throw classNotFound();
     await q.pruneShares(tx, { all: true });
@@ -181,7 +171,7 @@ export async function classMembers(
   actor: Actor,
   id: string,
 ): Promise<ClassMembers> {
-  await reach(services, actor, id, "GET /api/classes/:id/members");
+  await classAccess(services, actor, id, "manage");
   const [students, invitations] = await Promise.all([
     q.listStudents(services.db, id),
     q.listInvitations(services.db, id),
@@ -189,13 +179,14 @@ export async function classMembers(
   return { students, invitations };
 }
 
+/** Adds a co-teacher by email; `access` is the route's class check. */
 export async function addCoTeacher(
   services: Services,
   actor: Actor,
-  id: string,
+  access: ClassAccess<"manage">,
   { email }: z.output<typeof addTeacherSchema>,
 ) {
-  await reach(services, actor, id, "POST /api/classes/:id/teachers");
+  const id = access.record.id;
   const teacher = await findUserByEmail(services.db, email);
   // Approved teachers only: a pending sign-up is still a student account.
   if (teacher?.role !== "teacher" || teacher.disabled) {
@@ -209,7 +200,7 @@ export async function addCoTeacher(
       details: { teacherId: teacher.id, email: teacher.email },
     });
   });
-  return getClass(services, actor, id);
+  return managedView(services, access);
 }
 
 export async function removeCoTeacher(
@@ -218,7 +209,7 @@ export async function removeCoTeacher(
   id: string,
   teacherId: string,
 ) {
-  await reach(services, actor, id, "DELETE /api/classes/:id/teachers/:uid");
+  await classAccess(services, actor, id, "manage");
   if (!isId(teacherId)) throw notFound();
   await services.db.transaction().execute(async (tx) => {
     const outcome = await q.removeTeacher(tx, id, teacherId);
@@ -235,7 +226,7 @@ export async function removeStudent(
   id: string,
   studentId: string,
 ): Promise<void> {
-  await reach(services, actor, id, "DELETE /api/classes/:id/students/:uid");
+  await classAccess(services, actor, id, "manage");
   if (!isId(studentId)) throw notFound(classMessages.notEnrolled);
   await services.db.transaction().execute(async (tx) => {
     if (!(await q.unenrol(tx, id, studentId))) throw notFound(classMessages.notEnrolled);
@@ -254,7 +245,7 @@ export async function cancelInvitation(
   id: string,
   email: unknown,
 ): Promise<void> {
-  await reach(services, actor, id, "DELETE /api/classes/:id/invitations/:email");
+  await classAccess(services, actor, id, "manage");
   const parsed = classInvitationParamsSchema.safeParse({ id, email });
   if (!parsed.success) throw notFound(classMessages.invitationNotFound);
   await services.db.transaction().execute(async (tx) => {
@@ -270,7 +261,7 @@ export async function cancelInvitation(
 
 /** A new join code (also switches joining back on); the old one stops working at once. */
 export async function rotateJoinCode(services: Services, actor: Actor, id: string) {
-  await reach(services, actor, id, "POST /api/classes/:id/join-code");
+  const access = await classAccess(services, actor, id, "manage");
   // A clash ends its transaction, so each new code is tried in a transaction of its own.
   await withFreshCode((joinCode) =>
     services.db.transaction().execute(async (tx) => {
@@ -278,16 +269,16 @@ export async function rotateJoinCode(services: Services, actor: Actor, id: strin
       await audit(tx, { ...who(actor, id), action: "class.code_rotated" });
     }),
   );
-  return getClass(services, actor, id);
+  return managedView(services, access);
 }
 
 export async function disableJoinCode(services: Services, actor: Actor, id: string) {
-  await reach(services, actor, id, "DELETE /api/classes/:id/join-code");
+  const access = await classAccess(services, actor, id, "manage");
   await services.db.transaction().execute(async (tx) => {
     await q.updateClass(tx, id, { joinCode: null }, services.now());
     await audit(tx, { ...who(actor, id), action: "class.code_disabled" });
   });
-  return getClass(services, actor, id);
+  return managedView(services, access);
 }
 
 /** A code no class has (wrong, rotated away or switched off): the one answer that counts as a guess. */
@@ -317,7 +308,8 @@ export async function joinClass(
     });
     return true;
   });
-  return { class: await getClass(services, actor, classId), joined };
+  // The caller is enrolled in it now: they see it as a student does (without its code).
+  return { class: await viewOf(services, classId, actor.user.role !== "student"), joined };
 }
 
 /** Today's date in UTC (YYYY-MM-DD): the day invitation emails are counted on. */
@@ -339,12 +331,7 @@ export async function importRoster(
   file: unknown,
   dryRun: boolean,
 ): Promise<RosterResult> {
-  const { record } = await reach(
-    services,
-    actor,
-    id,
-    dryRun ? "POST /api/classes/:id/roster/preview" : "POST /api/classes/:id/roster",
-  );
+  const { record } = await classAccess(services, actor, id, "manage");
   if (!Buffer.isBuffer(file)) {
     throw invalid(classMessages.rosterNotCsv, { file: classMessages.rosterNotCsv });
   }
@@ -480,7 +467,8 @@ export async function acceptInvitation(
     });
   });
   return {
-    class: await getClass(services, actor, classId),
+    // Enrolled now: the class as a student sees it (without its code).
+    class: await viewOf(services, classId, false),
     message: classMessages.invitationAccepted,
   };
 }

@@ -15,12 +15,12 @@ import {
 import type { z } from "zod";
 import { audit } from "../audit/audit.ts";
 import type { AuthUser } from "../auth/access-hook.ts";
-import { scopeOf } from "../auth/access-hook.ts";
 import type { Actor } from "../auth/actor.ts";
 import { decodeCursor, encodeCursor, isTextKey, isTimestampText, pageOf } from "../cursor-keys.ts";
 import { forbidden, invalid, notFound } from "../domain-errors.ts";
 import type { Services } from "../services.ts";
 import { csvRow } from "./csv.ts";
+import { reportAccess } from "./policy.ts";
 import {
   deleteReport,
   findReport,
@@ -33,10 +33,10 @@ import {
   updateReport,
 } from "./queries.ts";
 import { readsMostReports } from "./reader-share.ts";
-import { rosterEntry, teaches } from "./rosters.ts";
+import { rosterEntry } from "./rosters.ts";
 
 // The rules of student reports: validation with the contract's schema, who may read and change
-// which report, opaque cursors, and the CSV export. Who reads what (docs/decisions/0005): an
+// which report (policy.ts), opaque cursors, and the CSV export. Who reads what (docs/decisions/0005): an
 // admin every report; a teacher the reports they wrote and those filed through a class they
 // teach (co-teachers included), anything else is answered as if it did not exist (404). Only the
 // author or an admin changes or deletes a report.
@@ -64,12 +64,6 @@ export function toReport(row: ReportRecord): LinkedReport {
 
 /** Whose lists a caller reads: a teacher's own id (scoped), or undefined for an admin. */
 export const viewerOf = (user: AuthUser) => (user.role === "admin" ? undefined : user.id);
-
-/** True when the actor may read the report (the rule above). */
-async function mayRead(services: Services, user: AuthUser, row: ReportRecord): Promise<boolean> {
-  if (user.role === "admin" || row.authorId === user.id) return true;
-  return row.classId !== null && (await teaches(services.db, user.id, row.classId));
-}
 
 /**
  * The enrolment a report names: a teacher only through one of their classes (403 otherwise,
@@ -158,28 +152,7 @@ export async function getReport(
   user: AuthUser,
   id: string,
 ): Promise<LinkedReport> {
-  if (!isId(id)) throw notFound();
-  const row = await findReport(services.db, id);
-  if (!row || !(await mayRead(services, user, row))) throw notFound();
-  return toReport(row);
-}
-
-/**
- * The report when the actor may change it: 404 if unknown or out of their sight, 403 if they
- * may read it but did not write it (a co-teacher).
- */
-async function changeable(
-  services: Services,
-  actor: Actor,
-  id: string,
-  access: "PATCH /api/reports/:id" | "DELETE /api/reports/:id",
-): Promise<ReportRecord> {
-  if (!isId(id)) throw notFound();
-  const row = await findReport(services.db, id);
-  if (!row || !(await mayRead(services, actor.user, row))) throw notFound();
-  const scope = scopeOf(access, actor.user.role);
-  if (scope === "none" || (scope === "own" && row.authorId !== actor.user.id)) throw forbidden();
-  return row;
+  return toReport((await reportAccess(services, { user }, id, "read")).record);
 }
 
 export async function editReport(
@@ -188,7 +161,7 @@ export async function editReport(
   id: string,
   { studentId, classId, ...fields }: z.output<typeof reportUpdateSchema>,
 ): Promise<LinkedReport> {
-  const before = await changeable(services, actor, id, "PATCH /api/reports/:id");
+  const { record: before } = await reportAccess(services, actor, id, "change");
   // Linking (or moving) the report to an enrolled student: the author must teach them.
   const target = studentId ?? (classId !== undefined ? before.studentId : null);
   if (classId !== undefined && target === null) {
@@ -233,7 +206,7 @@ export async function editReport(
 }
 
 export async function removeReport(services: Services, actor: Actor, id: string): Promise<void> {
-  const row = await changeable(services, actor, id, "DELETE /api/reports/:id");
+  const { record: row } = await reportAccess(services, actor, id, "change");
   if (!(await deleteReport(services.db, id))) throw notFound();
   await audit(services.db, {
     actorId: actor.user.id,
