@@ -51,9 +51,18 @@ export function operationIdOf(route: ApiRoute): string {
  * document says of it. Typed, so that the zod type provider types the handler's request.
  */
 export function routeSchema<R extends ApiRoute>(route: R) {
-  const { summary, response, produces, consumes, bodyLimit, ...input } = apiRoutes[
-    route
-  ] as RouteEntry;
+  const {
+    summary,
+    response,
+    produces,
+    consumes,
+    bodyLimit,
+    method: _method,
+    path: _path,
+    access: _access,
+    key: _key,
+    ...input
+  } = apiRoutes[route] as RouteEntry;
   const anonymous = (apiAccess[route].allow as readonly Audience[]).includes("anonymous");
   const errors = Object.fromEntries(
     errorStatuses(route)
@@ -75,6 +84,10 @@ export function routeSchema<R extends ApiRoute>(route: R) {
 }
 
 type RouteEntry = {
+  method: string;
+  path: string;
+  access: unknown;
+  key: string;
   summary: string;
   response: Record<number, z.ZodType>;
   produces?: string;
