@@ -46,12 +46,6 @@ export const resetPasswordSchema = z.object({
   token: z.string().min(1).max(200),
   password: passwordSchema,
 });
-export const verifySchema = z.object({
-  code: z
-    .string({ error: "Enter the code." })
-    .trim()
-    .regex(/^[0-9]{6}$/, { error: "Invalid code" }),
-});
 export const updateNameSchema = z.object({ name: nameSchema });
 export const changePasswordSchema = z.object({
   currentPassword: z.string({ error: "Enter your current password." }).min(1).max(1024),

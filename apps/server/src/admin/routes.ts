@@ -1,10 +1,11 @@
 import { adminMessages } from "@gradecast/contract/admin";
+import { routes } from "@gradecast/contract/routes/index";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { requireRecentAuth } from "../auth/reauth.ts";
 import type { AuthContext } from "../auth/service.ts";
 import { actorOf } from "../http/request-actor.ts";
-import { route } from "../http/route-schemas.ts";
+import { serve } from "../http/route-schemas.ts";
 import {
   changeUser,
   listAuditPage,
@@ -20,48 +21,36 @@ export async function adminRoutes(fastify: FastifyInstance, ctx: AuthContext) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { services } = ctx;
 
-  app.get("/api/admin/users", route("GET /api/admin/users"), async (request, reply) => {
+  serve(app, routes.admin.users, async (request, reply) => {
     reply.header("cache-control", "no-store");
     return listUserPage(services, request.query);
   });
 
-  app.patch(
-    "/api/admin/users/:uid",
-    route("PATCH /api/admin/users/:uid"),
-    async (request, reply) => {
-      reply.header("cache-control", "no-store");
-      // A role change needs a sign-in or re-authentication in the last 10 minutes.
-      if (request.body.role !== undefined) {
-        await requireRecentAuth(ctx, request.user!);
-      }
-      const user = await changeUser(services, actorOf(request), request.params.uid, request.body);
-      return { user };
-    },
-  );
+  serve(app, routes.admin.updateUser, async (request, reply) => {
+    reply.header("cache-control", "no-store");
+    // A role change needs a sign-in or re-authentication in the last 10 minutes.
+    if (request.body.role !== undefined) {
+      await requireRecentAuth(ctx, actorOf(request).user);
+    }
+    const user = await changeUser(services, actorOf(request), request.params.uid, request.body);
+    return { user };
+  });
 
-  app.post(
-    "/api/admin/users/:uid/reject-teacher",
-    route("POST /api/admin/users/:uid/reject-teacher"),
-    async (request, reply) => {
-      reply.header("cache-control", "no-store");
-      // Deciding on a teacher request, like approving one, needs a recent sign-in or
-      // re-authentication (one covers a queue of requests).
-      await requireRecentAuth(ctx, request.user!);
-      const user = await rejectTeacherRequest(services, actorOf(request), request.params.uid);
-      return { user };
-    },
-  );
+  serve(app, routes.admin.rejectTeacher, async (request, reply) => {
+    reply.header("cache-control", "no-store");
+    // Deciding on a teacher request, like approving one, needs a recent sign-in or
+    // re-authentication (one covers a queue of requests).
+    await requireRecentAuth(ctx, actorOf(request).user);
+    const user = await rejectTeacherRequest(services, actorOf(request), request.params.uid);
+    return { user };
+  });
 
-  app.post(
-    "/api/admin/users/:uid/reset-password",
-    route("POST /api/admin/users/:uid/reset-password"),
-    async (request, reply) => {
-      await sendPasswordReset(ctx, actorOf(request), request.params.uid);
-      return reply.code(202).send({ message: adminMessages.resetSent });
-    },
-  );
+  serve(app, routes.admin.resetPassword, async (request, reply) => {
+    await sendPasswordReset(ctx, actorOf(request), request.params.uid);
+    return reply.code(202).send({ message: adminMessages.resetSent });
+  });
 
-  app.get("/api/admin/audit", route("GET /api/admin/audit"), async (request, reply) => {
+  serve(app, routes.admin.audit, async (request, reply) => {
     reply.header("cache-control", "no-store");
     return listAuditPage(services, request.query);
   });

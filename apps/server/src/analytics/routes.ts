@@ -2,6 +2,7 @@ import type { EmbedAnswer } from "@gradecast/contract/analytics";
 import { analyticsMessages } from "@gradecast/contract/analytics";
 import { messages } from "@gradecast/contract/messages";
 import type { Role } from "@gradecast/contract/roles";
+import { routes } from "@gradecast/contract/routes/index";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -9,7 +10,8 @@ import type { AuthContext } from "../auth/service.ts";
 import { classAllows, classRelation } from "../classes/policy.ts";
 import { forbidden, notFound, unauthenticated } from "../domain-errors.ts";
 import { allowOpaqueOrigin, opaqueOriginRoute } from "../http/opaque-origin.ts";
-import { route } from "../http/route-schemas.ts";
+import { actorOf } from "../http/request-actor.ts";
+import { serve } from "../http/route-schemas.ts";
 import type { Services } from "../services.ts";
 import { scopeForRole, staffReport, studentReport } from "./service.ts";
 
@@ -38,34 +40,30 @@ export async function analyticsRoutes(fastify: FastifyInstance, ctx: AuthContext
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { services, embed: signer } = ctx;
 
-  app.get(
-    "/api/analytics/embed",
-    route("GET /api/analytics/embed"),
-    async (request, reply): Promise<EmbedAnswer> => {
-      reply.header("cache-control", "no-store");
-      const external = services.config.analyticsEmbedUrl;
-      if (external) return { url: external, expiresAt: null, external: true };
-      const user = request.user!;
-      const { classId } = request.query;
-      const scope = scopeForRole(user.role);
-      // One class's report, for staff: the class is checked now and carried by the token.
-      if (classId !== undefined) {
-        if (scope !== "staff") throw forbidden();
-        if (!(await reachesClass(services, user, classId))) throw notFound();
-      }
-      const { token, expiresAt } = await signer.sign(
-        { userId: user.id, sessionId: user.sessionId, scope, classId },
-        services.now(),
-      );
-      return {
-        url: `/report?token=${encodeURIComponent(token)}`,
-        expiresAt: expiresAt.toISOString(),
-        external: false,
-      };
-    },
-  );
+  serve(app, routes.analytics.embed, async (request, reply): Promise<EmbedAnswer> => {
+    reply.header("cache-control", "no-store");
+    const external = services.config.analyticsEmbedUrl;
+    if (external) return { url: external, expiresAt: null, external: true };
+    const user = actorOf(request).user;
+    const { classId } = request.query;
+    const scope = scopeForRole(user.role);
+    // One class's report, for staff: the class is checked now and carried by the token.
+    if (classId !== undefined) {
+      if (scope !== "staff") throw forbidden();
+      if (!(await reachesClass(services, user, classId))) throw notFound();
+    }
+    const { token, expiresAt } = await signer.sign(
+      { userId: user.id, sessionId: user.sessionId, scope, classId },
+      services.now(),
+    );
+    return {
+      url: `/report?token=${encodeURIComponent(token)}`,
+      expiresAt: expiresAt.toISOString(),
+      external: false,
+    };
+  });
 
-  app.get("/api/analytics/report", route("GET /api/analytics/report"), async (request, reply) => {
+  serve(app, routes.analytics.report, async (request, reply) => {
     reply.header("cache-control", "no-store");
     allowOpaqueOrigin(reply);
     const query = reportQuerySchema.safeParse(request.query);

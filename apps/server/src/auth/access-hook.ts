@@ -1,18 +1,16 @@
 import { securityMessages } from "@gradecast/contract/account-security";
-import {
-  type ApiRoute,
-  apiAccess,
-  needsVerifiedEmail,
-  type Scope,
-} from "@gradecast/contract/api-access";
-import type { Audience, Role } from "@gradecast/contract/roles";
+import type { ApiRoute, Scope } from "@gradecast/contract/api-access";
+import type { Role } from "@gradecast/contract/roles";
+import type { AccessRule, RouteEntry } from "@gradecast/contract/route";
+import { routeByKey, routes } from "@gradecast/contract/routes/index";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { EmbedClaims } from "../analytics/embed-token.ts";
 import { emailNotVerified, forbidden, unauthenticated } from "../domain-errors.ts";
 
-// Authorisation in one place: every /api route names its line of the contract's access table
-// (route config `access`), and this hook enforces it before any handler runs. A route that
-// names no line, or a line that does not match its method and path, stops the app at start.
+// Authorisation in one place: every /api route carries its contract entry in its config (`route`,
+// put there by http/route-schemas.ts `serve`), and this hook enforces the entry's access rule
+// before any handler runs. A route without an entry, or whose entry is not the contract's for its
+// method and path, stops the app at start.
 export interface AuthUser {
   id: string;
   name: string;
@@ -28,21 +26,22 @@ export interface AuthUser {
 // What an admin who has not turned MFA on may still call: their own account and enrolment
 // (and every route open to anyone). Everything else answers 403 mfa_enrolment_required, which
 // the web app answers by opening Settings at the MFA section.
-const enrolmentRoutes: ReadonlySet<ApiRoute> = new Set<ApiRoute>([
-  "GET /api/me",
-  "GET /api/me/mfa",
-  "POST /api/me/mfa/totp",
-  "POST /api/me/mfa/totp/confirm",
-  "GET /api/me/sessions",
-  "DELETE /api/me/sessions",
-  "DELETE /api/me/sessions/:id",
-  "POST /api/verify",
-  "POST /api/verify/resend",
+const enrolmentRoutes: ReadonlySet<RouteEntry> = new Set<RouteEntry>([
+  routes.users.me,
+  routes.accountSecurity.mfaStatus,
+  routes.accountSecurity.startTotp,
+  routes.accountSecurity.confirmTotp,
+  routes.accountSecurity.sessions,
+  routes.accountSecurity.endOtherSessions,
+  routes.accountSecurity.endSession,
+  routes.auth.verify,
+  routes.auth.resendVerification,
 ]);
 
 declare module "fastify" {
   interface FastifyContextConfig {
-    access?: ApiRoute;
+    /** The route's entry in the contract (packages/contract/src/routes). */
+    route?: RouteEntry;
   }
   interface FastifyRequest {
     user: AuthUser | null;
@@ -60,32 +59,32 @@ export function installAccessHook(app: FastifyInstance, authenticate: Authentica
     if (!route.url.startsWith("/api/")) return;
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     if (methods.every((m) => m === "HEAD" || m === "OPTIONS")) return;
-    const access = (route.config as { access?: ApiRoute } | undefined)?.access;
+    const entry = (route.config as { route?: RouteEntry } | undefined)?.route;
     const expected = `${methods.find((m) => m !== "HEAD")} ${route.url}`;
-    if (!access || !(access in apiAccess) || access !== expected) {
-      throw new Error(`Route ${expected} has no matching line in the contract's access table`);
+    if (!entry || entry.key !== expected || routeByKey[entry.key as ApiRoute] !== entry) {
+      throw new Error(`Route ${expected} is served without its entry in the contract`);
     }
   });
   // onRequest, before the body is read or checked: a caller who may not call a route learns
   // nothing about what its body should be (401 or 403 whatever was sent).
   app.addHook("onRequest", async (request) => {
-    const access = request.routeOptions.config.access;
-    if (!access) return;
-    const rule = apiAccess[access];
-    const allow = rule.allow as readonly Audience[];
+    const entry = request.routeOptions.config.route;
+    if (!entry) return;
+    const rule: AccessRule = entry.access;
+    const allow = rule.allow;
     request.user = await authenticate(request);
     if (allow.includes("anonymous")) return;
     if (!request.user) throw unauthenticated();
     if (!allow.includes(request.user.role)) throw forbidden();
-    if (request.user.role === "admin" && !request.user.mfaEnabled && !enrolmentRoutes.has(access)) {
+    if (request.user.role === "admin" && !request.user.mfaEnabled && !enrolmentRoutes.has(entry)) {
       throw forbidden(securityMessages.mfaEnrolmentRequired, "mfa_enrolment_required");
     }
-    if (needsVerifiedEmail(access) && !request.user.emailVerified) throw emailNotVerified();
+    if (rule.verified && !request.user.emailVerified) throw emailNotVerified();
   });
 }
 
-/** Which records of a route a signed-in user reaches, from the same table. */
+/** Which records of a route a signed-in user reaches, from the same entry. */
 export function scopeOf(access: ApiRoute, role: Role): Scope {
-  const rule = apiAccess[access] as { scope?: Partial<Record<Audience, Scope>> };
+  const rule: AccessRule = routeByKey[access].access;
   return rule.scope?.[role] ?? "any";
 }

@@ -1,5 +1,5 @@
-import { apiAccess } from "@gradecast/contract/api-access";
 import type { Audience } from "@gradecast/contract/roles";
+import { routes } from "@gradecast/contract/routes/index";
 import type { FastifyRequest } from "fastify";
 import { createEmbedSigner } from "../analytics/embed-token.ts";
 import type { Services } from "../services.ts";
@@ -25,7 +25,7 @@ export async function createAuthContext(services: Services): Promise<AuthContext
 }
 
 /** The one route whose credential is an embed token (analytics/embed-token.ts), never an ID token. */
-export const embedTokenRoute = "GET /api/analytics/report";
+export const embedTokenRoute = routes.analytics.report;
 
 export function bearerOf(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
@@ -82,8 +82,7 @@ export function createAuthenticate(ctx: AuthContext): Authenticate {
     // Before the session: disabling an account ends its sessions, and its owner learns why.
     if (row.disabled) {
       // Routes open to anyone still answer (logout, health); others learn why they are refused.
-      const access = request.routeOptions.config.access;
-      const allow = access ? (apiAccess[access].allow as readonly Audience[]) : [];
+      const allow: readonly Audience[] = request.routeOptions.config.route?.access.allow ?? [];
       if (allow.includes("anonymous")) return null;
       throw accountDisabled();
     }
@@ -101,7 +100,7 @@ export function createAuthenticate(ctx: AuthContext): Authenticate {
   };
   return async (request) => {
     const now = ctx.services.now();
-    if (request.routeOptions.config.access === embedTokenRoute) {
+    if (request.routeOptions.config.route === embedTokenRoute) {
       const token = embedTokenOf(request);
       const claims = token ? await ctx.embed.verify(token, now) : null;
       if (!claims) return null;

@@ -1,8 +1,10 @@
 import { messages } from "@gradecast/contract/messages";
+import { routes } from "@gradecast/contract/routes/index";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { addressLimit, perAccount, routeLimit } from "../http/rate-limits.ts";
-import { route } from "../http/route-schemas.ts";
+import { actorOf } from "../http/request-actor.ts";
+import { serve } from "../http/route-schemas.ts";
 import { requireOwnOrigin } from "../http/same-origin.ts";
 import { hour } from "../limits/guarded.ts";
 import type { Services } from "../services.ts";
@@ -64,11 +66,14 @@ export async function authRoutes(fastify: FastifyInstance, ctx: AuthContext) {
     });
   };
 
-  app.post(
-    "/api/auth/register",
-    route("POST /api/auth/register", {
-      ...routeLimit(services, "register", 20, hour, (r) => r.ip),
-    }),
+  serve(
+    app,
+    routes.auth.register,
+    {
+      config: {
+        ...routeLimit(services, "register", 20, hour, (r) => r.ip),
+      },
+    },
     async (request, reply) => {
       const user = await register(ctx, origin(request), request.body);
       return reply.code(201).send({ user });
@@ -79,11 +84,14 @@ export async function authRoutes(fastify: FastifyInstance, ctx: AuthContext) {
   const loginGuard = createLoginGuard(ctx);
   const resetsPerAddress = addressLimit(services, "forgot-address", 30, hour);
 
-  app.post(
-    "/api/auth/login",
-    route("POST /api/auth/login", {
-      ...routeLimit(services, "login", 10, 60_000, (r) => `${r.ip}|${emailOf(r)}`),
-    }),
+  serve(
+    app,
+    routes.auth.login,
+    {
+      config: {
+        ...routeLimit(services, "login", 10, 60_000, (r) => `${r.ip}|${emailOf(r)}`),
+      },
+    },
     async (request, reply) => {
       const email = emailOf(request);
       const session = await loginGuard(request, email, () =>
@@ -103,7 +111,7 @@ export async function authRoutes(fastify: FastifyInstance, ctx: AuthContext) {
   const mfaTriesPerAddress = addressLimit(services, "mfa-address", 100, 15 * 60_000, (error) =>
     Boolean(error),
   );
-  app.post("/api/auth/mfa", route("POST /api/auth/mfa"), async (request, reply) => {
+  serve(app, routes.accountSecurity.mfaLogin, async (request, reply) => {
     const input = request.body;
     const session = await mfaTriesPerAddress(request, () =>
       completeMfaLogin(ctx, origin(request), input),
@@ -117,40 +125,33 @@ export async function authRoutes(fastify: FastifyInstance, ctx: AuthContext) {
   const ownOrigin = async (request: FastifyRequest) =>
     requireOwnOrigin(request, services.config.publicUrl);
 
-  app.post(
-    "/api/auth/reauth",
-    { ...route("POST /api/auth/reauth"), preValidation: ownOrigin },
+  serve(
+    app,
+    routes.accountSecurity.reauth,
+    { preValidation: ownOrigin },
     async (request, reply) => {
-      await reauthenticate(ctx, request.user!, request.ip ?? null, request.body);
+      await reauthenticate(ctx, actorOf(request).user, request.ip ?? null, request.body);
       return reply.code(204).send();
     },
   );
 
-  app.post(
-    "/api/auth/refresh",
-    { ...route("POST /api/auth/refresh"), preValidation: ownOrigin },
-    async (request, reply) => {
-      try {
-        const session = await refresh(ctx, origin(request), refreshTokenOf(services, request));
-        return sendSession(services, reply, session);
-      } catch (error) {
-        reply.clearCookie(cookieName(services, refreshCookie), cookieOptions(services));
-        throw error;
-      }
-    },
-  );
+  serve(app, routes.auth.refresh, { preValidation: ownOrigin }, async (request, reply) => {
+    try {
+      const session = await refresh(ctx, origin(request), refreshTokenOf(services, request));
+      return sendSession(services, reply, session);
+    } catch (error) {
+      reply.clearCookie(cookieName(services, refreshCookie), cookieOptions(services));
+      throw error;
+    }
+  });
 
-  app.post(
-    "/api/auth/logout",
-    { ...route("POST /api/auth/logout"), preValidation: ownOrigin },
-    async (request, reply) => {
-      await logout(ctx, refreshTokenOf(services, request));
-      return reply
-        .clearCookie(cookieName(services, refreshCookie), cookieOptions(services))
-        .code(204)
-        .send();
-    },
-  );
+  serve(app, routes.auth.logout, { preValidation: ownOrigin }, async (request, reply) => {
+    await logout(ctx, refreshTokenOf(services, request));
+    return reply
+      .clearCookie(cookieName(services, refreshCookie), cookieOptions(services))
+      .code(204)
+      .send();
+  });
 
   const background = new Set<Promise<void>>();
   app.addHook("onClose", async () => {
@@ -160,11 +161,14 @@ export async function authRoutes(fastify: FastifyInstance, ctx: AuthContext) {
   // 5 an hour per client address and email, not per email alone: a stranger's requests must not
   // keep the owner from getting a link (issue 26). What reaches one mailbox stays bounded by the
   // addresses sending (each also held to 30 reset emails an hour, whatever the accounts).
-  app.post(
-    "/api/auth/forgot-password",
-    route("POST /api/auth/forgot-password", {
-      ...routeLimit(services, "forgot", 5, hour, (r) => `${r.ip}|${emailOf(r)}`),
-    }),
+  serve(
+    app,
+    routes.auth.forgotPassword,
+    {
+      config: {
+        ...routeLimit(services, "forgot", 5, hour, (r) => `${r.ip}|${emailOf(r)}`),
+      },
+    },
     async (request, reply) => {
       const work = await resetsPerAddress(request, () => forgotPassword(ctx, request.body));
       const job = work()
@@ -178,25 +182,22 @@ export async function authRoutes(fastify: FastifyInstance, ctx: AuthContext) {
   // Tokens are 256 bits and looked up before any hashing; the limit keeps a flood of made-up
   // ones from filling the log and the database's time.
   const resetTriesPerAddress = addressLimit(services, "reset-address", 60, hour);
-  app.post(
-    "/api/auth/reset-password",
-    route("POST /api/auth/reset-password"),
-    async (request, reply) => {
-      await resetTriesPerAddress(request, () => resetPassword(ctx, origin(request), request.body));
-      return reply.code(200).send({ message: messages.passwordResetDone });
-    },
-  );
+  serve(app, routes.auth.resetPassword, async (request, reply) => {
+    await resetTriesPerAddress(request, () => resetPassword(ctx, origin(request), request.body));
+    return reply.code(200).send({ message: messages.passwordResetDone });
+  });
 
-  app.post("/api/verify", route("POST /api/verify"), async (request, reply) => {
-    await verifyEmail(ctx, request.user!.id, request.body);
+  serve(app, routes.auth.verify, async (request, reply) => {
+    await verifyEmail(ctx, actorOf(request).user.id, request.body);
     return reply.code(200).send({ message: messages.verifySuccess });
   });
 
-  app.post(
-    "/api/verify/resend",
-    route("POST /api/verify/resend", { ...perAccount(services, "resend", 5, hour) }),
+  serve(
+    app,
+    routes.auth.resendVerification,
+    { config: { ...perAccount(services, "resend", 5, hour) } },
     async (request, reply) => {
-      await resendCode(ctx, request.user!.id);
+      await resendCode(ctx, actorOf(request).user.id);
       return reply.code(202).send({ message: messages.codeResent });
     },
   );

@@ -1,7 +1,8 @@
+import { routes } from "@gradecast/contract/routes/index";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { actorOf } from "../http/request-actor.ts";
-import { route } from "../http/route-schemas.ts";
+import { serve } from "../http/route-schemas.ts";
 import type { Services } from "../services.ts";
 import { classFirst } from "./class-first.ts";
 import { addNote, classRisk, classRiskCsv, mySharing, setSharing } from "./risk-service.ts";
@@ -26,29 +27,25 @@ export async function classRiskRoutes(fastify: FastifyInstance, services: Servic
   // Notes are written by the class's teachers: checked before the body is read, then handed on.
   const noteFirst = classFirst(services, "note");
 
-  app.get("/api/classes/:id/risk", route("GET /api/classes/:id/risk"), async (request, reply) => {
+  serve(app, routes.classes.risk, async (request, reply) => {
     reply.headers(noStore);
     return classRisk(services, actorOf(request), request.params.id);
   });
 
-  app.get(
-    "/api/classes/:id/risk.csv",
-    route("GET /api/classes/:id/risk.csv"),
-    async (request, reply) => {
-      const { csv, name } = await classRiskCsv(services, actorOf(request), request.params.id);
-      const day = services.now().toISOString().slice(0, 10);
-      return reply
-        .headers(noStore)
-        .header("content-type", "text/csv; charset=utf-8")
-        .header("content-disposition", `attachment; filename="risk-${fileSafe(name)}-${day}.csv"`)
-        .send(csv);
-    },
-  );
+  serve(app, routes.classes.riskCsv, async (request, reply) => {
+    const { csv, name } = await classRiskCsv(services, actorOf(request), request.params.id);
+    const day = services.now().toISOString().slice(0, 10);
+    return reply
+      .headers(noStore)
+      .header("content-type", "text/csv; charset=utf-8")
+      .header("content-disposition", `attachment; filename="risk-${fileSafe(name)}-${day}.csv"`)
+      .send(csv);
+  });
 
-  app.post(
-    "/api/classes/:id/students/:uid/notes",
+  serve(
+    app,
+    routes.classes.addNote,
     {
-      ...route("POST /api/classes/:id/students/:uid/notes"),
       // A caller who does not reach the class learns that (404) before anything about the body.
       preValidation: noteFirst.preValidation,
     },
@@ -64,12 +61,12 @@ export async function classRiskRoutes(fastify: FastifyInstance, services: Servic
     },
   );
 
-  app.get("/api/me/sharing", route("GET /api/me/sharing"), async (request, reply) => {
+  serve(app, routes.classes.sharing, async (request, reply) => {
     reply.headers(noStore);
     return mySharing(services, actorOf(request));
   });
 
-  app.patch("/api/me/sharing", route("PATCH /api/me/sharing"), async (request, reply) => {
+  serve(app, routes.classes.updateSharing, async (request, reply) => {
     reply.headers(noStore);
     return setSharing(services, actorOf(request), request.body);
   });

@@ -1,10 +1,11 @@
 import { classMessages, rosterLimits } from "@gradecast/contract/classes";
+import { routes } from "@gradecast/contract/routes/index";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { tooLarge } from "../domain-errors.ts";
 import { perAccount } from "../http/rate-limits.ts";
 import { actorOf } from "../http/request-actor.ts";
-import { route } from "../http/route-schemas.ts";
+import { serve } from "../http/route-schemas.ts";
 import type { Services } from "../services.ts";
 import { classFirst } from "./class-first.ts";
 import { createJoinGuard } from "./join-guard.ts";
@@ -44,18 +45,18 @@ export async function classRoutes(fastify: FastifyInstance, services: Services) 
   // Issue 26: class creation is limited per account (30 an hour; a school's term start stays far
   // below it).
   const creating = perAccount(services, "class-create", 30, 3_600_000);
-  app.post("/api/classes", route("POST /api/classes", { ...creating }), async (request, reply) => {
+  serve(app, routes.classes.create, { config: { ...creating } }, async (request, reply) => {
     const created = await createClass(services, actorOf(request), request.body);
     return reply.code(201).headers(noStore).send({ class: created });
   });
 
-  app.get("/api/classes", route("GET /api/classes"), async (request, reply) => {
+  serve(app, routes.classes.list, async (request, reply) => {
     reply.headers(noStore);
     return { items: await listClasses(services, actorOf(request)) };
   });
 
   const joinGuard = createJoinGuard(services);
-  app.post("/api/classes/join", route("POST /api/classes/join"), async (request, reply) => {
+  serve(app, routes.classes.join, async (request, reply) => {
     const result = await joinGuard(request, () =>
       joinClass(services, actorOf(request), request.body),
     );
@@ -69,40 +70,33 @@ export async function classRoutes(fastify: FastifyInstance, services: Services) 
   });
 
   // A student's answer to a class's invitation, and leaving a class (issue 26).
-  app.get(
-    "/api/me/class-invitations",
-    route("GET /api/me/class-invitations"),
-    async (request, reply) => {
-      reply.headers(noStore);
-      return myInvitations(services, actorOf(request));
-    },
-  );
-  app.post(
-    "/api/classes/:id/invitation",
-    route("POST /api/classes/:id/invitation"),
-    async (request, reply) => {
-      reply.headers(noStore);
-      return acceptInvitation(services, actorOf(request), request.params.id);
-    },
-  );
-  for (const [access, change] of [
-    ["DELETE /api/classes/:id/invitation", declineInvitation],
-    ["DELETE /api/classes/:id/enrolment", leaveClass],
+  serve(app, routes.classes.myInvitations, async (request, reply) => {
+    reply.headers(noStore);
+    return myInvitations(services, actorOf(request));
+  });
+  serve(app, routes.classes.acceptInvitation, async (request, reply) => {
+    reply.headers(noStore);
+    return acceptInvitation(services, actorOf(request), request.params.id);
+  });
+  for (const [entry, change] of [
+    [routes.classes.declineInvitation, declineInvitation],
+    [routes.classes.leave, leaveClass],
   ] as const) {
-    app.delete(access.slice("DELETE ".length), route(access), async (request, reply) => {
+    serve(app, entry, async (request, reply) => {
       await change(services, actorOf(request), request.params.id);
       return reply.code(204).headers(noStore).send();
     });
   }
 
-  app.get("/api/classes/:id", route("GET /api/classes/:id"), async (request, reply) => {
+  serve(app, routes.classes.get, async (request, reply) => {
     reply.headers(noStore);
     return { class: await getClass(services, actorOf(request), request.params.id) };
   });
 
-  app.patch(
-    "/api/classes/:id",
-    { ...route("PATCH /api/classes/:id"), preValidation: manageFirst.preValidation },
+  serve(
+    app,
+    routes.classes.update,
+    { preValidation: manageFirst.preValidation },
     async (request, reply) => {
       reply.headers(noStore);
       return {
@@ -116,26 +110,20 @@ export async function classRoutes(fastify: FastifyInstance, services: Services) 
     },
   );
 
-  app.delete("/api/classes/:id", route("DELETE /api/classes/:id"), async (request, reply) => {
+  serve(app, routes.classes.remove, async (request, reply) => {
     await removeClass(services, actorOf(request), request.params.id);
     return reply.code(204).send();
   });
 
-  app.get(
-    "/api/classes/:id/members",
-    route("GET /api/classes/:id/members"),
-    async (request, reply) => {
-      reply.headers(noStore);
-      return classMembers(services, actorOf(request), request.params.id);
-    },
-  );
+  serve(app, routes.classes.members, async (request, reply) => {
+    reply.headers(noStore);
+    return classMembers(services, actorOf(request), request.params.id);
+  });
 
-  app.post(
-    "/api/classes/:id/teachers",
-    {
-      ...route("POST /api/classes/:id/teachers"),
-      preValidation: manageFirst.preValidation,
-    },
+  serve(
+    app,
+    routes.classes.addTeacher,
+    { preValidation: manageFirst.preValidation },
     async (request, reply) => {
       reply.headers(noStore);
       return {
@@ -150,39 +138,30 @@ export async function classRoutes(fastify: FastifyInstance, services: Services) 
   );
 
   // Taking a co-teacher or a student out of a class: the same call on another list.
-  for (const [access, remove] of [
-    ["DELETE /api/classes/:id/teachers/:uid", removeCoTeacher],
-    ["DELETE /api/classes/:id/students/:uid", removeStudent],
+  for (const [entry, remove] of [
+    [routes.classes.removeTeacher, removeCoTeacher],
+    [routes.classes.removeStudent, removeStudent],
   ] as const) {
-    app.delete(access.slice("DELETE ".length), route(access), async (request, reply) => {
+    serve(app, entry, async (request, reply) => {
       await remove(services, actorOf(request), request.params.id, request.params.uid);
       return reply.code(204).send();
     });
   }
 
-  app.delete(
-    "/api/classes/:id/invitations/:email",
-    route("DELETE /api/classes/:id/invitations/:email"),
-    async (request, reply) => {
-      const { id, email } = request.params;
-      await cancelInvitation(services, actorOf(request), id, email);
-      return reply.code(204).send();
-    },
-  );
+  serve(app, routes.classes.cancelInvitation, async (request, reply) => {
+    const { id, email } = request.params;
+    await cancelInvitation(services, actorOf(request), id, email);
+    return reply.code(204).send();
+  });
 
   // A new join code, or none: the class as it is then.
-  for (const [method, change] of [
-    ["POST", rotateJoinCode],
-    ["DELETE", disableJoinCode],
+  for (const [entry, change] of [
+    [routes.classes.newJoinCode, rotateJoinCode],
+    [routes.classes.closeJoinCode, disableJoinCode],
   ] as const) {
-    app.route({
-      method,
-      url: "/api/classes/:id/join-code",
-      ...route(`${method} /api/classes/:id/join-code`),
-      handler: async (request, reply) => {
-        reply.headers(noStore);
-        return { class: await change(services, actorOf(request), request.params.id) };
-      },
+    serve(app, entry, async (request, reply) => {
+      reply.headers(noStore);
+      return { class: await change(services, actorOf(request), request.params.id) };
     });
   }
 
@@ -204,25 +183,11 @@ export async function classRoutes(fastify: FastifyInstance, services: Services) 
     // Twenty files a minute: a teacher fixing lines and uploading again stays far below it.
     const uploads = perAccount(services, "roster", 20, 60_000);
     for (const dryRun of [true, false]) {
-      const access = dryRun
-        ? ("POST /api/classes/:id/roster/preview" as const)
-        : ("POST /api/classes/:id/roster" as const);
-      roster
-        .withTypeProvider<ZodTypeProvider>()
-        .post(
-          access.slice("POST ".length),
-          { ...route(access, { ...uploads }), bodyLimit: rosterLimits.bytes },
-          async (request, reply) => {
-            reply.headers(noStore);
-            return importRoster(
-              services,
-              actorOf(request),
-              request.params.id,
-              request.body,
-              dryRun,
-            );
-          },
-        );
+      const entry = dryRun ? routes.classes.previewRoster : routes.classes.importRoster;
+      serve(roster, entry, { config: { ...uploads } }, async (request, reply) => {
+        reply.headers(noStore);
+        return importRoster(services, actorOf(request), request.params.id, request.body, dryRun);
+      });
     }
   });
 }

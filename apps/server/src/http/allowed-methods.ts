@@ -1,16 +1,15 @@
-import { type ApiRoute, apiAccess } from "@gradecast/contract/api-access";
 import { messages } from "@gradecast/contract/messages";
+import { routeList } from "@gradecast/contract/routes/index";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 
-// Which methods an API path is served with, from the contract's table of routes: a known path
+// Which methods an API path is served with, from the contract's route entries: a known path
 // called with another method answers 405 with this list in `Allow` (RFC 9110), not 404.
-const patterns = (Object.keys(apiAccess) as ApiRoute[]).map((route) => {
-  const [method = "GET", path = "/"] = route.split(" ");
+const patterns = routeList.map(({ method, path }) => {
   const source = path
     .split("/")
     .map((segment) => (segment.startsWith(":") ? "[^/]+" : segment.replace(/[.]/g, "\\.")))
     .join("/");
-  return { method, path, regex: new RegExp(`^${source}$`) };
+  return { method: method as string, path, regex: new RegExp(`^${source}$`) };
 });
 
 /** The methods `path` is served with (HEAD with GET), or none for a path the API lacks. */

@@ -1,5 +1,6 @@
+import { routes } from "@gradecast/contract/routes/index";
 import type { FastifyInstance } from "fastify";
-import { route } from "./route-schemas.ts";
+import { serve } from "./route-schemas.ts";
 
 // The HTTP API described for its clients (DESIGN.md section 2): the OpenAPI 3.1 document that
 // @fastify/swagger generates from the route schemas (openapi.ts), at /api/openapi.json (and its
@@ -52,13 +53,13 @@ export async function apiDocsRoutes(app: FastifyInstance) {
     }
     return cached;
   };
-  for (const access of ["GET /api/openapi.json", "GET /api/docs/openapi.json"] as const) {
-    app.get(access.slice("GET ".length), route(access), async (_request, reply) => {
+  for (const entry of [routes.site.openApi, routes.site.formerOpenApi]) {
+    serve(app, entry, async (_request, reply) => {
       reply.header("cache-control", "public, max-age=300");
       return built().doc;
     });
   }
-  app.get("/api/docs", route("GET /api/docs"), async (_request, reply) => {
+  serve(app, routes.site.docs, async (_request, reply) => {
     reply.header("cache-control", "public, max-age=300");
     return reply.type("text/html; charset=utf-8").send(built().page);
   });

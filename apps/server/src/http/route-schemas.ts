@@ -1,32 +1,44 @@
 import { isDeepStrictEqual } from "node:util";
-import { type ApiRoute, apiAccess } from "@gradecast/contract/api-access";
-import { apiRoutes, bodyLimitOf } from "@gradecast/contract/api-routes";
 import { errorBodySchema } from "@gradecast/contract/errors";
-import type { Audience } from "@gradecast/contract/roles";
-import type { FastifyContextConfig, FastifyInstance, FastifySchema } from "fastify";
+import { bodyLimitOfEntry, type RouteEntry } from "@gradecast/contract/route";
+import { type ApiRoute, type RouteOf, routeByKey } from "@gradecast/contract/routes/index";
+import type {
+  ContextConfigDefault,
+  FastifyBaseLogger,
+  FastifyContextConfig,
+  FastifyInstance,
+  FastifySchema,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+  RouteGenericInterface,
+  RouteHandlerMethod,
+  RouteShorthandOptions,
+} from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import type { z } from "zod";
 import { DomainError } from "../domain-errors.ts";
 import { validationError } from "./errors.ts";
 
-// Route schemas (docs/decisions/0011-route-schemas.md): each route's params, query, body and
-// answers come from the contract's table (api-routes.ts), through fastify-type-provider-zod's
-// types. Fastify validates requests with them (a failure is the usual 400 naming each field),
-// @fastify/swagger documents them, and under test every answer is checked against them.
-
-type Contract<R extends ApiRoute> = (typeof apiRoutes)[R];
+// Route registration from the contract's entries (docs/decisions/0015-one-declaration-per-route.md):
+// each route is served from its entry (packages/contract/src/routes/*.ts): its method and path,
+// its params, query, body and answers through fastify-type-provider-zod's types, its body limit,
+// and the entry itself in the route's config for the access hook. Fastify validates requests with
+// the schemas (a failure is the usual 400 naming each field), @fastify/swagger documents them,
+// and under test every answer is checked against them.
 
 /** Errors every route may answer, whatever it does: the one error shape of DESIGN.md section 4. */
 const errorAnswer = errorBodySchema.describe("An error: { error: { code, message, fields? } }");
 
-function errorStatuses(route: ApiRoute): number[] {
-  const contract = apiRoutes[route] as { params?: unknown; querystring?: unknown; body?: unknown };
-  const method = route.split(" ")[0];
-  const anonymous = (apiAccess[route].allow as readonly Audience[]).includes("anonymous");
-  const takesBody = method === "POST" || method === "PATCH";
+const anonymousMay = (entry: RouteEntry) =>
+  (entry.access.allow as readonly string[]).includes("anonymous");
+
+function errorStatuses(entry: RouteEntry): number[] {
+  const takesBody = entry.method === "POST" || entry.method === "PATCH";
   return [
     400,
-    ...(anonymous ? [] : [401, 403]),
-    ...(contract.params ? [404] : []),
+    ...(anonymousMay(entry) ? [] : [401, 403]),
+    ...(entry.params ? [404] : []),
     ...(takesBody ? [413, 415] : []),
     429,
     500,
@@ -35,66 +47,92 @@ function errorStatuses(route: ApiRoute): number[] {
 }
 
 /** "GET /api/reports/:id" → "getReportsById"; names every operation of the document. */
-export function operationIdOf(route: ApiRoute): string {
-  const [method = "get", url = ""] = route.split(" ");
-  const words = url
+export function operationIdOf(entry: Pick<RouteEntry, "method" | "path">): string {
+  const words = entry.path
     .replace(/^\/api\/?/, "")
     .split(/[/.-]/)
     .filter(Boolean)
     .map((part) => (part.startsWith(":") ? `by ${part.slice(1)}` : part))
     .flatMap((part) => part.split(" "));
-  return [method.toLowerCase(), ...words.map((w) => w[0]?.toUpperCase() + w.slice(1))].join("");
+  return [entry.method.toLowerCase(), ...words.map((w) => w[0]?.toUpperCase() + w.slice(1))].join(
+    "",
+  );
 }
 
+/** The part of an entry Fastify types the handler's request and answers with. */
+export type SchemaOf<E extends RouteEntry> = Pick<
+  E,
+  Extract<keyof E, "params" | "querystring" | "body">
+> & { response: E["response"] } & FastifySchema;
+
 /**
- * The schema of one route: what the contract declares, its error answers, and what the API
+ * The schema of one route: what its entry declares, its error answers, and what the API
  * document says of it. Typed, so that the zod type provider types the handler's request.
  */
-export function routeSchema<R extends ApiRoute>(route: R) {
-  const { summary, response, produces, consumes, bodyLimit, ...input } = apiRoutes[
-    route
-  ] as RouteEntry;
-  const anonymous = (apiAccess[route].allow as readonly Audience[]).includes("anonymous");
+export function routeSchema<const E extends RouteEntry>(entry: E): SchemaOf<E>;
+/** The same by the route's key (tests that name a route by what is called). */
+export function routeSchema<K extends ApiRoute>(key: K): SchemaOf<RouteOf<K>>;
+export function routeSchema(route: RouteEntry | ApiRoute) {
+  const entry: RouteEntry = typeof route === "string" ? routeByKey[route] : route;
+  const { summary, response, produces, consumes, access, params, querystring, body } = entry;
+  const anonymous = anonymousMay(entry);
   const errors = Object.fromEntries(
-    errorStatuses(route)
+    errorStatuses(entry)
       .filter((status) => !(status in response))
       .map((status) => [status, errorAnswer]),
   );
   return {
-    operationId: operationIdOf(route),
+    operationId: operationIdOf(entry),
     summary,
-    description: `Who may call: ${anonymous ? "anyone" : (apiAccess[route].allow as readonly string[]).join(", ")}.`,
+    description: `Who may call: ${anonymous ? "anyone" : (access.allow as readonly string[]).join(", ")}.`,
     ...(anonymous ? { security: [] } : {}),
     ...(produces ? { produces: [produces] } : {}),
     ...(consumes ? { consumes: [consumes] } : {}),
-    ...input,
+    ...(params ? { params } : {}),
+    ...(querystring ? { querystring } : {}),
+    ...(body ? { body } : {}),
     response: { ...response, ...errors, default: errorAnswer },
-  } as unknown as Omit<Contract<R>, "summary" | "produces" | "consumes" | "response"> & {
-    response: Contract<R>["response"];
-  } & FastifySchema;
+  } as unknown as FastifySchema;
 }
 
-type RouteEntry = {
-  summary: string;
-  response: Record<number, z.ZodType>;
-  produces?: string;
-  consumes?: string;
-  bodyLimit?: number;
-  params?: z.ZodType;
-  querystring?: z.ZodType;
-  body?: z.ZodType;
-};
+/** The one handler signature: the request and reply typed by the route's entry. */
+export type HandlerOf<E extends RouteEntry> = RouteHandlerMethod<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  RouteGenericInterface,
+  ContextConfigDefault,
+  SchemaOf<E>,
+  ZodTypeProvider,
+  FastifyBaseLogger
+>;
+
+/** What a route may add to its entry: config (rate limits), hooks, a larger body limit. */
+export type RouteExtras = Pick<
+  RouteShorthandOptions,
+  "preValidation" | "preHandler" | "onRequest" | "bodyLimit"
+> & { config?: object };
 
 /**
- * A route's options: its line of the access table, its schema and its body limit (from the
- * contract's entry), plus any other config.
+ * Serves one route from its entry: `serve(app, routes.classes.create, { config }, handler)`.
+ * The access hook reads the entry from the route's config.
  */
-export function route<R extends ApiRoute, C extends object = object>(access: R, config?: C) {
-  return {
-    schema: routeSchema(access),
-    config: { access, ...config } as FastifyContextConfig,
-    bodyLimit: bodyLimitOf(access),
-  };
+export function serve<const E extends RouteEntry>(
+  app: FastifyInstance,
+  entry: E,
+  ...rest: [handler: HandlerOf<E>] | [extras: RouteExtras, handler: HandlerOf<E>]
+): void {
+  const [extras, handler] = rest.length === 1 ? [{}, rest[0]] : rest;
+  const { config, ...hooks } = extras as RouteExtras;
+  app.route({
+    method: entry.method,
+    url: entry.path,
+    schema: routeSchema(entry),
+    bodyLimit: bodyLimitOfEntry(entry),
+    ...hooks,
+    config: { ...config, route: entry } as FastifyContextConfig,
+    handler: handler as never,
+  });
 }
 
 declare module "fastify" {

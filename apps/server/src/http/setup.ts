@@ -1,9 +1,10 @@
+import { routes } from "@gradecast/contract/routes/index";
 import type { SetupState } from "@gradecast/contract/site";
 import type { FastifyInstance } from "fastify";
 import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.ts";
 import type { Services } from "../services.ts";
-import { route } from "./route-schemas.ts";
+import { serve } from "./route-schemas.ts";
 
 // GET /api/setup (issue 28): whether the installation has an active admin yet. A fresh install
 // has none, and the first teacher would wait for an approval nobody can give: the login page
@@ -26,7 +27,7 @@ export async function setupRoutes(app: FastifyInstance, services: Services) {
   // disabled), so the query stops then; until then each call asks, because on PostgreSQL
   // `admin:create` may run beside the server.
   let known = false;
-  app.get("/api/setup", route("GET /api/setup"), async (_request, reply): Promise<SetupState> => {
+  serve(app, routes.site.setup, async (_request, reply): Promise<SetupState> => {
     if (!known) known = await adminExists(services.db);
     reply.header("cache-control", "no-store");
     return { adminExists: known, teacherSignup: services.config.teacherSignup };

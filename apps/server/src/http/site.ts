@@ -1,7 +1,8 @@
+import { routes } from "@gradecast/contract/routes/index";
 import type { SiteInfo } from "@gradecast/contract/site";
 import type { FastifyInstance } from "fastify";
 import type { Services } from "../services.ts";
-import { route } from "./route-schemas.ts";
+import { serve } from "./route-schemas.ts";
 
 // GET /api/site: what the public pages show about this installation (its name, its contact
 // address; null when the school has not set them).
@@ -11,7 +12,7 @@ export async function siteRoutes(app: FastifyInstance, services: Services) {
     contactEmail: services.config.contactEmail ?? null,
     schoolName: services.config.schoolName ?? null,
   };
-  app.get("/api/site", route("GET /api/site"), async (_request, reply) => {
+  serve(app, routes.site.site, async (_request, reply) => {
     reply.header("cache-control", "public, max-age=300");
     return info;
   });

@@ -1,11 +1,11 @@
-import { apiRoutes } from "@gradecast/contract/api-routes";
 import { messages } from "@gradecast/contract/messages";
+import { routeList } from "@gradecast/contract/routes/index";
 import type { FastifyInstance } from "fastify";
 import type { z } from "zod";
 import { invalid } from "../domain-errors.ts";
 
 // A body key the route does not take is refused by name (400), for every route whose body the
-// contract describes (api-routes.ts): a client that sends `role` to PATCH /api/me learns it was not applied,
+// contract describes (its entry in routes/*.ts): a client that sends `role` to PATCH /api/me learns it was not applied,
 // instead of a silent 200. Read from the same schemas the services parse with.
 function keysOf(schema: z.ZodType): Set<string> | undefined {
   const def = (schema as { _zod?: { def?: { type?: string; shape?: object; in?: z.ZodType } } })
@@ -17,14 +17,14 @@ function keysOf(schema: z.ZodType): Set<string> | undefined {
 
 export function installUnknownKeyGuard(app: FastifyInstance) {
   const known = new Map<string, Set<string>>();
-  for (const [route, contract] of Object.entries(apiRoutes)) {
-    const body = (contract as { body?: z.ZodType }).body;
+  for (const entry of routeList) {
+    const body = (entry as { body?: z.ZodType }).body;
     const keys = body ? keysOf(body) : undefined;
-    if (keys) known.set(route, keys);
+    if (keys) known.set(entry.key, keys);
   }
   app.addHook("preValidation", async (request) => {
-    const access = request.routeOptions.config.access;
-    const keys = access ? known.get(access) : undefined;
+    const entry = request.routeOptions.config.route;
+    const keys = entry ? known.get(entry.key) : undefined;
     const body = request.body;
     if (!keys || body === null || typeof body !== "object" || Array.isArray(body)) return;
     const unknown = Object.keys(body).filter((key) => !keys.has(key));

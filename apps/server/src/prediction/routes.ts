@@ -1,7 +1,9 @@
+import { routes } from "@gradecast/contract/routes/index";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { perAccount } from "../http/rate-limits.ts";
-import { route } from "../http/route-schemas.ts";
+import { actorOf } from "../http/request-actor.ts";
+import { serve } from "../http/route-schemas.ts";
 import type { Services } from "../services.ts";
 import { allPredictions, myPredictions, predict } from "./service.ts";
 
@@ -13,16 +15,16 @@ export async function predictionRoutes(fastify: FastifyInstance, services: Servi
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const perUser = perAccount(services, "predict", 120, 60_000);
 
-  app.post("/api/predict", route("POST /api/predict", { ...perUser }), async (request) => {
-    return predict(services, request.user!, request.body, request.query.store !== "false");
+  serve(app, routes.predictions.predict, { config: { ...perUser } }, async (request) => {
+    return predict(services, actorOf(request).user, request.body, request.query.store !== "false");
   });
 
-  app.get("/api/predictions/mine", route("GET /api/predictions/mine"), async (request, reply) => {
+  serve(app, routes.predictions.mine, async (request, reply) => {
     reply.header("cache-control", "no-store");
-    return myPredictions(services, request.user!);
+    return myPredictions(services, actorOf(request).user);
   });
 
-  app.get("/api/predictions", route("GET /api/predictions"), async (request, reply) => {
+  serve(app, routes.predictions.list, async (request, reply) => {
     reply.header("cache-control", "no-store");
     return { items: await allPredictions(services, request.query) };
   });

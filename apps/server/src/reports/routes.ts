@@ -1,11 +1,12 @@
 import { Readable } from "node:stream";
 import { messages } from "@gradecast/contract/messages";
+import { routes } from "@gradecast/contract/routes/index";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { limited } from "../domain-errors.ts";
 import { perAccount } from "../http/rate-limits.ts";
 import { actorOf } from "../http/request-actor.ts";
-import { route } from "../http/route-schemas.ts";
+import { serve } from "../http/route-schemas.ts";
 import type { Services } from "../services.ts";
 import {
   createReport,
@@ -33,52 +34,48 @@ export async function reportRoutes(fastify: FastifyInstance, services: Services)
 
   // Five a second: far above any teacher's pace, it keeps a script from flooding the table.
   const filing = perAccount(services, "reports", 300, 60_000);
-  app.post("/api/reports", route("POST /api/reports", { ...filing }), async (request, reply) => {
+  serve(app, routes.reports.create, { config: { ...filing } }, async (request, reply) => {
     const report = await createReport(services, actorOf(request), request.body);
     return reply.code(201).send({ report });
   });
 
-  app.get("/api/reports", route("GET /api/reports"), async (request, reply) => {
+  serve(app, routes.reports.list, async (request, reply) => {
     reply.header("cache-control", "no-store");
-    return listPage(services, request.user!, listQuery(request.query));
+    return listPage(services, actorOf(request).user, listQuery(request.query));
   });
 
-  app.get(
-    "/api/reports/export.csv",
-    route("GET /api/reports/export.csv"),
-    async (request, reply) => {
-      const { search, sort } = listQuery(request.query);
-      if (exporting >= exportLimit) {
-        throw limited(5_000, messages.exportBusy);
-      }
-      const day = services.now().toISOString().slice(0, 10);
-      reply
-        .header("cache-control", "no-store")
-        .header("content-type", "text/csv; charset=utf-8")
-        .header("content-disposition", `attachment; filename="student-reports-${day}.csv"`);
-      exporting++;
-      const csv = Readable.from(
-        exportCsv(services, { search, sort, viewerId: viewerOf(request.user!) }),
-      );
-      // Ended, failed or cut off by the client: the slot is free again.
-      csv.once("close", () => {
-        exporting--;
-      });
-      // The documented body is the CSV text; it is streamed, never serialized.
-      return reply.send(csv as unknown as string);
-    },
-  );
-
-  app.get("/api/reports/:id", route("GET /api/reports/:id"), async (request, reply) => {
-    reply.header("cache-control", "no-store");
-    return { report: await getReport(services, request.user!, request.params.id) };
+  serve(app, routes.reports.exportCsv, async (request, reply) => {
+    const { search, sort } = listQuery(request.query);
+    if (exporting >= exportLimit) {
+      throw limited(5_000, messages.exportBusy);
+    }
+    const day = services.now().toISOString().slice(0, 10);
+    reply
+      .header("cache-control", "no-store")
+      .header("content-type", "text/csv; charset=utf-8")
+      .header("content-disposition", `attachment; filename="student-reports-${day}.csv"`);
+    exporting++;
+    const csv = Readable.from(
+      exportCsv(services, { search, sort, viewerId: viewerOf(actorOf(request).user) }),
+    );
+    // Ended, failed or cut off by the client: the slot is free again.
+    csv.once("close", () => {
+      exporting--;
+    });
+    // The documented body is the CSV text; it is streamed, never serialized.
+    return reply.send(csv as unknown as string);
   });
 
-  app.patch("/api/reports/:id", route("PATCH /api/reports/:id"), async (request) => ({
+  serve(app, routes.reports.get, async (request, reply) => {
+    reply.header("cache-control", "no-store");
+    return { report: await getReport(services, actorOf(request).user, request.params.id) };
+  });
+
+  serve(app, routes.reports.update, async (request) => ({
     report: await editReport(services, actorOf(request), request.params.id, request.body),
   }));
 
-  app.delete("/api/reports/:id", route("DELETE /api/reports/:id"), async (request, reply) => {
+  serve(app, routes.reports.remove, async (request, reply) => {
     await removeReport(services, actorOf(request), request.params.id);
     return reply.code(204).send();
   });

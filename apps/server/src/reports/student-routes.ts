@@ -1,6 +1,8 @@
+import { routes } from "@gradecast/contract/routes/index";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { route } from "../http/route-schemas.ts";
+import { actorOf } from "../http/request-actor.ts";
+import { serve } from "../http/route-schemas.ts";
 import type { Services } from "../services.ts";
 import { myReportsPage } from "./my-reports.ts";
 import { enrolledStudents } from "./rosters.ts";
@@ -9,16 +11,16 @@ import { enrolledStudents } from "./rosters.ts";
 // reads about themselves. The access hook has checked the role and a verified email.
 export async function reportStudentRoutes(fastify: FastifyInstance, services: Services) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  app.get("/api/classes/students", route("GET /api/classes/students"), async (request, reply) => {
+  serve(app, routes.reports.enrolledStudents, async (request, reply) => {
     reply.header("cache-control", "no-store");
     const { search, limit } = request.query;
-    const user = request.user!;
+    const user = actorOf(request).user;
     const teacherId = user.role === "admin" ? null : user.id;
     return { items: await enrolledStudents(services.db, { teacherId, search, limit }) };
   });
 
-  app.get("/api/me/reports", route("GET /api/me/reports"), async (request, reply) => {
+  serve(app, routes.reports.mine, async (request, reply) => {
     reply.header("cache-control", "no-store");
-    return myReportsPage(services, request.user!.id, request.query);
+    return myReportsPage(services, actorOf(request).user.id, request.query);
   });
 }

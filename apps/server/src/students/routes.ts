@@ -1,7 +1,9 @@
+import { routes } from "@gradecast/contract/routes/index";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { perAccount } from "../http/rate-limits.ts";
-import { route } from "../http/route-schemas.ts";
+import { actorOf } from "../http/request-actor.ts";
+import { serve } from "../http/route-schemas.ts";
 import type { Services } from "../services.ts";
 import { allQuestionnaires, myQuestionnaires, saveQuestionnaire } from "./service.ts";
 
@@ -13,17 +15,17 @@ export async function studentRoutes(fastify: FastifyInstance, services: Services
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const perUser = perAccount(services, "students", 30, 60_000);
 
-  app.post("/api/students", route("POST /api/students", { ...perUser }), async (request, reply) => {
-    const student = await saveQuestionnaire(services, request.user!, request.body);
+  serve(app, routes.students.save, { config: { ...perUser } }, async (request, reply) => {
+    const student = await saveQuestionnaire(services, actorOf(request).user, request.body);
     return reply.code(201).send({ student });
   });
 
-  app.get("/api/students/mine", route("GET /api/students/mine"), async (request, reply) => {
+  serve(app, routes.students.mine, async (request, reply) => {
     reply.header("cache-control", "no-store");
-    return { items: await myQuestionnaires(services, request.user!) };
+    return { items: await myQuestionnaires(services, actorOf(request).user) };
   });
 
-  app.get("/api/students", route("GET /api/students"), async (request, reply) => {
+  serve(app, routes.students.list, async (request, reply) => {
     reply.header("cache-control", "no-store");
     return { items: await allQuestionnaires(services, request.query) };
   });

@@ -1,3 +1,4 @@
+import { routes } from "@gradecast/contract/routes/index";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { bearerOf } from "../auth/authenticate.ts";
@@ -5,34 +6,36 @@ import { changeEmail } from "../auth/email-change.ts";
 import { requireRecentAuth } from "../auth/reauth.ts";
 import { type AuthContext, changePassword, getMe, updateMe } from "../auth/service.ts";
 import { perAccount } from "../http/rate-limits.ts";
-import { route } from "../http/route-schemas.ts";
+import { actorOf } from "../http/request-actor.ts";
+import { serve } from "../http/route-schemas.ts";
 import { securityRoutes } from "./security-routes.ts";
 
 // The signed-in user's own account: GET/PATCH /api/me {uid,name,email,role,emailVerified,
 // createdAt}, and POST /api/me/password (204; revokes the other sessions).
 export async function meRoutes(fastify: FastifyInstance, ctx: AuthContext) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  app.get("/api/me", route("GET /api/me"), async (request, reply) => {
+  serve(app, routes.users.me, async (request, reply) => {
     reply.header("cache-control", "no-store");
-    return getMe(ctx, request.user!.id);
+    return getMe(ctx, actorOf(request).user.id);
   });
 
-  app.patch("/api/me", route("PATCH /api/me"), async (request, reply) => {
+  serve(app, routes.users.rename, async (request, reply) => {
     reply.header("cache-control", "no-store");
-    return updateMe(ctx, request.user!.id, request.body);
+    return updateMe(ctx, actorOf(request).user.id, request.body);
   });
 
-  app.post(
-    "/api/me/password",
-    // Guessing the current password with a stolen ID token: as slow as guessing a sign-in.
-    route("POST /api/me/password", { ...perAccount(ctx.services, "password", 10, 15 * 60_000) }),
+  // Guessing the current password with a stolen ID token: as slow as guessing a sign-in.
+  serve(
+    app,
+    routes.users.changePassword,
+    { config: { ...perAccount(ctx.services, "password", 10, 15 * 60_000) } },
     async (request, reply) => {
       // The current password is asked too; a code as well when MFA is on (re-authentication).
-      await requireRecentAuth(ctx, request.user!);
+      await requireRecentAuth(ctx, actorOf(request).user);
       await changePassword(
         ctx,
         { ip: request.ip ?? null },
-        request.user!.id,
+        actorOf(request).user.id,
         bearerOf(request),
         request.body,
       );
@@ -42,12 +45,15 @@ export async function meRoutes(fastify: FastifyInstance, ctx: AuthContext) {
 
   // A new address, after re-authentication (auth/email-change.ts). Each call sends two emails:
   // ten calls an hour per account.
-  app.patch(
-    "/api/me/email",
-    route("PATCH /api/me/email", {
-      ...perAccount(ctx.services, "email-change", 10, 60 * 60_000),
-    }),
-    async (request) => changeEmail(ctx, request.user!, request.ip ?? null, request.body),
+  serve(
+    app,
+    routes.accountSecurity.changeEmail,
+    {
+      config: {
+        ...perAccount(ctx.services, "email-change", 10, 60 * 60_000),
+      },
+    },
+    async (request) => changeEmail(ctx, actorOf(request).user, request.ip ?? null, request.body),
   );
 
   await securityRoutes(app, ctx);

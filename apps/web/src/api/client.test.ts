@@ -1,8 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, expectTypeOf, it, vi } from "vitest";
 import {
   ApiError,
   api,
   apiUrl,
+  call,
   errorFromResponse,
   fileNameOf,
   networkErrorMessage,
@@ -185,5 +186,39 @@ describe("helpers", () => {
     expect(fileNameOf('attachment; filename="reports.csv"', "x")).toBe("reports.csv");
     expect(fileNameOf("attachment; filename*=UTF-8''r%C3%A9sum%C3%A9.csv", "x")).toBe("résumé.csv");
     expect(fileNameOf(null, "fallback.csv")).toBe("fallback.csv");
+  });
+});
+
+describe("call: by route, typed by its contract entry", () => {
+  it("fills the path parameters (encoded), appends the query and sends the body as JSON", async () => {
+    serve(() => json(200, { class: { id: "c/1" } }));
+    await call("PATCH /api/classes/:id", { params: { id: "c/1" }, body: { name: "Maths" } });
+    expect(calls[0]?.url).toBe("/api/classes/c%2F1");
+    expect(calls[0]?.init.method).toBe("PATCH");
+    expect(calls[0]?.init.body).toBe(JSON.stringify({ name: "Maths" }));
+
+    serve(() => json(200, { items: [], nextCursor: null }));
+    await call("GET /api/reports", { query: { search: "a b", cursor: undefined } });
+    expect(calls[1]?.url).toBe("/api/reports?search=a+b");
+
+    serve(() => new Response(null, { status: 204 }));
+    const answer = await call("DELETE /api/classes/:id/invitations/:email", {
+      params: { id: "c1", email: "a+b@x.org" },
+    });
+    expect(calls[2]?.url).toBe("/api/classes/c1/invitations/a%2Bb%40x.org");
+    expect(answer).toBeUndefined();
+  });
+
+  it("types the answer, the body and the parameters from the entry", () => {
+    expectTypeOf<Awaited<ReturnType<typeof call<"GET /api/me">>>>().toHaveProperty("email");
+    expectTypeOf<
+      Awaited<ReturnType<typeof call<"DELETE /api/me/sessions/:id">>>
+    >().toEqualTypeOf<undefined>();
+    // @ts-expect-error: the class's id is required
+    void (() => call("GET /api/classes/:id", {}));
+    // @ts-expect-error: a report's body is required
+    void (() => call("POST /api/reports"));
+    // @ts-expect-error: not a route
+    void (() => call("GET /api/nowhere"));
   });
 });

@@ -3,6 +3,9 @@
 // expired, and every failure turned into an `ApiError` built from the uniform error body
 // `{"error":{"code","message","fields"}}`.
 
+import type { ApiRoute, RouteOf } from "@gradecast/contract/routes/index";
+import type { z } from "zod";
+
 export const tokenKey = "token";
 
 /** Fired on window when the session ends without the user asking (refresh refused). */
@@ -264,4 +267,61 @@ export async function downloadFile(path: string, fallbackName = "download"): Pro
   link.click();
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+// Calls by route (docs/decisions/0015): `call("PATCH /api/classes/:id", { params: { id }, body })`.
+// The route's entry in the contract types the path parameters, query, body and answer; only
+// types are imported, so no schema reaches the bundle.
+type Schema<E, K extends string> = E extends { [P in K]: infer S extends z.ZodType } ? S : never;
+type SuccessStatus = 200 | 201 | 202 | 204;
+type Answers<E> = E extends { response: infer R } ? R : never;
+
+/** What a route answers on success (undefined for 204, the text of a CSV or HTML body). */
+export type AnswerOf<K extends ApiRoute> = {
+  [S in keyof Answers<RouteOf<K>> & SuccessStatus]: Answers<RouteOf<K>>[S] extends z.ZodType
+    ? z.output<Answers<RouteOf<K>>[S]>
+    : never;
+}[keyof Answers<RouteOf<K>> & SuccessStatus];
+
+/** What a call to a route sends: path parameters, query and body, as its entry declares them. */
+export type InputOf<K extends ApiRoute> = ([Schema<RouteOf<K>, "params">] extends [never]
+  ? { params?: undefined }
+  : { params: z.input<Schema<RouteOf<K>, "params">> }) &
+  ([Schema<RouteOf<K>, "querystring">] extends [never]
+    ? { query?: undefined }
+    : { query?: z.input<Schema<RouteOf<K>, "querystring">> }) &
+  ([Schema<RouteOf<K>, "body">] extends [never]
+    ? // A route without a JSON body may take a file (the roster upload).
+      { body?: Blob }
+    : { body: z.input<Schema<RouteOf<K>, "body">> });
+
+type Needed<K extends ApiRoute> = [
+  Schema<RouteOf<K>, "params"> | Schema<RouteOf<K>, "body">,
+] extends [never]
+  ? [input?: InputOf<K>, opts?: ApiOptions]
+  : [input: InputOf<K>, opts?: ApiOptions];
+
+/** The address of a call: path parameters filled in (encoded), the query appended. */
+export function routeUrl(route: ApiRoute, input: { params?: object; query?: object } = {}): string {
+  const path = (route.split(" ")[1] ?? "").replace(/:(\w+)/g, (_, name: string) => {
+    const value = (input.params as Record<string, unknown> | undefined)?.[name];
+    if (value === undefined || value === null) throw new Error(`${route}: no value for :${name}`);
+    return encodeURIComponent(String(value));
+  });
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(input.query ?? {})) {
+    if (value !== undefined && value !== null) query.append(key, String(value));
+  }
+  const search = query.toString();
+  return search ? `${path}?${search}` : path;
+}
+
+/** Calls one route: the parsed answer, typed by its entry, or an `ApiError`. */
+export function call<K extends ApiRoute>(
+  route: K,
+  ...[input, opts]: Needed<K>
+): Promise<AnswerOf<K>> {
+  const method = route.split(" ")[0] as Method;
+  const { body } = (input ?? {}) as { body?: unknown };
+  return api<AnswerOf<K>>(method, routeUrl(route, input as { params?: object }), body, opts);
 }
