@@ -1,5 +1,5 @@
 import { securityMessages } from "@gradecast/contract/account-security";
-import type { ApiRoute, Scope } from "@gradecast/contract/api-access";
+import type { ApiRoute } from "@gradecast/contract/api-access";
 import type { Role } from "@gradecast/contract/roles";
 import type { AccessRule, RouteEntry } from "@gradecast/contract/route";
 import { routeByKey, routes } from "@gradecast/contract/routes/index";
@@ -81,10 +81,4 @@ export function installAccessHook(app: FastifyInstance, authenticate: Authentica
     }
     if (rule.verified && !request.user.emailVerified) throw emailNotVerified();
   });
-}
-
-/** Which records of a route a signed-in user reaches, from the same entry. */
-export function scopeOf(access: ApiRoute, role: Role): Scope {
-  const rule: AccessRule = routeByKey[access].access;
-  return rule.scope?.[role] ?? "any";
 }
