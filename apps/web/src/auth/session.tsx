@@ -178,3 +178,18 @@ export function useSession(): SessionValue {
   if (!value) throw new Error("useSession must be used inside <SessionProvider>");
   return value;
 }
+
+/**
+ * The signed-in user for a page that shows the account itself (dashboard, profile): the
+ * session's user, read again from GET /api/me when the page opens, so that a change made
+ * elsewhere (an admin's approval, another device) shows. The session is the one store of who
+ * is signed in; there is no second copy to keep in step.
+ */
+export function useFreshUser(): User | null {
+  const { user, refresh } = useSession();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once per visit of the page
+  useEffect(() => {
+    refresh().catch(() => undefined);
+  }, []);
+  return user;
+}
