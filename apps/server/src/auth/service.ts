@@ -29,7 +29,7 @@ import { hashPassword, isCommonPassword, verifyDummy, verifyPassword } from "./p
 import * as q from "./queries.ts";
 import { idTokenSeconds, randomToken, sha256, signIdToken, verifyIdToken } from "./tokens.ts";
 
-// The rules of accounts (DESIGN.md section 4): registration, sign-in with rotating refresh
+// The rules of accounts: registration, sign-in with rotating refresh
 // tokens, email verification codes, password resets, the profile. Routes parse and answer;
 // this file decides; queries.ts touches the database.
 /** A session ends 30 days after its sign-in, however often it is refreshed (ASVS 7.3.2)... */

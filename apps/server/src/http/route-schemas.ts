@@ -15,7 +15,7 @@ import { validationError } from "./errors.ts";
 
 type Contract<R extends ApiRoute> = (typeof apiRoutes)[R];
 
-/** Errors every route may answer, whatever it does: the one error shape of DESIGN.md section 4. */
+/** Errors every route may answer, whatever it does: the one error shape, { error: { code, message } }. */
 const errorAnswer = errorBodySchema.describe("An error: { error: { code, message, fields? } }");
 
 function errorStatuses(route: ApiRoute): number[] {

@@ -15,7 +15,7 @@ import { forgetDrafts } from "../api/device-draft.ts";
 import { announceSessionChange } from "./session-events.ts";
 import { tokenSubject } from "./token-subject.ts";
 
-// Who is signed in. The ID token lives in localStorage `token` (SPEC.md section 3); the user is
+// Who is signed in. The ID token lives in localStorage `token` (the product's contract); the user is
 // fetched from GET /api/me whenever a token exists. Other tabs follow through the `storage`
 // event: a token removed elsewhere signs this tab out, a new one signs it in.
 // "unreachable": a token is stored but GET /api/me failed for another reason than the session

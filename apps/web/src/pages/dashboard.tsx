@@ -19,7 +19,7 @@ import { usePredictionHistory } from "../features/prediction/api.ts";
 import { dateTime } from "../features/prediction/format.ts";
 import { useSavedAnswers } from "../features/questionnaire/api.ts";
 
-// /dashboard (SPEC.md section 2): the welcome card and its Back to Home button, then what to do
+// /dashboard: the welcome card and its Back to Home button, then what to do
 // next for the role (issue 28), so that verifying, saving or Get Started never ends on a page
 // that says only "Welcome": a student answers the questionnaire, sees their latest prediction
 // (read back, never predicted again) or joins a class; a teacher sees their classes and how many
