@@ -55,9 +55,9 @@ module.exports = {
     {
       name: "server-shared-no-feature",
       comment:
-        "Shared server modules (db, mail, limits, audit) know no feature: features build on them.",
+        "Shared server modules (db, mail, limits, audit, csv) know no feature: features build on them.",
       severity: "error",
-      from: { path: "^apps/server/src/(db|mail|limits|audit)/" },
+      from: { path: "^apps/server/src/(db|mail|limits|audit|csv)/" },
       to: {
         path: "^apps/server/src/(admin|analytics|auth|classes|prediction|reports|students|users)/",
       },
@@ -65,7 +65,7 @@ module.exports = {
     {
       name: "no-feature-internals",
       comment:
-        "A feature's repository (queries) is its own: another feature goes through its service. Known exceptions are listed in .dependency-cruiser-known-violations.json until they move.",
+        "A feature's repository (queries) is its own: another feature goes through its service. A table several features use has its repository in db/ (db/users.ts).",
       severity: "error",
       from: { path: "^apps/server/src/([^/]+)/" },
       to: {

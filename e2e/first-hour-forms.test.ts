@@ -41,7 +41,7 @@ const errorBeside = (page: Page, name: string) =>
     .locator(".field-error");
 
 describe("Teacher Input never changes a number (1366 px)", () => {
-  test("101, -5, 7.5 and 100.5 stay as typed, marked; the form refuses them with SPEC.md's message", async ({
+  test("101, -5, 7.5 and 100.5 stay as typed, marked; the form refuses them with the contract's one message", async ({
     page,
     accounts,
   }) => {
@@ -177,7 +177,7 @@ describe("a student finds their way back (390 px)", () => {
     const student = await accounts.create({ role: "student" });
     await signInFresh(page, student);
 
-    // A new student: the dashboard keeps SPEC.md's welcome card and says to answer first.
+    // A new student: the dashboard keeps its welcome card and says to answer first.
     await page.goto("/dashboard");
     await page.getByRole("heading", { name: `Welcome, ${student.name}!` }).waitFor();
     expect(await page.getByRole("link", { name: "Back to Home" }).count()).toBe(1);

@@ -51,7 +51,7 @@ describe("a fresh install, before its first admin", () => {
     const before = browser.dialogs.length;
     await page.getByRole("button", { name: "Sign Up" }).click();
     await page.waitForURL(/\/login$/);
-    // SPEC's alert, then the same words on the page with what comes next.
+    // The contract's alert, then the same words on the page with what comes next.
     expect(browser.dialogs.slice(before)).toEqual([messages.registrationSuccess]);
     const notice = page.getByRole("status").filter({ hasText: messages.registrationSuccess });
     await notice.waitFor();

@@ -1,7 +1,7 @@
 import { logIn } from "./browser-accounts.ts";
 import { describe, expect, test } from "./fixtures.ts";
 
-// Where a newcomer used to get lost: SPEC.md's capitals (/Home, /Verify) typed in lower case,
+// Where a newcomer used to get lost: the routes' capitals (/Home, /Verify) typed in lower case,
 // and the sign-up form shown to someone already signed in.
 describe("addresses a newcomer types", () => {
   test("sends a signed-in person from /register and /login to their home", async ({

@@ -28,7 +28,7 @@ async function measure(
 ) {
   const write = groupCommit(
     async (items: number[]) => {
-      // The multi-row insert the server sends (prediction/queries.ts), built by Kysely here.
+      // The multi-row insert the server sends (db/predictions.ts), built by Kysely here.
       const r = await db
         .insertInto("predictions")
         .values(

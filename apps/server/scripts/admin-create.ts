@@ -1,10 +1,10 @@
 import { stdin, stdout } from "node:process";
 import { parseArgs } from "node:util";
 import { emailSchema } from "@gradecast/contract/auth";
-import { findUserByEmail } from "../src/auth/queries.ts";
 import { ConfigError, loadConfig } from "../src/config.ts";
 import { lockIfEmbedded } from "../src/db/data-dir-lock.ts";
 import { openMigrated } from "../src/db/database.ts";
+import { findUserByEmail } from "../src/db/users.ts";
 import { AdminInputError, createOrPromoteAdmin } from "../src/users/admin.ts";
 
 // npm run admin:create -- --email E --name N [--role teacher] [--reset-password]

@@ -4,7 +4,7 @@ import { messages } from "@gradecast/contract/messages";
 // What a service says went wrong, in its own terms: a kind (what sort of refusal), the wire code
 // of the contract, the message the user reads, the fields it concerns and how long to wait.
 // Services throw these and know nothing of HTTP; http/errors.ts alone turns a kind into a status
-// and headers, in the one error shape of DESIGN.md section 4.
+// and headers, in the one error shape, { error: { code, message } }.
 
 export type ErrorKind =
   | "invalid"

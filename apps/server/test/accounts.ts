@@ -3,7 +3,7 @@ import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import type { User } from "@gradecast/contract/auth";
 import { Secret, TOTP } from "otpauth";
-import { updateUser } from "../src/auth/queries.ts";
+import { updateUser } from "../src/db/users.ts";
 import { createOrPromoteAdmin } from "../src/users/admin.ts";
 import type { TestApp } from "./helpers.ts";
 

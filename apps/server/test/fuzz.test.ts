@@ -13,7 +13,7 @@ import { hostileTexts } from "./security-payloads.ts";
 // fuzzed as soon as it is in the table): generated bodies, query strings, path parameters and
 // headers, as anonymous callers, with a garbage or tampered token, and signed in as each role.
 // Properties: never a 5xx, every 4xx in the uniform error shape and as JSON, no internals in any
-// answer. Afterwards no row of the database holds a value outside SPEC.md section 9.
+// answer. Afterwards no row of the database holds a value outside the contract's ranges.
 //
 // FUZZ_RUNS sets the number of requests on PGlite (default 10,000); FUZZ_RUNS_PG those on
 // PostgreSQL (default a tenth of that); FUZZ_SEED replays a run.
@@ -378,7 +378,7 @@ describe.each(dialects)("fuzzing every API route on %s", inOrder, (dialect: Dial
     },
   );
 
-  it(`fuzzed ${total} inputs or more, and the database holds no value outside SPEC.md section 9`, async () => {
+  it(`fuzzed ${total} inputs or more, and the database holds no value outside the contract's ranges`, async () => {
     let count = 0;
     for (const m of statuses.values()) for (const c of m.values()) count += c;
     expect(count).toBeGreaterThanOrEqual(total);

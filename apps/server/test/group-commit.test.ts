@@ -2,7 +2,7 @@ import type { PredictionResult } from "@gradecast/contract/prediction";
 import { sql } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertPrediction } from "../src/prediction/queries.ts";
+import { insertPrediction } from "../src/db/predictions.ts";
 import { signIn } from "./accounts.ts";
 import { createTestApp, dialects, type TestApp } from "./helpers.ts";
 import { sampleQuestionnaire } from "./sample-answers.ts";

@@ -102,7 +102,7 @@ export async function createTestApp(
   };
 }
 
-/** Asserts the uniform error shape of DESIGN.md section 4 and returns the error. */
+/** Asserts the uniform error shape, { error: { code, message } }, and returns the error. */
 export function errorOf(body: string): {
   code: string;
   message: string;

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { csvCell, csvRow } from "../src/reports/csv.ts";
+import { csvCell, csvRow } from "../src/csv/csv.ts";
 import { parseCsv } from "./reports-csv-parser.ts";
 
 // The CSV writer of the report export: RFC 4180 quoting and the formula-injection guard, checked

@@ -9,7 +9,7 @@ import { signIn } from "./accounts.ts";
 import { createTestApp, dialects, errorOf, type TestApp } from "./helpers.ts";
 import { parseCsv } from "./reports-csv-parser.ts";
 
-// Student reports through the real API (issue 4): validation boundaries with SPEC's messages,
+// Student reports through the real API (issue 4): validation boundaries with the contract's exact messages,
 // search, keyset pagination, who may change what, role checks, and the CSV export.
 
 type Session = Awaited<ReturnType<typeof signIn>>;

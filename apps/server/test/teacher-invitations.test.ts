@@ -1,7 +1,7 @@
 import { messages } from "@gradecast/contract/messages";
 import { teacherInvitationMessages } from "@gradecast/contract/teacher-invitations";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { updateUser } from "../src/auth/queries.ts";
+import { updateUser } from "../src/db/users.ts";
 import {
   logIn,
   randomIp,

@@ -8,7 +8,7 @@ const match = (path: string) => (matchRoutes(table, path) ?? []).map((m) => m.ro
 const leaf = (path: string) => match(path).at(-1);
 const needsSignIn = (path: string) => match(path).some((r) => r.id === "signed-in");
 
-// SPEC.md section 2, letter for letter, plus /reset-password (the emailed link's target).
+// The product's page routes, letter for letter, plus /reset-password (the emailed link's target).
 const specPaths = [
   "/",
   "/login",
@@ -33,7 +33,7 @@ const specPaths = [
 ];
 
 describe("route table", () => {
-  it("has a page for every route of SPEC.md section 2 and every app page of the contract", () => {
+  it("has a page for every route of the product and every app page of the contract", () => {
     for (const path of [...specPaths, ...appPages.map((p) => p.path)]) {
       const route = leaf(path);
       expect(route, path).toBeDefined();
@@ -60,7 +60,7 @@ describe("route table", () => {
   });
 });
 
-// The sidebar each role sees (SPEC.md section 6, with docs/decisions/0002-sidebar.md on top);
+// The sidebar each role sees (docs/decisions/0002-sidebar.md);
 // the layout adds Logout last.
 describe("sidebar per role", () => {
   const labels = (role: "student" | "teacher" | "admin") => sidebarFor(role).map((i) => i.label);

@@ -4,7 +4,7 @@ import { RequireSignIn } from "./auth/guards.tsx";
 import { PublicLayout } from "./components/public-layout.tsx";
 import { AppLayout } from "./pages/app-layout.tsx";
 
-// Every route of SPEC.md section 2 with its exact path (capitals in /Home and /Verify; matching
+// Every page route of the product with its exact path (capitals in /Home and /Verify; matching
 // is case-sensitive), each page its own lazily loaded chunk so /login stays small.
 const Login = lazy(() => import("./pages/login.tsx"));
 const Register = lazy(() => import("./pages/register.tsx"));

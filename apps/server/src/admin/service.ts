@@ -11,7 +11,7 @@ import {
 import { teacherApprovedEmail, teacherRefusedEmail } from "@gradecast/contract/emails";
 import { isId } from "@gradecast/contract/ids";
 import type { Transaction } from "kysely";
-import { audit } from "../audit/audit.ts";
+import { audit, who } from "../audit/audit.ts";
 import type { Actor } from "../auth/actor.ts";
 import { type AuthContext, forgotPassword, toUser } from "../auth/service.ts";
 import {
@@ -112,12 +112,12 @@ export async function changeUser(
     }
     if (Object.keys(changes).length === 0) return toAdminUser(before);
     const after = await updateUserAccess(tx, uid, changes);
-    const who = { actorId: actor.user.id, actorEmail: actor.user.email, target: uid, ip: actor.ip };
+    const by = who(actor, uid);
     if (changes.role !== undefined) {
       const approved = before.pending_role === "teacher" && after.role === "teacher";
       if (approved) approvedTeacher = after;
       await audit(tx, {
-        ...who,
+        ...by,
         action: approved ? "admin.teacher_approved" : "admin.role_changed",
         details: {
           email: after.email,
@@ -130,12 +130,12 @@ export async function changeUser(
     if (changes.disabled === true) {
       const sessions = await revokeAllSessions(tx, uid);
       await audit(tx, {
-        ...who,
+        ...by,
         action: "admin.user_disabled",
         details: { email: after.email, sessionsEnded: sessions },
       });
     } else if (changes.disabled === false) {
-      await audit(tx, { ...who, action: "admin.user_enabled", details: { email: after.email } });
+      await audit(tx, { ...by, action: "admin.user_enabled", details: { email: after.email } });
     }
     return toAdminUser(after);
   });
@@ -166,12 +166,9 @@ export async function rejectTeacherRequest(
     if (before.pending_role !== "teacher") throw conflict(adminMessages.noTeacherRequest);
     const after = await updateUserAccess(tx, uid, { pending_role: null });
     await audit(tx, {
-      actorId: actor.user.id,
-      actorEmail: actor.user.email,
+      ...who(actor, uid),
       action: "admin.teacher_rejected",
-      target: uid,
       details: { email: after.email, role: after.role, pendingRole: before.pending_role },
-      ip: actor.ip,
     });
     refused = after;
     return toAdminUser(after);
@@ -224,12 +221,9 @@ export async function sendPasswordReset(
   const send = await forgotPassword(ctx, { email: row.email });
   await send();
   await audit(services.db, {
-    actorId: actor.user.id,
-    actorEmail: actor.user.email,
+    ...who(actor, uid),
     action: "admin.password_reset_sent",
-    target: uid,
     details: { email: row.email },
-    ip: actor.ip,
   });
 }
 

@@ -6,10 +6,10 @@ import {
   teacherInvitationParamsSchema,
 } from "@gradecast/contract/teacher-invitations";
 import { type Kysely, sql } from "kysely";
-import { audit } from "../audit/audit.ts";
+import { audit, who } from "../audit/audit.ts";
 import type { AuthUser } from "../auth/access-hook.ts";
-import { findUserByEmail } from "../auth/queries.ts";
 import type { DB, UserRow } from "../db/schema.ts";
+import { findUserByEmail } from "../db/users.ts";
 import { conflict, notFound } from "../domain-errors.ts";
 import { appUrl, sendMail } from "../mail/send.ts";
 import type { Services } from "../services.ts";
@@ -59,12 +59,9 @@ export async function inviteTeacher(
       ])
       .executeTakeFirstOrThrow();
     await audit(tx, {
-      actorId: actor.user.id,
-      actorEmail: actor.user.email,
+      ...who(actor, null),
       action: "admin.teacher_invited",
-      target: null,
       details: { email: input.email, name: input.name },
-      ip: actor.ip,
     });
     return invited;
   });
@@ -100,12 +97,9 @@ export async function cancelTeacherInvitation(
       .executeTakeFirst();
     if (!removed) throw notFound(teacherInvitationMessages.notFound);
     await audit(tx, {
-      actorId: actor.user.id,
-      actorEmail: actor.user.email,
+      ...who(actor, null),
       action: "admin.teacher_invitation_cancelled",
-      target: null,
       details: { email, name: removed.name, invitedBy: removed.invited_by },
-      ip: actor.ip,
     });
   });
 }

@@ -48,3 +48,11 @@ export function auditOwn(
     ip,
   });
 }
+
+/** The part every entry of a signed-in action shares: who, from which address, on what. */
+export function who(
+  actor: { user: { id: string; email: string }; ip: string | null },
+  target: string | null,
+): Pick<AuditEntry, "actorId" | "actorEmail" | "target" | "ip"> {
+  return { actorId: actor.user.id, actorEmail: actor.user.email, target, ip: actor.ip };
+}

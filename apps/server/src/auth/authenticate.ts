@@ -2,10 +2,10 @@ import type { Audience } from "@gradecast/contract/roles";
 import { routes } from "@gradecast/contract/routes/index";
 import type { FastifyRequest } from "fastify";
 import { createEmbedSigner } from "../analytics/embed-token.ts";
+import { type AuthUserRow, findAuthUser } from "../db/users.ts";
 import type { Services } from "../services.ts";
 import type { Authenticate, AuthUser } from "./access-hook.ts";
 import { commonPasswords, prepareDummyHash } from "./passwords.ts";
-import { type AuthUserRow, findAuthUser } from "./queries.ts";
 import { type AuthContext, accountDisabled } from "./service.ts";
 import { loadSigningKeys, verifyIdToken } from "./tokens.ts";
 

@@ -5,6 +5,7 @@ import { messages } from "@gradecast/contract/messages";
 import type { z } from "zod";
 import { audit } from "../audit/audit.ts";
 import { hasSqlState, sqlStates } from "../db/sql-errors.ts";
+import * as users from "../db/users.ts";
 import { conflict, invalid } from "../domain-errors.ts";
 import { appUrl, sendMail } from "../mail/send.ts";
 import type { AuthUser } from "./access-hook.ts";
@@ -29,12 +30,12 @@ export async function changeEmail(
 ): Promise<{ user: User; message: string }> {
   const { services } = ctx;
   await requireRecentAuth(ctx, user);
-  const row = await q.findUserById(services.db, user.id);
+  const row = await users.findUserById(services.db, user.id);
   if (!row) throw sessionExpired();
   if (email === row.email) {
     throw invalid(securityMessages.emailUnchanged, { email: securityMessages.emailUnchanged });
   }
-  if (await q.findUserByEmail(services.db, email)) {
+  if (await users.findUserByEmail(services.db, email)) {
     throw emailTaken();
   }
   const now = services.now();
@@ -42,7 +43,7 @@ export async function changeEmail(
   const updated = await services.db
     .transaction()
     .execute(async (tx) => {
-      const user = await q.updateUser(tx, row.id, { email, email_verified: false }, now);
+      const user = await users.updateUser(tx, row.id, { email, email_verified: false }, now);
       if (!user) throw sessionExpired();
       // Whatever was mailed to the old address (reset links, a verification code) proves
       // nothing any more: neither the new address nor a way back in for the old mailbox.

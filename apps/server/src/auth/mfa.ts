@@ -8,6 +8,7 @@ import { Secret, TOTP } from "otpauth";
 import type { z } from "zod";
 import { audit, auditOwn } from "../audit/audit.ts";
 import type { UserRow } from "../db/schema.ts";
+import * as users from "../db/users.ts";
 import { conflict, hasCode, invalid, unauthenticated } from "../domain-errors.ts";
 import { guarded, hour } from "../limits/guarded.ts";
 import type { AuthContext } from "./context.ts";
@@ -60,7 +61,7 @@ export function mfaEnabled(row: Pick<UserRow, "mfa_enabled_at">): boolean {
 
 /** POST /api/me/mfa/totp: a new secret, kept (encrypted) until a code from it confirms it. */
 export async function startTotp(ctx: AuthContext, userId: string) {
-  const row = await q.findUserById(ctx.services.db, userId);
+  const row = await users.findUserById(ctx.services.db, userId);
   if (!row) throw unauthenticated(securityMessages.mfaNotStarted);
   if (mfaEnabled(row)) throw conflict(securityMessages.mfaAlreadyOn);
   const secret = new Secret({ size: 20 });
@@ -131,7 +132,7 @@ export async function confirmTotp(
   { code }: z.output<typeof mfaConfirmSchema>,
 ): Promise<{ recoveryCodes: string[] }> {
   const { services } = ctx;
-  const row = await q.findUserById(services.db, userId);
+  const row = await users.findUserById(services.db, userId);
   if (!row) throw unauthenticated(securityMessages.mfaNotStarted);
   if (mfaEnabled(row)) throw conflict(securityMessages.mfaAlreadyOn);
   const plain = row.mfa_pending_secret ? box(ctx.keys).open(row.mfa_pending_secret) : undefined;
@@ -226,7 +227,7 @@ export async function challengeUser(
 }
 
 export async function mfaStatus(ctx: AuthContext, userId: string) {
-  const row = await q.findUserById(ctx.services.db, userId);
+  const row = await users.findUserById(ctx.services.db, userId);
   if (!row) throw unauthenticated(securityMessages.mfaNotOn);
   return {
     enabled: mfaEnabled(row),

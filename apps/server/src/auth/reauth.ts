@@ -5,6 +5,7 @@ import {
 } from "@gradecast/contract/account-security";
 import type { z } from "zod";
 import { auditOwn } from "../audit/audit.ts";
+import * as users from "../db/users.ts";
 import { forbidden, limited, unauthenticated } from "../domain-errors.ts";
 import type { AuthUser } from "./access-hook.ts";
 import { loginLimits } from "./login-guard.ts";
@@ -35,7 +36,7 @@ export async function reauthenticate(
   input: z.output<typeof reauthSchema>,
 ): Promise<void> {
   const { services } = ctx;
-  const row = await q.findUserById(services.db, user.id);
+  const row = await users.findUserById(services.db, user.id);
   if (!row) throw unauthenticated(securityMessages.wrongPassword);
   // Guessing with a stolen ID token is as slow as guessing a sign-in.
   const key = `reauth-account:${row.id}`;

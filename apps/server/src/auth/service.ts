@@ -11,12 +11,14 @@ import type {
 import { passwordResetEmail, verificationEmail } from "@gradecast/contract/emails";
 import { isId } from "@gradecast/contract/ids";
 import { messages } from "@gradecast/contract/messages";
+import type { Kysely } from "kysely";
 import type { z } from "zod";
 import { acceptTeacherInvitation, isInvitedTeacher } from "../admin/teacher-invitations.ts";
 import { notifyAdminsOfTeacherRequest } from "../admin/teacher-requests.ts";
 import { audit, auditOwn } from "../audit/audit.ts";
 import { enrolInvitedStudent } from "../classes/invitations.ts";
-import type { UserRow } from "../db/schema.ts";
+import type { DB, UserRow } from "../db/schema.ts";
+import * as users from "../db/users.ts";
 import { conflict, DomainError, hasCode, invalid, unauthenticated } from "../domain-errors.ts";
 import { appUrl, sendMail } from "../mail/send.ts";
 import type { Services } from "../services.ts";
@@ -27,7 +29,7 @@ import { hashPassword, isCommonPassword, verifyDummy, verifyPassword } from "./p
 import * as q from "./queries.ts";
 import { idTokenSeconds, randomToken, sha256, signIdToken, verifyIdToken } from "./tokens.ts";
 
-// The rules of accounts (DESIGN.md section 4): registration, sign-in with rotating refresh
+// The rules of accounts: registration, sign-in with rotating refresh
 // tokens, email verification codes, password resets, the profile. Routes parse and answer;
 // this file decides; queries.ts touches the database.
 /** A session ends 30 days after its sign-in, however often it is refreshed (ASVS 7.3.2)... */
@@ -97,11 +99,11 @@ export async function register(
   ) {
     throw invalid(messages.teacherSignupClosed, { role: messages.teacherSignupClosed });
   }
-  if (await q.findUserByEmail(services.db, input.email)) throw conflict(messages.emailTaken);
+  if (await users.findUserByEmail(services.db, input.email)) throw conflict(messages.emailTaken);
   // Under closed, only an invited address gets this far: it waits as a student like an approval
   // until the address is verified, which makes it a teacher (admin/teacher-invitations.ts).
   const approval = input.role === "teacher" && services.config.teacherSignup !== "open";
-  const row = await q.insertUser(services.db, {
+  const row = await users.insertUser(services.db, {
     name: input.name,
     email: input.email,
     password_hash: await hashPassword(input.password),
@@ -145,7 +147,7 @@ export async function login(
   input: z.output<typeof loginSchema>,
 ): Promise<SignedIn | MfaPending> {
   const { services } = ctx;
-  const row = await q.findUserByEmail(services.db, input.email);
+  const row = await users.findUserByEmail(services.db, input.email);
   const ok = row
     ? await verifyPassword(row.password_hash, input.password)
     : await verifyDummy(input.password);
@@ -188,7 +190,7 @@ export async function completeMfaLogin(
 ): Promise<SignedIn & { email: string }> {
   const { services } = ctx;
   const userId = await challengeUser(ctx.keys, input.challenge, services.now());
-  const row = await q.findUserById(services.db, userId);
+  const row = await users.findUserById(services.db, userId);
   if (!row || !mfaEnabled(row)) throw invalidCredentials();
   if (row.disabled) throw accountDisabled();
   let method: "totp" | "recovery";
@@ -260,7 +262,7 @@ export async function refresh(
   ) {
     throw sessionExpired();
   }
-  const row = await q.findUserById(services.db, session.user_id);
+  const row = await users.findUserById(services.db, session.user_id);
   if (!row) throw sessionExpired();
   if (row.disabled) {
     await q.revokeFamily(services.db, session.family_id, now);
@@ -306,7 +308,7 @@ export async function verifyEmail(ctx: AuthContext, userId: string, body: unknow
   if (!(await q.consumeEmailCode(services.db, live.id, now))) throw invalidCode();
   // The code proves the address it was mailed to, and only while the account still has it.
   if (live.email === null) throw invalidCode();
-  const row = await q.verifyAddress(services.db, userId, live.email, now);
+  const row = await users.verifyAddress(services.db, userId, live.email, now);
   if (!row) throw invalidCode();
   services.database.usersChanged();
   await enrolInvitedStudent(services, await acceptTeacherInvitation(services, row, null), null);
@@ -314,7 +316,7 @@ export async function verifyEmail(ctx: AuthContext, userId: string, body: unknow
 }
 
 export async function resendCode(ctx: AuthContext, userId: string): Promise<void> {
-  const row = await q.findUserById(ctx.services.db, userId);
+  const row = await users.findUserById(ctx.services.db, userId);
   if (!row || row.email_verified) return;
   await sendVerificationCode(ctx.services, row);
 }
@@ -327,7 +329,7 @@ export async function forgotPassword(
   const { services } = ctx;
   // The answer is the same whether or not the account exists; the work happens after it.
   return async () => {
-    const row = await q.findUserByEmail(services.db, email);
+    const row = await users.findUserByEmail(services.db, email);
     if (!row || row.disabled) return;
     const token = randomToken();
     const now = services.now();
@@ -368,11 +370,16 @@ export async function resetPassword(
   // The link reached the mailbox it was sent to: that address is proven too. An email change
   // ends the account's links; one that slipped past it (asked for as the change was made) is
   // for an address the account no longer has, and does nothing (issue 26).
-  const row = await q.setResetPassword(services.db, used.user_id, passwordHash, used.email, now);
+  const row = await users.setResetPassword(
+    services.db,
+    used.user_id,
+    passwordHash,
+    used.email,
+    now,
+  );
   if (!row) throw new DomainError("invalid", "invalid_token", invalidResetMessage);
-  await q.revokeUserSessions(services.db, used.user_id, now);
+  await endSessionsAndResets(services.db, used.user_id, now);
   services.database.usersChanged();
-  await q.endPasswordResets(services.db, used.user_id, now);
   if (used.email !== null) {
     await enrolInvitedStudent(
       services,
@@ -391,7 +398,7 @@ export async function resetPassword(
 
 // Profile.
 export async function getMe(ctx: AuthContext, userId: string): Promise<User> {
-  const row = await q.findUserById(ctx.services.db, userId);
+  const row = await users.findUserById(ctx.services.db, userId);
   if (!row) throw sessionExpired();
   return toUser(row);
 }
@@ -401,7 +408,7 @@ export async function updateMe(
   userId: string,
   { name }: z.output<typeof updateNameSchema>,
 ): Promise<User> {
-  const row = await q.updateUser(ctx.services.db, userId, { name }, ctx.services.now());
+  const row = await users.updateUser(ctx.services.db, userId, { name }, ctx.services.now());
   ctx.services.database.usersChanged();
   if (!row) throw sessionExpired();
   return toUser(row);
@@ -417,7 +424,7 @@ export async function changePassword(
   input: z.output<typeof changePasswordSchema>,
 ): Promise<void> {
   const { services } = ctx;
-  const row = await q.findUserById(services.db, userId);
+  const row = await users.findUserById(services.db, userId);
   if (!row) throw sessionExpired();
   if (!(await verifyPassword(row.password_hash, input.currentPassword))) {
     await auditOwn(services.db, row, "auth.password_change_failed", origin.ip);
@@ -425,7 +432,7 @@ export async function changePassword(
   }
   refuseCommon(input.newPassword, "newPassword");
   const now = services.now();
-  await q.updateUser(
+  await users.updateUser(
     services.db,
     row.id,
     { password_hash: await hashPassword(input.newPassword) },
@@ -433,8 +440,22 @@ export async function changePassword(
   );
   // The refresh cookie is scoped to /api/auth, so the caller's session is named by the ID token.
   const keep = await familyOfToken(ctx, idToken);
-  await q.revokeUserSessions(services.db, row.id, now, keep && isId(keep) ? keep : undefined);
+  await endSessionsAndResets(services.db, row.id, now, keep && isId(keep) ? keep : undefined);
   services.database.usersChanged();
-  await q.endPasswordResets(services.db, row.id, now);
   await auditOwn(services.db, row, "auth.password_changed", origin.ip);
+}
+
+/**
+ * After a new password: every session of the account ends (but `keep`, the caller's own, when
+ * given), and so does every unused reset link. The caller then tells the access checks'
+ * cache (`usersChanged`) when it has one.
+ */
+export async function endSessionsAndResets(
+  db: Kysely<DB>,
+  userId: string,
+  now: Date,
+  keep?: string,
+): Promise<void> {
+  await q.revokeUserSessions(db, userId, now, keep);
+  await q.endPasswordResets(db, userId, now);
 }

@@ -1,6 +1,7 @@
 import { type SessionInfo, securityMessages } from "@gradecast/contract/account-security";
 import { isId } from "@gradecast/contract/ids";
 import { audit, auditOwn } from "../audit/audit.ts";
+import * as users from "../db/users.ts";
 import { notFound } from "../domain-errors.ts";
 import type { AuthUser } from "./access-hook.ts";
 import * as q from "./queries.ts";
@@ -63,7 +64,7 @@ export async function endAllSessionsOf(
   notFoundMessage: string,
 ): Promise<void> {
   const { services } = ctx;
-  const row = await q.findUserById(services.db, uid);
+  const row = await users.findUserById(services.db, uid);
   if (!row) throw notFound(notFoundMessage);
   await q.revokeUserSessions(services.db, uid, services.now());
   services.database.usersChanged();

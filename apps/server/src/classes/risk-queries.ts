@@ -2,63 +2,18 @@ import type { InterventionNote } from "@gradecast/contract/class-risk";
 import { type Kysely, sql } from "kysely";
 import type { DB } from "../db/schema.ts";
 
-// Every SQL statement of the class risk list (migration 0013): each student's newest
-// prediction, their sharing choice, and the class's intervention notes.
+// Every SQL statement of the class risk list (migration 0013) but the predictions (their
+// repository is db/predictions.ts): each student's sharing choice, and the class's intervention
+// notes.
 type Db = Kysely<DB>;
 
 const iso = (column: string) =>
   sql<string>`to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 const day = (column: string) => sql<string>`to_char(${sql.ref(column)}, 'YYYY-MM-DD')`;
 
-export interface LatestPrediction {
-  userId: string;
-  inputs: unknown;
-  score: number;
-  intervalLow: number;
-  intervalHigh: number;
-  modelVersion: string;
-  modelSetup: "A" | "B" | "C" | null;
-  scoreIfSits: number | null;
-  noFinalScoreRisk: number | null;
-  createdAt: string;
-}
-
 /** Students enrolled in the class, as a subquery (no list of ids to bind). */
 const enrolled = (db: Db, classId: string) =>
   db.selectFrom("enrolments").select("student_id").where("class_id", "=", classId);
-
-/** The newest stored prediction of each student of the class (none for those who never asked). */
-export async function latestPredictions(
-  db: Db,
-  classId: string,
-): Promise<Map<string, LatestPrediction>> {
-  const rows = await db
-    .selectFrom("predictions as p")
-    .distinctOn("p.user_id")
-    .select([
-      "p.user_id as userId",
-      "p.inputs",
-      "p.score",
-      "p.interval_low as intervalLow",
-      "p.interval_high as intervalHigh",
-      "p.model_version as modelVersion",
-      "p.model_setup as modelSetup",
-      "p.score_if_sits as scoreIfSits",
-      "p.no_final_score_risk as noFinalScoreRisk",
-      iso("p.created_at").as("createdAt"),
-    ])
-    .where("p.user_id", "in", enrolled(db, classId))
-    .orderBy("p.user_id")
-    .orderBy("p.created_at", "desc")
-    .orderBy("p.id", "desc")
-    .execute();
-  return new Map(
-    rows.map((r) => [
-      r.userId,
-      { ...r, inputs: typeof r.inputs === "string" ? JSON.parse(r.inputs) : r.inputs },
-    ]),
-  );
-}
 
 /**
  * The students of the class who share their full explanation with this teacher (issue 26:

@@ -18,10 +18,11 @@ import { isId } from "@gradecast/contract/ids";
 import { questionnaireSchema } from "@gradecast/contract/questionnaire";
 import { bandOf } from "@gradecast/contract/score";
 import type { z } from "zod";
-import { audit } from "../audit/audit.ts";
+import { audit, who } from "../audit/audit.ts";
+import { csvRow } from "../csv/csv.ts";
+import { latestPredictionsOfClass } from "../db/predictions.ts";
 import { notFound } from "../domain-errors.ts";
 import { explain } from "../prediction/service.ts";
-import { csvRow } from "../reports/csv.ts";
 import type { Services } from "../services.ts";
 import { type ClassAccess, classAccess } from "./policy.ts";
 import * as classes from "./queries.ts";
@@ -33,13 +34,6 @@ import type { Actor } from "./service.ts";
 // and, for the class's teachers only, the intervention notes of the class. Who reaches the
 // class is decided by the class policy (policy.ts), the same rule as every class route (its
 // teachers and admins; anybody else 404).
-
-const who = (actor: Actor, target: string) => ({
-  actorId: actor.user.id,
-  actorEmail: actor.user.email,
-  target,
-  ip: actor.ip,
-});
 
 /**
  * Whether the caller reads the class's notes: the class's teachers do, an admin reaches every
@@ -61,7 +55,7 @@ async function buildRisk(
   const db = services.db;
   const [students, latest, sharing, notes] = await Promise.all([
     classes.listStudents(db, record.id),
-    q.latestPredictions(db, record.id),
+    latestPredictionsOfClass(db, record.id),
     // Sharing is with teachers (issue 26): an admin, who is none of them, sees what is shared
     // with nobody in particular, the school-record reasons.
     access.relation === "teacher"
@@ -112,7 +106,7 @@ async function buildRisk(
     return {
       ...base,
       answered: true,
-      answeredAt: p.createdAt,
+      answeredAt: p.createdAt.toISOString(),
       prediction: p.score,
       interval: { low: p.intervalLow, high: p.intervalHigh },
       band: bandOf(p.score),

@@ -15,10 +15,10 @@ import {
 import { classInvitationEmail } from "@gradecast/contract/emails";
 import { isId } from "@gradecast/contract/ids";
 import type { z } from "zod";
-import { audit } from "../audit/audit.ts";
+import { audit, who } from "../audit/audit.ts";
 import type { Actor } from "../auth/actor.ts";
-import { findUserByEmail } from "../auth/queries.ts";
 import { hasSqlState, sqlStates } from "../db/sql-errors.ts";
+import { findUserByEmail } from "../db/users.ts";
 import { conflict, DomainError, hasCode, invalid, notFound } from "../domain-errors.ts";
 import { appUrl, sendMail } from "../mail/send.ts";
 import type { Services } from "../services.ts";
@@ -87,13 +87,6 @@ async function viewOf(services: Services, id: string, showCode: boolean): Promis
 /** The view after a change by a caller who manages the class (a teacher of it or an admin). */
 const managedView = (services: Services, access: ClassAccess<"manage">) =>
   viewOf(services, access.record.id, true);
-
-const who = (actor: Actor, target: string) => ({
-  actorId: actor.user.id,
-  actorEmail: actor.user.email,
-  target,
-  ip: actor.ip,
-});
 
 export async function createClass(services: Services, actor: Actor, input: ClassCreate) {
   const id = await withFreshCode((joinCode) =>

@@ -7,7 +7,7 @@ import type {
   Updateable,
 } from "kysely";
 
-// The tables of DESIGN.md section 5, as Kysely sees them. Every stored secret is a hash.
+// The tables of the database, as Kysely sees them. Every stored secret is a hash.
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type Json = ColumnType<unknown, string, string>;
 

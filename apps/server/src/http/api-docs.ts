@@ -2,7 +2,7 @@ import { routes } from "@gradecast/contract/routes/index";
 import type { FastifyInstance } from "fastify";
 import { serve } from "./route-schemas.ts";
 
-// The HTTP API described for its clients (DESIGN.md section 2): the OpenAPI 3.1 document that
+// The HTTP API described for its clients: the OpenAPI 3.1 document that
 // @fastify/swagger generates from the route schemas (openapi.ts), at /api/openapi.json (and its
 // former address /api/docs/openapi.json), and a page at /api/docs listing the same operations.
 // Our own page rather than @fastify/swagger-ui: that needs inline scripts and styles the CSP

@@ -3,7 +3,7 @@ import type { FastifyError, FastifyInstance, FastifyReply } from "fastify";
 import type { z } from "zod";
 import { DomainError, type ErrorKind, invalid, limited, tooLarge } from "../domain-errors.ts";
 
-// The uniform error answer of DESIGN.md section 4, in one place: a DomainError's kind becomes
+// The uniform error answer, { error: { code, message } }, in one place: a DomainError's kind becomes
 // its status (and a wait its Retry-After header); Fastify's own refusals (a body too large or
 // not JSON) get the same shape. Anything else is a fault, answered with a generic message and
 // the request id, never a stack trace or SQL.

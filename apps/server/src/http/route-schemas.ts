@@ -27,7 +27,7 @@ import { validationError } from "./errors.ts";
 // the schemas (a failure is the usual 400 naming each field), @fastify/swagger documents them,
 // and under test every answer is checked against them.
 
-/** Errors every route may answer, whatever it does: the one error shape of DESIGN.md section 4. */
+/** Errors every route may answer, whatever it does: the one error shape, { error: { code, message } }. */
 const errorAnswer = errorBodySchema.describe("An error: { error: { code, message, fields? } }");
 
 const anonymousMay = (entry: RouteEntry) =>

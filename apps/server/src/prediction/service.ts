@@ -15,9 +15,9 @@ import { bandMessages, bandOf } from "@gradecast/contract/score";
 import type { GradeModel } from "@gradecast/model";
 import { adminRecords } from "../admin/records.ts";
 import type { AuthUser } from "../auth/access-hook.ts";
+import { insertPrediction, listPredictions, type StoredPrediction } from "../db/predictions.ts";
 import type { Services } from "../services.ts";
 import { withSchool, withSubject } from "../students/subject.ts";
-import { insertPrediction, listPredictions, type StoredPrediction } from "./queries.ts";
 
 // Predictions (issue 6): the contract's schema validates the answers (strings or numbers), the
 // model predicts and explains, each answer's effect gets its question's label, and the result

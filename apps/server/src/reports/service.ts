@@ -13,13 +13,13 @@ import {
   reportCsvColumns,
 } from "@gradecast/contract/reports";
 import type { z } from "zod";
-import { audit } from "../audit/audit.ts";
+import { audit, who } from "../audit/audit.ts";
 import type { AuthUser } from "../auth/access-hook.ts";
 import type { Actor } from "../auth/actor.ts";
+import { csvRow } from "../csv/csv.ts";
 import { decodeCursor, encodeCursor, isTextKey, isTimestampText, pageOf } from "../cursor-keys.ts";
 import { forbidden, invalid, notFound } from "../domain-errors.ts";
 import type { Services } from "../services.ts";
-import { csvRow } from "./csv.ts";
 import { reportAccess } from "./policy.ts";
 import {
   deleteReport,
@@ -191,16 +191,13 @@ export async function editReport(
   const after = await findReport(services.db, id);
   if (!after) throw notFound();
   await audit(services.db, {
-    actorId: actor.user.id,
-    actorEmail: actor.user.email,
+    ...who(actor, id),
     action: "report.update",
-    target: id,
     details: {
       fields: changed,
       before: Object.fromEntries(changed.map((k) => [k, before[k as keyof ReportRecord]])),
       after: Object.fromEntries(changed.map((k) => [k, after[k as keyof ReportRecord]])),
     },
-    ip: actor.ip,
   });
   return toReport(after);
 }
@@ -209,12 +206,9 @@ export async function removeReport(services: Services, actor: Actor, id: string)
   const { record: row } = await reportAccess(services, actor, id, "change");
   if (!(await deleteReport(services.db, id))) throw notFound();
   await audit(services.db, {
-    actorId: actor.user.id,
-    actorEmail: actor.user.email,
+    ...who(actor, id),
     action: "report.delete",
-    target: id,
     details: { studentName: row.studentName, course: row.course, authorId: row.authorId },
-    ip: actor.ip,
   });
 }
 

@@ -3,9 +3,9 @@ import type { Kysely } from "kysely";
 import { z } from "zod";
 import { audit } from "../audit/audit.ts";
 import { hashPassword, isCommonPassword } from "../auth/passwords.ts";
-import * as q from "../auth/queries.ts";
-import { commonPasswordMessage, toUser } from "../auth/service.ts";
+import { commonPasswordMessage, endSessionsAndResets, toUser } from "../auth/service.ts";
 import type { DB } from "../db/schema.ts";
+import * as users from "../db/users.ts";
 
 // The one way an admin comes to exist: `npm run admin:create` (scripts/admin-create.ts) and
 // the tests' signIn helper both call this. An existing account is promoted, its password kept
@@ -37,12 +37,11 @@ export async function createOrPromoteAdmin(
 ) {
   const email = emailSchema.safeParse(input.email);
   if (!email.success) throw new AdminInputError(`--email: ${email.error.issues[0]?.message}`);
-  const existing = await q.findUserByEmail(db, email.data);
+  const existing = await users.findUserByEmail(db, email.data);
   if (existing && input.resetPassword) {
     const password = checkedPassword(input.password);
-    await q.updateUser(db, existing.id, { password_hash: await hashPassword(password) }, now);
-    await q.revokeUserSessions(db, existing.id, now);
-    await q.endPasswordResets(db, existing.id, now);
+    await users.updateUser(db, existing.id, { password_hash: await hashPassword(password) }, now);
+    await endSessionsAndResets(db, existing.id, now);
     await audit(db, {
       actorId: null,
       actorEmail: null,
@@ -58,7 +57,12 @@ export async function createOrPromoteAdmin(
       existing.role === "student" || (existing.role === "teacher" && role === "admin");
     // Whoever runs the command on the server vouches for the address.
     const row = promote
-      ? await q.updateUser(db, existing.id, { role, pending_role: null, email_verified: true }, now)
+      ? await users.updateUser(
+          db,
+          existing.id,
+          { role, pending_role: null, email_verified: true },
+          now,
+        )
       : existing;
     if (!row) throw new Error("The account disappeared while promoting it.");
     if (promote) {
@@ -86,7 +90,7 @@ export async function createOrPromoteAdmin(
   if (isCommonPassword(parsed.data.password)) {
     throw new AdminInputError(`password: ${commonPasswordMessage}`);
   }
-  const row = await q.insertUser(db, {
+  const row = await users.insertUser(db, {
     name: parsed.data.name,
     email: parsed.data.email,
     password_hash: await hashPassword(parsed.data.password),

@@ -15,7 +15,7 @@ import { forgetDrafts } from "../api/device-draft.ts";
 import { announceSessionChange } from "./session-events.ts";
 import { tokenSubject } from "./token-subject.ts";
 
-// Who is signed in. The ID token lives in localStorage `token` (SPEC.md section 3); the user is
+// Who is signed in. The ID token lives in localStorage `token` (the product's contract); the user is
 // fetched from GET /api/me whenever a token exists. Other tabs follow through the `storage`
 // event: a token removed elsewhere signs this tab out, a new one signs it in.
 // "unreachable": a token is stored but GET /api/me failed for another reason than the session
@@ -177,4 +177,19 @@ export function useSession(): SessionValue {
   const value = useContext(SessionContext);
   if (!value) throw new Error("useSession must be used inside <SessionProvider>");
   return value;
+}
+
+/**
+ * The signed-in user for a page that shows the account itself (dashboard, profile): the
+ * session's user, read again from GET /api/me when the page opens, so that a change made
+ * elsewhere (an admin's approval, another device) shows. The session is the one store of who
+ * is signed in; there is no second copy to keep in step.
+ */
+export function useFreshUser(): User | null {
+  const { user, refresh } = useSession();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once per visit of the page
+  useEffect(() => {
+    refresh().catch(() => undefined);
+  }, []);
+  return user;
 }

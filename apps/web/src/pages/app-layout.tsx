@@ -13,7 +13,7 @@ const NotAllowed = lazy(() => import("../components/not-allowed.tsx"));
 const PendingCount = lazy(() => import("../features/admin/pending-count.tsx"));
 
 /**
- * The frame of every app page: the sidebar of SPEC.md section 2 filtered for the role by the
+ * The frame of every app page: the product's sidebar filtered for the role by the
  * contract's rules (a menu button shows it on a phone), the verification banner, and the page.
  * A page the role may not use shows the "not allowed" screen instead.
  */

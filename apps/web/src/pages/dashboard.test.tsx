@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { fakeServer, renderPage, signedInAs, testUser } from "../test/render.tsx";
 import Dashboard from "./dashboard.tsx";
 
-// The dashboard (SPEC.md section 2 and issue 28): SPEC's welcome card and Back to Home button,
+// The dashboard (issue 28): the welcome card and Back to Home button,
 // then what to do next for the role. The student's and the teacher's are also driven in
 // Chromium (e2e/first-hour-forms.test.ts); the admin's is checked here.
 

@@ -6,13 +6,12 @@ import { type Role, roleLabels } from "@gradecast/contract/roles";
 import { formatScore } from "@gradecast/contract/score";
 import { useQueries } from "@tanstack/react-query";
 import { Link } from "react-router";
-import { useMe } from "../api/me.ts";
 import { getQuery } from "../api/queries.ts";
+import { useFreshUser } from "../auth/session.tsx";
 import { Alert } from "../components/alert.tsx";
 import { ButtonLink } from "../components/button.tsx";
 import { Card } from "../components/card.tsx";
 import { PageHeader } from "../components/page-header.tsx";
-import { QueryView } from "../components/query-view.tsx";
 import { Spinner } from "../components/spinner.tsx";
 import { usePendingTeacherCount } from "../features/admin/api.ts";
 import { classesKey, useClasses } from "../features/classes/api.ts";
@@ -20,7 +19,7 @@ import { usePredictionHistory } from "../features/prediction/api.ts";
 import { dateTime } from "../features/prediction/format.ts";
 import { useSavedAnswers } from "../features/questionnaire/api.ts";
 
-// /dashboard (SPEC.md section 2): the welcome card and its Back to Home button, then what to do
+// /dashboard: the welcome card and its Back to Home button, then what to do
 // next for the role (issue 28), so that verifying, saving or Get Started never ends on a page
 // that says only "Welcome": a student answers the questionnaire, sees their latest prediction
 // (read back, never predicted again) or joins a class; a teacher sees their classes and how many
@@ -39,36 +38,36 @@ function roleWithArticle(role: Role) {
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 export default function Dashboard() {
-  const me = useMe();
+  const user = useFreshUser();
   return (
     <div className="stack">
       <PageHeader title="Dashboard" />
-      <QueryView query={me} loading={messages.loading}>
-        {(user) => (
-          <>
-            <section className="card welcome-card" aria-labelledby="welcome-title">
-              <h2 id="welcome-title" className="card-title">
-                Welcome, {user.name}!
-              </h2>
-              <p>You are logged in as {roleWithArticle(user.role)}.</p>
-              {user.pendingRole === "teacher" ? (
-                <Alert tone="info">
-                  <p>
-                    Your request to be a teacher is waiting for an admin to approve it. Until then
-                    your account is a student's; the teacher pages open once it is approved.
-                  </p>
-                </Alert>
-              ) : null}
-              <p>
-                <ButtonLink to="/Home" variant="secondary">
-                  Back to Home
-                </ButtonLink>
-              </p>
-            </section>
-            <NextSteps user={user} />
-          </>
-        )}
-      </QueryView>
+      {user ? (
+        <>
+          <section className="card welcome-card" aria-labelledby="welcome-title">
+            <h2 id="welcome-title" className="card-title">
+              Welcome, {user.name}!
+            </h2>
+            <p>You are logged in as {roleWithArticle(user.role)}.</p>
+            {user.pendingRole === "teacher" ? (
+              <Alert tone="info">
+                <p>
+                  Your request to be a teacher is waiting for an admin to approve it. Until then
+                  your account is a student's; the teacher pages open once it is approved.
+                </p>
+              </Alert>
+            ) : null}
+            <p>
+              <ButtonLink to="/Home" variant="secondary">
+                Back to Home
+              </ButtonLink>
+            </p>
+          </section>
+          <NextSteps user={user} />
+        </>
+      ) : (
+        <Spinner label={messages.loading} />
+      )}
     </div>
   );
 }

@@ -7,7 +7,7 @@ import { SkipLink } from "../components/skip-link.tsx";
 import { useFocusMainOnNavigate } from "../components/use-focus-main.ts";
 import { VerifyBanner } from "../components/verify-banner.tsx";
 
-/** The landing page after login: the nav bar of SPEC.md section 2 and Get Started. */
+/** The landing page after login: the nav bar and Get Started. */
 export default function Home() {
   const { user } = useSession();
   const logout = useLogout();

@@ -15,7 +15,7 @@ const knownPaths = [
 ];
 
 /**
- * Any address that is not a page. Routes are case-sensitive (SPEC.md's /Home and /Verify), so an
+ * Any address that is not a page. Routes are case-sensitive (/Home and /Verify have capitals), so an
  * address that differs only in case or a trailing slash, such as a typed /home, is taken there.
  */
 export default function NotFound() {

@@ -21,7 +21,7 @@ import { TrendChart } from "../features/prediction/trend-chart.tsx";
 import { WhatIf } from "../features/prediction/what-if.tsx";
 import "../features/prediction/prediction.css";
 
-// The prediction of SPEC.md sections 4 and 9 (issue 6): the score out of 20, its message, the
+// The prediction (issue 6): the score out of 20, its message, the
 // model's 80 % interval, which model answered and its two parts (issue 19), a plain warning
 // with where to get help when the risk of not sitting the final is high, what moved it, a
 // what-if panel and the history. It arrives with the

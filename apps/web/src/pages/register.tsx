@@ -10,7 +10,7 @@ import { Select } from "../components/select.tsx";
 import { useFormFields } from "../components/use-form-fields.ts";
 import { useRegister } from "../features/sign-up/api.ts";
 
-/** What the login page says after a sign-up: SPEC's text, then what happens next. */
+/** What the login page says after a sign-up: the contract's text, then what happens next. */
 export function registeredNotice(email: string, waitsForApproval: boolean): string {
   return [
     messages.registrationSuccess,
@@ -51,7 +51,7 @@ export default function Register() {
     // address (until its chunk arrives the router keeps this form on screen under /login).
     void import("./login.tsx").catch(() => {});
     registering.mutate(form.values, {
-      // SPEC's alert stays; the login page then says the same on the page, with what comes next
+      // The contract's alert stays; the login page then says the same on the page, with what comes next
       // (the emailed code, and for a teacher the admin's approval).
       onSuccess: ({ user }, sent) => {
         window.alert(messages.registrationSuccess);

@@ -11,7 +11,7 @@ import { JoinClass } from "../features/classes/join-class.tsx";
 import { MyReports } from "../features/reports/my-reports.tsx";
 import "../features/analytics/analytics.css";
 
-// /student-dashboard (SPEC.md sections 2 and 9): the analytics report in a sandboxed frame of
+// /student-dashboard: the analytics report in a sandboxed frame of
 // 1250 by 600 with a Back button. The frame's address comes from GET /api/analytics/embed: the
 // built-in report with a 10-minute token carrying only this viewer's scope, or the school's
 // external report when ANALYTICS_EMBED_URL is set. Between 700 and 1250 pixels the whole frame

@@ -30,13 +30,13 @@ import {
 import { QuestionSelect, questionInputId } from "../features/questionnaire/question-select.tsx";
 import "../features/questionnaire/questionnaire.css";
 
-// The student questionnaire of SPEC.md sections 3 and 5 (issue 6): every question a required
+// The student questionnaire (issue 6): every question a required
 // select, grouped in sections, a progress bar, a draft kept across reloads; Save stores the
 // record, Predict asks the model and opens /prediction with the result.
 //
 // Where the form starts (issue 28): from the newest answers the student sent, a saved
 // questionnaire or the answers of their latest prediction, whichever is newer, so that updating
-// one term grade is one change, not every answer again. SPEC.md's "clears the form" after a save
+// one term grade is one change, not every answer again. The product's "clears the form" after a save
 // stays the immediate reaction; the next visit starts from what was saved. A draft typed on this
 // device wins over them: it only exists while unsent work is there (it is removed on save, at
 // logout and when the session ends), so it is newer than anything sent from this device. The
@@ -44,7 +44,7 @@ import "../features/questionnaire/questionnaire.css";
 
 const notAnswered = "Choose an answer.";
 
-// Not the SPEC's 'Error submitting data': nothing failed but the session. The answers are not
+// Not the contract's 'Error submitting data': nothing failed but the session. The answers are not
 // kept on the device once the session has ended (api/device-draft.ts): say so plainly.
 const sessionEndedMessage =
   "Your session has ended, so your answers were removed from this device. Log in again to answer the questions.";

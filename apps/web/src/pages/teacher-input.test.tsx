@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { fakeServer, renderPage, signedInAs, testUser } from "../test/render.tsx";
 import TeacherInput from "./teacher-input.tsx";
 
-// The teacher's report form (SPEC.md section 5): a number is kept as typed and marked when it is
+// The teacher's report form: a number is kept as typed and marked when it is
 // out of range, and the form refuses it on send; an incomplete form is stopped before anything
 // is sent; a complete one is sent once and the form starts over.
 const teacher = testUser("teacher");
@@ -60,7 +60,7 @@ describe("the teacher report form", () => {
     expect(errorOf(assignments)).toBe("“7” is not a whole number from 0 to 6.");
   });
 
-  it("refuses a report with a number out of range on send with SPEC.md's message, sending nothing", async () => {
+  it("refuses a report with a number out of range on send with the contract's one message, sending nothing", async () => {
     const { server, user } = await openForm();
     await fillReport(user);
     const marks = screen.getByLabelText("Marks") as HTMLInputElement;

@@ -11,7 +11,7 @@ import { type Refusal, ReportForm } from "../features/reports/report-form.tsx";
 import { type StudentLink, StudentPicker } from "../features/reports/student-picker.tsx";
 import "../features/reports/reports.css";
 
-// /teacher-input: the report form of SPEC.md sections 2, 4, 5 and 8. The contract's schema checks
+// /teacher-input: the report form. The contract's schema checks
 // it before sending; the server checks it again with the same schema. What is typed is kept as a
 // draft on this device (features/reports/draft.ts) until it is submitted or the teacher logs out.
 

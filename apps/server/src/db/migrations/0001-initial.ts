@@ -1,6 +1,6 @@
 import { type Kysely, sql } from "kysely";
 
-// The first schema. CHECK constraints repeat the ranges of SPEC.md sections 3 and 9 so that no
+// The first schema. CHECK constraints repeat the contract's ranges of answers and scores so that no
 // path around the API stores an out-of-range value. Written literally, not generated from the
 // contract: a migration must keep meaning what it meant when it ran.
 export async function up(db: Kysely<unknown>): Promise<void> {

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from "kysely";
 
-// Classes and the relationships a school has (DESIGN.md section 4a): a class has one or more
+// Classes and the relationships a school has: a class has one or more
 // teachers and enrolled students; a student joins with the class's join code or is enrolled by a
 // roster import, which invites the emails that have no account yet. A report may name an enrolled
 // student (student_id, class_id): it is then visible to that class's teachers and the student.

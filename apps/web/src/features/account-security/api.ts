@@ -7,7 +7,6 @@ import type {
 import type { User } from "@gradecast/contract/auth";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../../api/client.ts";
-import { meKey } from "../../api/me.ts";
 import { getQuery } from "../../api/queries.ts";
 import { useSession } from "../../auth/session.tsx";
 
@@ -19,14 +18,10 @@ import { useSession } from "../../auth/session.tsx";
 const mfaKey = ["me", "mfa"] as const;
 const sessionsKey = ["me", "sessions"] as const;
 
-/** The session and the cached /api/me both take the user the server answered with. */
+/** The session takes the user the server answered with. */
 function useKeepUser() {
-  const client = useQueryClient();
   const { setUser } = useSession();
-  return (user: User) => {
-    setUser(user);
-    client.setQueryData(meKey, user);
-  };
+  return (user: User) => setUser(user);
 }
 
 /** Runs an action, asking to confirm the password first when the server wants it. */
@@ -66,12 +61,10 @@ export function useChangeEmail(confirmed: Confirmed) {
 
 /** The emailed code; once taken, the session and every screen see the address verified. */
 export function useVerifyEmail() {
-  const client = useQueryClient();
   const { refresh } = useSession();
   return useMutation({
     mutationFn: (code: string) => api<unknown>("POST", "/api/verify", { code }),
     onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: meKey });
       await refresh().catch(() => null);
     },
   });

@@ -17,7 +17,7 @@ describe("a report's numbers as typed", () => {
     expect(numberError("attendance", " 85")).toBeUndefined();
   });
 
-  it("refuses a form with a number out of range with SPEC.md's message", () => {
+  it("refuses a form with a number out of range with the contract's one message", () => {
     const filled = {
       ...emptyReport,
       studentName: "Ana Lima",

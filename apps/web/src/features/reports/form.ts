@@ -4,7 +4,7 @@ import { reportFormMessage, reportInputSchema, reportLimits } from "@gradecast/c
 import type { ReportFormValues } from "./api.ts";
 
 // The report form's rules, from the contract: what is wrong with a number as typed, and the one
-// message of SPEC.md section 5 for a set of field errors.
+// message of the report form for a set of field errors.
 
 export const emptyReport: ReportFormValues = {
   studentName: "",
@@ -22,7 +22,7 @@ export const numericFields: readonly NumericField[] = ["marks", "attendance", "a
 /**
  * What is wrong with a number as typed, said beside its field; undefined when it is empty or
  * right. Nothing typed is ever changed: "101", "-5", "7.5" stay as they are, the field is
- * marked, and the form refuses them on send with SPEC.md's message. Spaces around a number
+ * marked, and the form refuses them on send with the contract's one message. Spaces around a number
  * (pasted from a spreadsheet: "85 ") are not an error: the contract's schema trims them.
  */
 export function numberError(field: NumericField, typed: string): string | undefined {

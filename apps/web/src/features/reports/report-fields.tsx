@@ -7,9 +7,9 @@ import { type NumericField, numberError, numericFields } from "./form.ts";
 
 // The fields of a student report, shared by the Teacher Input form and the edit dialog. What a
 // teacher types in a numeric field is never changed (a mask that dropped keystrokes turned 101
-// into 10 and 7.5 into 75, issue 28): a number out of SPEC.md section 5's ranges stays as typed,
+// into 10 and 7.5 into 75, issue 28): a number out of the report's ranges stays as typed,
 // the field is marked invalid at once with what is wrong beside it, and the form refuses it on
-// send with SPEC.md's message. Another field's error is written beside it unless it is the
+// send with the contract's one message. Another field's error is written beside it unless it is the
 // form's own message, which is shown once.
 
 export interface ReportFieldsProps {

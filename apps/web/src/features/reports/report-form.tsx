@@ -9,7 +9,7 @@ import { ReportFields, type ReportFieldsProps } from "./report-fields.tsx";
 
 // A student report's form, the same for Teacher Input and the edit dialog: the contract's schema
 // checks it before anything is sent; a refusal's field messages are shown beside the fields
-// (SPEC.md section 5's one message for the form), anything else in the form's message; the
+// (the contract's one message for the form), anything else in the form's message; the
 // fields are read-only and focus stays on the button while it is saved.
 
 /** What a failed save shows when the server did not name the fields. */

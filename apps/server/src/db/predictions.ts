@@ -1,13 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { CompiledQuery, type Kysely, sql } from "kysely";
-import { groupCommit } from "../db/group-commit.ts";
-import { prepared } from "../db/prepared.ts";
-import { newestFirst, type OwnedRecordsQuery } from "../db/rows.ts";
-import type { DB } from "../db/schema.ts";
 import { Memo } from "../memo.ts";
+import { groupCommit } from "./group-commit.ts";
+import { prepared } from "./prepared.ts";
+import { newestFirst, type OwnedRecordsQuery } from "./rows.ts";
+import type { DB } from "./schema.ts";
 
-// The predictions table: each stored prediction keeps its answers, its score and the version of
-// the model that made it.
+// The predictions table's repository: each stored prediction keeps its answers, its score and
+// the version of the model that made it. The prediction feature writes and lists them, the
+// class risk list reads each student's newest; both get the one row type, StoredPrediction.
 
 export interface NewPrediction {
   userId: string;
@@ -109,6 +110,30 @@ export function insertPrediction(
   return writer(p);
 }
 
+/** The columns of a StoredPrediction, as stored (inputs may come back as JSON text). */
+const storedColumns = [
+  "id",
+  "user_id as userId",
+  "inputs",
+  "score",
+  "raw_score as rawScore",
+  "interval_low as intervalLow",
+  "interval_high as intervalHigh",
+  "extrapolation",
+  "model_version as modelVersion",
+  "model_setup as modelSetup",
+  "score_if_sits as scoreIfSits",
+  "no_final_score_risk as noFinalScoreRisk",
+] as const;
+
+function toStored<R extends { inputs: unknown; createdAt: Date | string }>(r: R) {
+  return {
+    ...r,
+    inputs: typeof r.inputs === "string" ? JSON.parse(r.inputs) : r.inputs,
+    createdAt: new Date(r.createdAt),
+  };
+}
+
 /** Predictions newest first: one user's, or everyone's when userId is undefined. */
 export async function listPredictions(
   db: Kysely<DB>,
@@ -116,26 +141,29 @@ export async function listPredictions(
 ): Promise<StoredPrediction[]> {
   const rows = await db
     .selectFrom("predictions")
-    .select([
-      "id",
-      "user_id as userId",
-      "inputs",
-      "score",
-      "raw_score as rawScore",
-      "interval_low as intervalLow",
-      "interval_high as intervalHigh",
-      "extrapolation",
-      "model_version as modelVersion",
-      "model_setup as modelSetup",
-      "score_if_sits as scoreIfSits",
-      "no_final_score_risk as noFinalScoreRisk",
-    ])
+    .select(storedColumns)
     .select(sql<Date>`created_at`.as("createdAt"))
     .$call((q) => newestFirst(q, options))
     .execute();
-  return rows.map((r) => ({
-    ...r,
-    inputs: typeof r.inputs === "string" ? JSON.parse(r.inputs) : r.inputs,
-    createdAt: new Date(r.createdAt),
-  }));
+  return rows.map(toStored);
+}
+
+/** The newest stored prediction of each student of a class (none for those who never asked). */
+export async function latestPredictionsOfClass(
+  db: Kysely<DB>,
+  classId: string,
+): Promise<Map<string, StoredPrediction>> {
+  const rows = await db
+    .selectFrom("predictions")
+    .distinctOn("user_id")
+    .select(storedColumns)
+    .select(sql<Date>`created_at`.as("createdAt"))
+    .where("user_id", "in", (eb) =>
+      eb.selectFrom("enrolments").select("student_id").where("class_id", "=", classId),
+    )
+    .orderBy("user_id")
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .execute();
+  return new Map(rows.map((r) => [r.userId, toStored(r)]));
 }

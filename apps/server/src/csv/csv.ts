@@ -1,7 +1,7 @@
-// CSV of RFC 4180 for the report export: CRLF line ends, fields holding a comma, a quote or a
-// line break quoted with their quotes doubled. A cell that a spreadsheet would read as a formula
-// (starting with =, +, -, @, a tab or a carriage return) gets a leading apostrophe, so opening
-// the export never runs anything.
+// CSV of RFC 4180 for every export (reports, the class risk list): CRLF line ends, fields
+// holding a comma, a quote or a line break quoted with their quotes doubled. A cell that a
+// spreadsheet would read as a formula (starting with =, +, -, @, a tab or a carriage return)
+// gets a leading apostrophe, so opening an export never runs anything.
 const formulaStart = /^[=+\-@\t\r]/;
 const needsQuotes = /[",\r\n]/;
 
