@@ -7,7 +7,7 @@ import type { Band } from "./score.ts";
 /** An embed token lives this long; the Student Dashboard asks for a new one on each visit. */
 export const embedTokenMinutes = 10;
 
-/** The frame of SPEC.md section 9. */
+/** The analytics report's frame on a desktop: 1250 by 600 pixels. */
 export const reportFrame = { width: 1250, height: 600 } as const;
 
 /**

@@ -1,6 +1,7 @@
 import { z } from "zod";
 
-// The one error shape of every API answer that is not a success (DESIGN.md section 4).
+// The one error shape of every API answer that is not a success: { error: { code, message,
+// fields? } }.
 export const errorCodes = [
   "validation_failed",
   "invalid_credentials",

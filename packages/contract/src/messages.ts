@@ -1,5 +1,5 @@
-// Every user-visible message of SPEC.md section 8, letter for letter. Screens and the server
-// import them from here so a message exists once.
+// Every message the product's contract fixes, letter for letter (tests compare them). Screens
+// and the server import them from here so a message exists once.
 export const messages = {
   registrationSuccess: "Registration successful!",
   resetLinkSent: "Reset link sent to your email",

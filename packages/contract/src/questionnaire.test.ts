@@ -11,7 +11,7 @@ import {
   sections,
 } from "./questionnaire.ts";
 
-// The questionnaire catalogue against SPEC.md section 3, and its schema.
+// The questionnaire catalogue against the fields it must ask, and its schema.
 
 const valid: Record<string, string> = Object.fromEntries(
   questions.map((q) => [q.key, String(q.options[0]!.value)]),
@@ -21,7 +21,7 @@ const numbersOf = (key: string) =>
   questionByKey[key as keyof typeof questionByKey].options.map((o) => o.value);
 
 describe("questionnaire catalogue", () => {
-  it("asks the 30 fields of SPEC.md section 3 and the subject, once each, each in a known section", () => {
+  it("asks the 30 fields of the student record and the subject, once each, each in a known section", () => {
     expect(questions.map((q) => q.key).sort()).toEqual([...questionKeys].sort());
     expect(new Set(questions.map((q) => q.key)).size).toBe(31);
     expect(numbersOf("subject")).toEqual(["mat", "por"]);
@@ -38,7 +38,7 @@ describe("questionnaire catalogue", () => {
     }
   });
 
-  it("offers exactly the ranges and option sets of SPEC.md section 3", () => {
+  it("offers exactly the ranges and option sets of the student record", () => {
     const range = (a: number, b: number) => Array.from({ length: b - a + 1 }, (_, i) => a + i);
     expect(numbersOf("age")).toEqual(range(10, 25));
     expect(numbersOf("G1")).toEqual(range(0, 20));

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { type Subject, subjectLabels, subjects } from "./subjects.ts";
 
-// The student record of SPEC.md section 3: 30 questions and the subject, each a select; the
+// The student record: 30 questions and the subject, each a select from a fixed set; the
 // school among them is the deployment's, never asked (issue 28: `askedQuestions`). This
 // catalogue is the one source for the form, the server's validation, the database ranges and
 // the labels of the model's explanations. G1 and G2 may be "not known yet" (null) early in the

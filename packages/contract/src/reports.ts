@@ -2,8 +2,8 @@ import { z } from "zod";
 import { messages } from "./messages.ts";
 import { isPlainText, isSingleLine, plainTextMessage, singleLineMessage } from "./text.ts";
 
-// Student reports of SPEC.md sections 3 and 5: one schema validates the teacher form and the
-// server, with the messages of SPEC.md section 8.
+// Student reports: one schema validates the teacher form and the server, with the messages of
+// messages.ts.
 export const behaviors = ["Excellent", "Good", "Average", "Needs Improvement", "Poor"] as const;
 export type Behavior = (typeof behaviors)[number];
 
@@ -129,8 +129,8 @@ export const reportListQuerySchema = z.object({
 export type ReportListQuery = z.infer<typeof reportListQuerySchema>;
 
 /**
- * The one message the teacher form shows for a set of field errors: SPEC.md section 5 puts
- * "required" before "range".
+ * The one message the teacher form shows for a set of field errors: "required" comes before
+ * "range".
  */
 export function reportFormMessage(fields: Record<string, string>): string | null {
   const all = Object.values(fields);

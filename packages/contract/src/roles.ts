@@ -1,4 +1,4 @@
-// Roles, the pages each may use and the sidebar of SPEC.md sections 2 and 6. The web app's
+// Roles, the pages each may use and the sidebar each sees. The web app's
 // sidebar and route guards read this file; the server enforces api-access.ts, written in the
 // same terms.
 export const roles = ["student", "teacher", "admin"] as const;
@@ -18,7 +18,7 @@ export interface PageRule {
   roles: readonly Role[] | "signedIn";
   /** Shown in the sidebar, in this order, when the role may open the page. */
   sidebar?: string;
-  /** Narrower than `roles` where SPEC.md section 6 hides an item the role may still open. */
+  /** Narrower than `roles` where the sidebar hides an item the role may still open. */
   sidebarRoles?: readonly Role[];
 }
 
@@ -74,7 +74,7 @@ export function canOpenPage(role: Role, path: string): boolean {
 }
 
 /**
- * The sidebar of SPEC.md section 6: an admin sees every item; a teacher only Teacher Input,
+ * The sidebar: an admin sees every item; a teacher only Teacher Input,
  * Student Dashboard, Teacher Dashboard, Settings and Profile; any other role everything but
  * Teacher Input. Two decisions on top (docs/decisions/0002-sidebar.md): a student does not see
  * Teacher Dashboard, since reports about other students are not theirs to read, and admin

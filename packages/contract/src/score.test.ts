@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { messages } from "./messages.ts";
 import { bandMessages, bandOf, formatScore, noPredictionMessage, scoreMessage } from "./score.ts";
 
-// The score bands of SPEC.md section 9 at their boundaries, for the score as shown (one
+// The score bands (below 7, below 14, the rest) at their boundaries, for the score as shown (one
 // decimal): 13.96 is shown as 14.0 and must not read "Good effort!".
 describe("score bands", () => {
   const shown = {

@@ -1,4 +1,5 @@
-// Score bands of SPEC.md section 9: the prediction is out of 20.
+// Score bands: the prediction is out of 20; below 7 "improve", below 14 "good", else
+// "congratulations" (`bandOf`, on the score as shown).
 export type Band = "improve" | "good" | "congratulations";
 
 export const bandMessages: Record<Band, string> = {

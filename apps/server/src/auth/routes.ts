@@ -33,8 +33,8 @@ import {
   verifyEmail,
 } from "./service.ts";
 
-// The auth API of DESIGN.md section 4; the cookies are described in cookies.ts. The ID token
-// travels in the JSON answer.
+// A session answers with the ID token in the JSON body and the refresh token in an HttpOnly
+// cookie (cookies.ts), so page scripts never hold the long-lived secret.
 function sendSession(services: Services, reply: FastifyReply, session: SignedIn) {
   reply
     .setCookie(cookieName(services, refreshCookie), session.refreshToken, {
