@@ -68,7 +68,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
             serializers: { req: serializeRequest },
             ...(options.logStream ? { stream: options.logStream } : {}),
           },
-    // Each API route has its own limit, declared in the contract (api-routes.ts); this one is
+    // Each API route has its own limit, declared in its contract entry (routes/); this one is
     // for every other path.
     bodyLimit: defaultBodyLimit,
     connectionTimeout: 30_000,

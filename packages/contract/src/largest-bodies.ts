@@ -4,7 +4,7 @@ import { behaviors, reportLimits } from "./reports.ts";
 
 // The largest valid request bodies of the routes whose schemas do not bound their size
 // themselves (custom checks, patterns), for the tests that hold each route's body limit
-// (api-routes.ts) above what it must take: the contract's and the server's.
+// (the route entries) above what it must take: the contract's and the server's.
 
 const longest = (values: readonly (string | number)[]) =>
   values.map(String).reduce((a, b) => (b.length > a.length ? b : a), "");

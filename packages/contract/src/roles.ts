@@ -1,5 +1,5 @@
 // Roles, the pages each may use and the sidebar each sees. The web app's
-// sidebar and route guards read this file; the server enforces api-access.ts, written in the
+// sidebar and route guards read this file; the server enforces the route entries (routes/), written in the
 // same terms.
 export const roles = ["student", "teacher", "admin"] as const;
 export type Role = (typeof roles)[number];

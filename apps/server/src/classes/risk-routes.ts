@@ -9,7 +9,7 @@ import { addNote, classRisk, classRiskCsv, mySharing, setSharing } from "./risk-
 
 // The class risk list (issue 20): the list and its CSV, intervention notes, and a student's
 // choice to share their full explanation. Requests are validated by the route schemas
-// (contract api-routes.ts); the access hook has checked role and verified email; the class
+// (the contract's route entries); the access hook has checked role and verified email; the class
 // policy (policy.ts) checks the relationship, once per request.
 
 /** A class name as a file name: letters, digits and dashes only. */
