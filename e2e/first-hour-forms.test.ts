@@ -140,17 +140,29 @@ const weakTerm: Record<string, string> = {
 
 const progressText = (page: Page) => page.locator(".questionnaire-progress-label").textContent();
 
-/** Opens a sidebar item: on a phone, through the Menu button first. */
-async function openFromSidebar(page: Page, name: string) {
+/**
+ * The sidebar, opened through the Menu button on a phone. The frame first: right after a
+ * navigation the Menu button may not be drawn yet, and a visibility check that does not wait
+ * would leave a phone's sidebar closed.
+ */
+async function openSidebar(page: Page) {
+  // A phone's closed sidebar is hidden, and role queries pass over hidden elements.
+  await page
+    .getByRole("navigation", { name: "Main", includeHidden: true })
+    .waitFor({ state: "attached" });
   const menu = page.getByRole("button", { name: "Menu" });
   if (await menu.isVisible()) await menu.click();
-  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name }).click();
+  return page.getByRole("navigation", { name: "Main" });
+}
+
+/** Opens a sidebar item: on a phone, through the Menu button first. */
+async function openFromSidebar(page: Page, name: string) {
+  await (await openSidebar(page)).getByRole("link", { name }).click();
 }
 
 /** Logout from the sidebar (through Menu on a phone), as the student would. */
 async function signOut(page: Page) {
-  const menu = page.getByRole("button", { name: "Menu" });
-  if (await menu.isVisible()) await menu.click();
+  await openSidebar(page);
   await logOut(page);
 }
 
@@ -259,6 +271,7 @@ describe("a student finds their way back (390 px)", () => {
     await page.getByTestId("prediction-score").waitFor();
     expect(await page.getByTestId("prediction-score").textContent()).toBe(score);
     await page.goto("/dashboard");
+    await page.getByRole("heading", { name: `Welcome, ${student.name}!` }).waitFor();
     await openFromSidebar(page, "Prediction");
     await page.waitForURL(/\/prediction$/);
     await page.getByTestId("prediction-score").waitFor();
