@@ -10,6 +10,7 @@ import {
 } from "./questionnaire.ts";
 import type { EnrolledStudent, LinkedReport, MyReportsPage } from "./report-students.ts";
 import { behaviors, reportLimits } from "./reports.ts";
+import { inputSourceSchema } from "./school-record.ts";
 
 // The answers of the routes whose shapes the contract held only as TypeScript interfaces, as
 // zod schemas: the server's route schemas (and so the OpenAPI document) use them, and each is
@@ -50,6 +51,7 @@ export const studentRecordSchema = questionnaireAnswersSchema.extend({
 export const studentRecordListSchema = z.object({ items: z.array(studentRecordSchema) });
 
 const modelSetup = z.enum(["A", "B", "C"]);
+const sources = z.record(questionKey, inputSourceSchema);
 
 export const predictionResultSchema = z.object({
   prediction: score,
@@ -75,6 +77,8 @@ export const predictionResultSchema = z.object({
   extrapolationFeatures: z.array(questionKey),
   modelVersion: z.string(),
   inputs: questionnaireAnswersSchema,
+  sources,
+  classId: z.string().nullable(),
   id: z.string().nullable(),
   createdAt: isoTime.nullable(),
 }) satisfies z.ZodType<PredictionResult>;
@@ -89,6 +93,8 @@ const predictionHistoryItemSchema = z.object({
   extrapolation: z.boolean(),
   modelVersion: z.string(),
   inputs: questionnaireAnswersSchema,
+  sources,
+  classId: z.string().nullable(),
   modelSetup: modelSetup.nullable(),
   scoreIfSits: score.nullable(),
   noFinalScoreRisk: z.number().min(0).max(1).nullable(),

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { subjects } from "./classes.ts";
 import { highNoFinalScoreRisk, type ModelSetup } from "./prediction.ts";
 import { keysOf, type QuestionKey, questionByKey, questionKeys } from "./questionnaire.ts";
+import { inputSourceSchema, recordInputKeys } from "./school-record.ts";
 import { formatScore } from "./score.ts";
 import { isPlainText, plainTextMessage } from "./text.ts";
 
@@ -149,6 +150,38 @@ export const riskItemSchema = z.object({
   explanation: z.array(riskReasonSchema).nullable(),
   /** Intervention notes, newest first; null for anyone but the class's teachers. */
   notes: z.array(interventionNoteSchema).nullable(),
+  /**
+   * The school-record inputs of the prediction (G1, G2, absences, failures), each with its
+   * source: the class's record where it holds the value, the student's answer otherwise. Null
+   * without a prediction.
+   */
+  inputs: z
+    .object(
+      Object.fromEntries(
+        recordInputKeys.map((k) => [
+          k,
+          z.object({ value: z.number().nullable(), source: inputSourceSchema }),
+        ]),
+      ) as {
+        [K in (typeof recordInputKeys)[number]]: z.ZodObject<{
+          value: z.ZodNullable<z.ZodNumber>;
+          source: typeof inputSourceSchema;
+        }>;
+      },
+    )
+    .nullable(),
+  /**
+   * The student's own answers differ from the record (G1 or G2 by 2 or more, absences by 5 or
+   * more): nothing else of their answers is shown.
+   */
+  differs: z.boolean(),
+  /** When the shown prediction was made (a change of the record or the model makes a new one). */
+  predictedAt: z.string().nullable(),
+  /**
+   * The record or the model changed since the newest prediction and a new one is being made:
+   * no figure is shown until it is (never one from values older than the record).
+   */
+  updating: z.boolean(),
 });
 export type RiskItem = z.infer<typeof riskItemSchema>;
 

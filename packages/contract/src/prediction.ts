@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { keysOf, type QuestionKey, type Questionnaire } from "./questionnaire.ts";
+import type { InputSource } from "./school-record.ts";
 import type { Band } from "./score.ts";
 
 // The answers of the student API (issue 6): a saved questionnaire, a prediction with its
@@ -71,8 +72,15 @@ export interface PredictionResult {
   extrapolation: boolean;
   extrapolationFeatures: QuestionKey[];
   modelVersion: string;
-  /** The answers the prediction was made from (numbers as numbers). */
+  /** The inputs the prediction was made from, exactly as the model saw them (numbers as numbers). */
   inputs: Questionnaire;
+  /**
+   * Where each input came from (issue 29): "school" where the class's school record holds the
+   * value (it wins over the student's answer), "student" otherwise.
+   */
+  sources: Record<QuestionKey, InputSource>;
+  /** The class whose record and subject the prediction used; null for a student in no class. */
+  classId: string | null;
   /** Set when the prediction was stored (not for what-if calls). */
   id: string | null;
   createdAt: string | null;
@@ -89,6 +97,9 @@ export interface PredictionHistoryItem {
   extrapolation: boolean;
   modelVersion: string;
   inputs: Questionnaire;
+  /** Where each input came from; all "student" for predictions stored before the school record. */
+  sources: Record<QuestionKey, InputSource>;
+  classId: string | null;
   /** Null for predictions stored before the model answered in two parts. */
   modelSetup: ModelSetup | null;
   scoreIfSits: number | null;

@@ -23,7 +23,7 @@ export interface AccessRule {
   verified?: true;
 }
 
-export type Method = "GET" | "POST" | "PATCH" | "DELETE";
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /** What a route declares besides its method, path and access rule. */
 export interface RouteContract {

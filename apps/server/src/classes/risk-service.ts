@@ -78,6 +78,8 @@ async function buildRisk(
       email: s.email,
       shared,
       notes: withNotes ? (notesOf.get(s.id) ?? []) : null,
+      differs: false,
+      updating: false,
     };
     if (!p) {
       return {
@@ -93,6 +95,8 @@ async function buildRisk(
         atRisk: false,
         reasons: null,
         explanation: null,
+        inputs: null,
+        predictedAt: null,
       };
     }
     // The explanation is recomputed from the stored answers, as the student's own screen does:
@@ -116,6 +120,8 @@ async function buildRisk(
       atRisk: isAtRisk(p.score, p.noFinalScoreRisk),
       reasons: all ? all.slice(0, riskReasonCount) : null,
       explanation: all && shared ? all : null,
+      inputs: null,
+      predictedAt: p.createdAt.toISOString(),
     };
   });
   items.sort(compareRisk);

@@ -20,6 +20,8 @@ import * as classInvitationConsent from "./migrations/0020-class-invitation-cons
 import * as explanationShareTeachers from "./migrations/0021-explanation-share-teachers.ts";
 import * as rosterEmailCounts from "./migrations/0022-roster-email-counts.ts";
 import * as schoolFromConfiguration from "./migrations/0023-school-from-configuration.ts";
+import * as schoolRecord from "./migrations/0024-school-record.ts";
+import * as jobs from "./migrations/0025-jobs.ts";
 import type { DB } from "./schema.ts";
 import { hasSqlState, sqlStates } from "./sql-errors.ts";
 
@@ -46,6 +48,8 @@ export const migrations: Record<string, Migration> = {
   "0021-explanation-share-teachers": explanationShareTeachers,
   "0022-roster-email-counts": rosterEmailCounts,
   "0023-school-from-configuration": schoolFromConfiguration,
+  "0024-school-record": schoolRecord,
+  "0025-jobs": jobs,
 };
 
 /**

@@ -160,6 +160,15 @@ export interface PredictionsTable {
   score_if_sits: number | null;
   no_final_score_risk: number | null;
   created_at: Generated<Timestamp>;
+  /** Migration 0024: the class whose record and subject it used (null: no class). */
+  class_id: string | null;
+  /** The record's inputs it used, as { G1: "school", ... }; null or absent keys: the student's. */
+  sources: ColumnType<unknown, string | null | undefined, string | null>;
+  /** The student's own G1, G2, absences and failures (the record may have replaced them). */
+  own_values: ColumnType<unknown, string | null | undefined, string | null>;
+  /** school_records.inputs_version when it was made; null: no record. */
+  record_version: number | null;
+  made_by: Generated<"student" | "school">;
 }
 
 export interface AuditLogTable {
@@ -250,6 +259,57 @@ export interface RosterEmailCountsTable {
   sent: number;
 }
 
+/** Migration 0024: every value a school record ever held (a correction is a new row). */
+export interface RecordEntriesTable {
+  id: Generated<string>;
+  class_id: string;
+  student_id: string;
+  field: "G1" | "G2" | "absences" | "failures" | "G3" | "sat";
+  /** null: cleared; for `sat`, 1 sat and 0 did not sit. */
+  value: number | null;
+  set_by: string | null;
+  set_by_name: string;
+  set_at: Generated<Timestamp>;
+  via: Generated<"grid" | "import" | "seed">;
+}
+
+/** Migration 0024: the current values of each student's record in each class. */
+export interface SchoolRecordsTable {
+  class_id: string;
+  student_id: string;
+  g1: number | null;
+  g2: number | null;
+  absences: number | null;
+  failures: number | null;
+  g3: number | null;
+  sat: boolean | null;
+  /** Counts changes of G1, G2, absences and failures: predictions made before are stale. */
+  inputs_version: Generated<number>;
+  updated_at: Generated<Timestamp>;
+  /** When the outcome (G3 or "did not sit") was first recorded. */
+  outcome_at: Timestamp | null;
+}
+
+/** Migration 0025: long work off the request path. */
+export interface JobsTable {
+  id: Generated<string>;
+  kind: string;
+  key: Generated<string>;
+  payload: ColumnType<unknown, string | undefined, string>;
+  state: Generated<"queued" | "running" | "done" | "failed">;
+  progress_done: Generated<number>;
+  progress_total: number | null;
+  attempts: Generated<number>;
+  run_after: Generated<Timestamp>;
+  locked_by: string | null;
+  locked_until: Timestamp | null;
+  created_by: string | null;
+  created_at: Generated<Timestamp>;
+  started_at: Timestamp | null;
+  finished_at: Timestamp | null;
+  error: string | null;
+}
+
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
@@ -269,6 +329,9 @@ export interface DB {
   explanation_shares: ExplanationSharesTable;
   explanation_share_teachers: ExplanationShareTeachersTable;
   roster_email_counts: RosterEmailCountsTable;
+  record_entries: RecordEntriesTable;
+  school_records: SchoolRecordsTable;
+  jobs: JobsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

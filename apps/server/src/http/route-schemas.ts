@@ -34,7 +34,7 @@ const anonymousMay = (entry: RouteEntry) =>
   (entry.access.allow as readonly string[]).includes("anonymous");
 
 function errorStatuses(entry: RouteEntry): number[] {
-  const takesBody = entry.method === "POST" || entry.method === "PATCH";
+  const takesBody = entry.method !== "GET" && entry.method !== "DELETE";
   return [
     400,
     ...(anonymousMay(entry) ? [] : [401, 403]),

@@ -11,6 +11,7 @@ import {
   questionByKey,
   questionnaireSchema,
 } from "@gradecast/contract/questionnaire";
+import { studentSources } from "@gradecast/contract/school-record";
 import { bandMessages, bandOf } from "@gradecast/contract/score";
 import type { GradeModel } from "@gradecast/model";
 import { adminRecords } from "../admin/records.ts";
@@ -56,6 +57,8 @@ export function explain(model: GradeModel, inputs: Questionnaire): PredictionRes
     extrapolationFeatures: p.extrapolationFeatures as QuestionKey[],
     modelVersion: model.version,
     inputs,
+    sources: studentSources,
+    classId: null,
     id: null,
     createdAt: null,
   };
@@ -103,6 +106,8 @@ function toHistoryItem(row: StoredPrediction): PredictionHistoryItem {
     extrapolation: row.extrapolation,
     modelVersion: row.modelVersion,
     inputs: row.inputs as Questionnaire,
+    sources: studentSources,
+    classId: null,
     modelSetup: row.modelSetup,
     scoreIfSits: row.scoreIfSits,
     noFinalScoreRisk: row.noFinalScoreRisk,

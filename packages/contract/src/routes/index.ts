@@ -5,6 +5,7 @@ import * as analytics from "./analytics.ts";
 import * as auth from "./auth.ts";
 import * as classes from "./classes.ts";
 import * as predictions from "./predictions.ts";
+import * as record from "./record.ts";
 import * as reports from "./reports.ts";
 import * as site from "./site.ts";
 import * as students from "./students.ts";
@@ -23,6 +24,7 @@ export const routes = {
   analytics,
   admin,
   classes,
+  record,
   accountSecurity,
 } as const;
 
