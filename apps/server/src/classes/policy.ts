@@ -19,14 +19,15 @@ export type ClassRelation = "teacher" | "student" | "admin";
 /**
  * What a caller does with a class. `read`: see the class (an enrolled student without its join
  * code). `manage`: everything about running it (edit, delete, members, co-teachers, join code,
- * roster, invitations, the risk list). `note`: write an intervention note about one of its
- * students, which only its teachers do (an admin reads the risk list without notes).
+ * roster, invitations, the risk list, reading the school record). `note`: write an intervention
+ * note about one of its students, which only its teachers do (an admin reads the risk list
+ * without notes). `record`: change the school record (its teachers; an admin reads it only).
  */
-export type ClassVerb = "read" | "manage" | "note";
+export type ClassVerb = "read" | "manage" | "note" | "record";
 
 /** The verbs each relationship may use; any other is answered 404. */
 export const classVerbs: Readonly<Record<ClassRelation, readonly ClassVerb[]>> = {
-  teacher: ["read", "manage", "note"],
+  teacher: ["read", "manage", "note", "record"],
   admin: ["read", "manage"],
   student: ["read"],
 };

@@ -1,0 +1,48 @@
+import type { Kysely } from "kysely";
+import type { DB } from "../db/schema.ts";
+
+// Asking for long work: a row in `jobs` (migration 0025), written in the caller's transaction so
+// that the work is asked for exactly when the change that needs it commits. At most one job of a
+// kind and key waits at a time: asking again while it waits adds nothing (the job reads the
+// current state when it runs, so one run covers every change made before it starts).
+
+export interface JobRequest {
+  kind: string;
+  /** What the job is about (a class id, a model version); one waiting job per kind and key. */
+  key?: string;
+  payload?: Record<string, unknown>;
+  /** The person who asked, who sees its progress. */
+  createdBy?: string | null;
+}
+
+/** Queues the job unless one of the same kind and key already waits; its id, or the waiting one's. */
+export async function enqueueJob(db: Kysely<DB>, job: JobRequest): Promise<string> {
+  const key = job.key ?? "";
+  const inserted = await db
+    .insertInto("jobs")
+    .values({
+      kind: job.kind,
+      key,
+      payload: JSON.stringify(job.payload ?? {}),
+      created_by: job.createdBy ?? null,
+    })
+    .onConflict((oc) => oc.columns(["kind", "key"]).where("state", "=", "queued").doNothing())
+    .returning("id")
+    .executeTakeFirst();
+  if (inserted) return inserted.id;
+  const waiting = await db
+    .selectFrom("jobs")
+    .select("id")
+    .where("kind", "=", job.kind)
+    .where("key", "=", key)
+    .where("state", "=", "queued")
+    .executeTakeFirst();
+  // The waiting job started between the two statements: ask again (it now covers nothing new).
+  return waiting?.id ?? enqueueJob(db, job);
+}
+
+/** Job kinds, one name each. */
+export const jobKinds = {
+  /** Recompute the stale predictions of one class (key: the class id) or of all (key: "all"). */
+  recomputePredictions: "predictions.recompute",
+} as const;
