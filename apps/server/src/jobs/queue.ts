@@ -46,3 +46,27 @@ export const jobKinds = {
   /** Recompute the stale predictions of one class (key: the class id) or of all (key: "all"). */
   recomputePredictions: "predictions.recompute",
 } as const;
+
+/** A claimed job as its handler sees it. */
+export interface ClaimedJob {
+  id: string;
+  kind: string;
+  key: string;
+  payload: Record<string, unknown>;
+  createdBy: string | null;
+  attempts: number;
+}
+
+/**
+ * What a handler gets: the job, and `progress`, which records how far it is (shown to the person
+ * who asked) and renews the job's lease. A handler must be safe to run again from the start: a
+ * job whose instance died is run again once its lease expires.
+ */
+export interface JobContext {
+  job: ClaimedJob;
+  progress(done: number, total: number): Promise<void>;
+  /** True once the instance is stopping: a long handler returns early (the job runs again). */
+  stopping(): boolean;
+}
+
+export type JobHandler = (context: JobContext) => Promise<void>;
