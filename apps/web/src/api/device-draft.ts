@@ -10,11 +10,15 @@ const endsWithSession = {
   questionnaire: true,
   // The teacher's report: kept until submitted or logout (a long form; issue 16's decision).
   report: false,
+  // The gradebook's values not saved yet (issue 29): school grades of minors, gone with the session.
+  gradebook: true,
 } as const;
 export type DraftName = keyof typeof endsWithSession;
 
 const prefix = "gradecast:";
-const keyOf = (name: DraftName, userId: string) => `${prefix}${name}-draft:${userId}`;
+/** The storage key of a user's draft (a form with keys of its own builds on it). */
+export const draftKey = (name: DraftName, userId: string) => `${prefix}${name}-draft:${userId}`;
+const keyOf = draftKey;
 
 /** Deletes the drafts of this device: every one at logout, the session-bound ones otherwise. */
 export function forgetDrafts(why: "logout" | "sessionEnded"): void {

@@ -28,11 +28,13 @@ import "../features/classes/classes.css";
 import NotAllowed from "../components/not-allowed.tsx";
 import { RiskList } from "../features/classes/risk-list.tsx";
 import { RosterImport } from "../features/classes/roster-import.tsx";
+import { Gradebook } from "../features/record/gradebook.tsx";
 
 // /classes/:id (issue 17): one class for its teachers and admins: the join code (show, change,
 // switch off), its teachers (add by email, remove), its students and open invitations (remove a
 // student), the roster import, renaming and deleting. Every destructive action asks first.
-// Issue 20: the risk list comes first, the place a teacher works from.
+// Issue 20: the risk list comes first, the place a teacher works from; issue 29: the gradebook
+// (the class's school record, with its CSV import) next.
 
 type Confirm =
   | { kind: "rotate" }
@@ -142,6 +144,7 @@ function ClassScreen({ id }: { id: string }) {
       />
       <Alert tone="success">{notice}</Alert>
       <RiskList classId={id} />
+      <Gradebook classId={id} />
       <JoinCodeCard c={c} onAsk={setConfirm} />
       <Card title="Students">
         {members.isPending ? (

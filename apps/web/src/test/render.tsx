@@ -15,7 +15,8 @@ export interface FakeAnswer {
   status?: number;
   body?: unknown;
 }
-export type FakeRoute = (request: { body: unknown }) => FakeAnswer | Promise<FakeAnswer>;
+/** `body` is the parsed JSON, or the text of a file sent (a CSV upload); `url` has the query. */
+export type FakeRoute = (request: { body: unknown; url: URL }) => FakeAnswer | Promise<FakeAnswer>;
 
 export interface FakeServer {
   /** Requests received, in order: "METHOD /path" and the parsed JSON body. */
@@ -27,11 +28,16 @@ export function fakeServer(routes: Record<string, FakeRoute>): FakeServer {
   vi.stubGlobal("fetch", async (input: RequestInfo | URL, init: RequestInit = {}) => {
     const url = new URL(String(input instanceof Request ? input.url : input), "http://localhost");
     const route = `${init.method ?? "GET"} ${url.pathname}`;
-    const body = typeof init.body === "string" ? JSON.parse(init.body) : undefined;
+    const body =
+      typeof init.body === "string"
+        ? JSON.parse(init.body)
+        : init.body instanceof Blob
+          ? await init.body.text()
+          : undefined;
     server.calls.push({ route, body });
     const handler = routes[route];
     const answer = handler
-      ? await handler({ body })
+      ? await handler({ body, url })
       : { status: 404, body: { error: { code: "not_found", message: `No fake for ${route}` } } };
     const status = answer.status ?? 200;
     return new Response(status === 204 ? null : JSON.stringify(answer.body ?? {}), {

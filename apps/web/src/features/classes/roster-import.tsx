@@ -1,28 +1,16 @@
 import { type RosterResult, type RosterRow, rosterLimits } from "@gradecast/contract/classes";
 import { type FormEvent, useId, useRef, useState } from "react";
-import { ApiError } from "../../api/client.ts";
 import { Alert } from "../../components/alert.tsx";
 import { Button } from "../../components/button.tsx";
 import { Card } from "../../components/card.tsx";
-import { errorMessage } from "../../components/error-state.tsx";
 import { useRosterUpload } from "./api.ts";
+import { ImportRefusal, type Refusal, refusalOf } from "./import-refusal.tsx";
 
 // Roster import: the teacher picks a CSV file of name,email; the preview says what will change
 // (nothing is written yet); Import does it. A refused file lists every bad line with its reason.
 
-interface Refusal {
-  message: string;
-  /** "line 3" → reason, in line order; "file" for the whole file. */
-  lines: [string, string][];
-}
-
 /** Rows the import would write: enrolments and new invitations. */
 const changes = (result: RosterResult) => result.invited.length;
-
-function lineOrder(key: string): number {
-  const n = /^line (\d+)$/.exec(key)?.[1];
-  return n ? Number(n) : 0;
-}
 
 export function RosterImport({ classId }: { classId: string }) {
   const upload = useRosterUpload(classId);
@@ -34,14 +22,7 @@ export function RosterImport({ classId }: { classId: string }) {
   const [refusal, setRefusal] = useState<Refusal | null>(null);
   const busy = upload.isPending ? (upload.variables.preview ? "preview" : "import") : null;
 
-  function fail(err: unknown) {
-    if (err instanceof ApiError && Object.keys(err.fields).length > 0) {
-      const lines = Object.entries(err.fields).sort(([a], [b]) => lineOrder(a) - lineOrder(b));
-      setRefusal({ message: err.message, lines });
-    } else {
-      setRefusal({ message: errorMessage(err), lines: [] });
-    }
-  }
+  const fail = (err: unknown) => setRefusal(refusalOf(err));
 
   function check(event: FormEvent) {
     event.preventDefault();
@@ -109,20 +90,7 @@ export function RosterImport({ classId }: { classId: string }) {
           </Button>
         </div>
       </form>
-      {refusal ? (
-        <div className="roster-refusal" id={`${inputId}-error`} role="alert">
-          <p className="field-error">{refusal.message}</p>
-          {refusal.lines.length > 0 ? (
-            <ul className="list roster-errors">
-              {refusal.lines.map(([key, reason]) => (
-                <li key={key}>
-                  <strong>{key === "file" ? "File" : key.replace("line", "Line")}:</strong> {reason}
-                </li>
-              ))}
-            </ul>
-          ) : null}
-        </div>
-      ) : null}
+      {refusal ? <ImportRefusal refusal={refusal} id={`${inputId}-error`} /> : null}
       {preview ? (
         <div className="roster-preview">
           <h3 className="roster-heading">What the import will do</h3>
