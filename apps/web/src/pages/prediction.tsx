@@ -16,6 +16,7 @@ import { usePredictionHistory } from "../features/prediction/api.ts";
 import { FactorChart } from "../features/prediction/factor-chart.tsx";
 import { dateTime } from "../features/prediction/format.ts";
 import { HighRiskNotice, ModelParts } from "../features/prediction/parts.tsx";
+import { PredictionSource } from "../features/prediction/school-record.tsx";
 import { ShareExplanation } from "../features/prediction/share-explanation.tsx";
 import { TrendChart } from "../features/prediction/trend-chart.tsx";
 import { WhatIf } from "../features/prediction/what-if.tsx";
@@ -26,6 +27,8 @@ import "../features/prediction/prediction.css";
 // with where to get help when the risk of not sitting the final is high, what moved it, a
 // what-if panel and the history. It arrives with the
 // result from /student-input (router state); after a reload it shows the latest stored one.
+// Issue 29: the values the school record supplied are marked, and a student in classes of both
+// subjects is told which class the prediction is for.
 
 function carried(state: unknown): PredictionResult | null {
   const result = (state as { result?: PredictionResult } | null)?.result;
@@ -69,6 +72,7 @@ export default function Prediction() {
             level={result.interval.level}
             when={result.createdAt}
           />
+          <PredictionSource result={result} />
           <HighRiskNotice risk={result.noFinalScoreRisk} />
           {result.extrapolation ? (
             <ExtrapolationNotice features={result.extrapolationFeatures} />
@@ -93,6 +97,7 @@ export default function Prediction() {
             level={null}
             when={summary.createdAt}
           />
+          <PredictionSource result={summary} />
           <Alert tone="info">
             <p>
               This prediction was made by an earlier version of the model, so its explanation is not

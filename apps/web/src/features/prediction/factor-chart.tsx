@@ -5,6 +5,7 @@ import { palette } from "../../components/palette.ts";
 import { TableHead } from "../../components/table-head.tsx";
 import { answerText, signed } from "./format.ts";
 import { PredictionFigure } from "./prediction-figure.tsx";
+import { fromSchool, SchoolMark } from "./school-record.tsx";
 
 // The factors that pushed the prediction up or down: the largest effects of the model's
 // explanation as bars (green up, red down) from the model's average, with the same figures,
@@ -80,7 +81,15 @@ export function FactorChart({ result }: { result: PredictionResult }) {
         {result.contributions.map((c) => (
           <tr key={c.feature}>
             <th scope="row">{c.label}</th>
-            <td>{answerText(c.feature, c.value)}</td>
+            <td>
+              {answerText(c.feature, c.value)}
+              {fromSchool(result, c.feature) ? (
+                <>
+                  {" "}
+                  <SchoolMark />
+                </>
+              ) : null}
+            </td>
             <td className="prediction-number">{signed(c.effect)}</td>
           </tr>
         ))}

@@ -6,10 +6,13 @@ import { Button } from "../../components/button.tsx";
 import { Select } from "../../components/select.tsx";
 import { Spinner } from "../../components/spinner.tsx";
 import { answersOf, useWhatIf } from "./api.ts";
-import { signed } from "./format.ts";
+import { answerText, signed } from "./format.ts";
+import { fromSchool, SchoolMark } from "./school-record.tsx";
 
 // What if: the student changes a few answers they can act on and sees at once what the model
-// would predict and by how much it differs. These calls are not stored.
+// would predict and by how much it differs. These calls are not stored. A value the school
+// record holds (absences, issue 29) is the school's, not the student's to try: it is shown, not
+// offered for change.
 
 type Changes = Record<WhatIfKey, string>;
 
@@ -37,6 +40,16 @@ export function WhatIf({ base }: { base: PredictionResult }) {
       <div className="prediction-whatif-grid">
         {whatIfKeys.map((key) => {
           const q = questionByKey[key];
+          if (fromSchool(base, key)) {
+            return (
+              <div key={key} className="field whatif-school" data-testid={`whatif-school-${key}`}>
+                <span className="field-label">{q.label}</span>
+                <p>
+                  {answerText(key, base.inputs[key] as string | number | null)} <SchoolMark />
+                </p>
+              </div>
+            );
+          }
           return (
             <Select
               key={key}
