@@ -2,7 +2,13 @@ import { z } from "zod";
 import { subjects } from "./classes.ts";
 import { highNoFinalScoreRisk, type ModelSetup } from "./prediction.ts";
 import { keysOf, type QuestionKey, questionByKey, questionKeys } from "./questionnaire.ts";
-import { inputSourceSchema, recordInputKeys } from "./school-record.ts";
+import {
+  type InputSource,
+  inputSourceSchema,
+  type RecordInputKey,
+  recordDiffers,
+  recordInputKeys,
+} from "./school-record.ts";
 import { formatScore } from "./score.ts";
 import { isPlainText, plainTextMessage } from "./text.ts";
 
@@ -242,7 +248,24 @@ export const riskMessages = {
   sharingNewTeachers: "Some of your teachers do not see it yet: share again to include them.",
   sharingOff: "Your teachers now see only the reasons from your school record.",
   notEnrolled: "This student is not in the class.",
+  /** Instead of a figure while a new prediction is made from a changed record or model. */
+  updating: "Updating…",
+  differs: "Differs from the record",
+  differsExplained: `The student's own answers differ from the school record (a term grade by ${recordDiffers.grade} or more, or absences by ${recordDiffers.absences} or more): the prediction uses the record's values.`,
 } as const;
+
+/** The record inputs' names in the list: "G1 8 (school)". */
+export const riskInputLabels: Record<RecordInputKey, string> = {
+  G1: "G1",
+  G2: "G2",
+  absences: "Absences",
+  failures: "Failures",
+};
+
+/** One input as the list and the CSV write it: "G1 8 (school)", "G2 not known (student)". */
+export function riskInputText(key: RecordInputKey, value: number | null, source: InputSource) {
+  return `${riskInputLabels[key]} ${value === null ? "not known" : value} (${source})`;
+}
 
 export const noteLimits = { action: 1000 } as const;
 
@@ -313,9 +336,11 @@ export const riskColumns = [
   "At risk",
   "Predicted final",
   "80% interval",
+  "Record inputs",
   "Risk of not sitting the final",
   "Model",
   "Answered on",
+  "Predicted on",
   "Reasons",
   ...noteColumns,
 ] as const;
@@ -328,21 +353,39 @@ export function riskColumnsFor(withNotes: boolean): readonly RiskColumn[] {
 
 const percent = (p: number) => `${Math.round(p * 100)}%`;
 
-/** One row's cells as text, in the order of `riskColumnsFor` (the notes' when it has them). */
+/**
+ * One row's cells as text, in the order of `riskColumnsFor` (the notes' when it has them). A
+ * prediction being made again shows no figure (never one from values older than the record).
+ */
 export function riskCells(item: RiskItem): string[] {
+  const figure = !item.updating;
+  const inputs = item.inputs
+    ? recordInputKeys.map((k) => riskInputText(k, item.inputs![k].value, item.inputs![k].source))
+    : [];
+  if (item.differs) inputs.push(riskMessages.differs);
   const cells = [
     item.name,
     item.answered ? (item.atRisk ? "Yes" : "No") : "",
-    item.prediction === null ? riskMessages.notAnswered : formatScore(item.prediction),
-    item.interval ? `${formatScore(item.interval.low)}-${formatScore(item.interval.high)}` : "",
-    item.noFinalScoreRisk === null ? "" : percent(item.noFinalScoreRisk),
-    item.modelSetup ? modelSetupLabels[item.modelSetup] : "",
+    item.updating
+      ? riskMessages.updating
+      : item.prediction === null
+        ? riskMessages.notAnswered
+        : formatScore(item.prediction),
+    figure && item.interval
+      ? `${formatScore(item.interval.low)}-${formatScore(item.interval.high)}`
+      : "",
+    inputs.join("; "),
+    figure && item.noFinalScoreRisk !== null ? percent(item.noFinalScoreRisk) : "",
+    figure && item.modelSetup ? modelSetupLabels[item.modelSetup] : "",
     item.answeredAt ? item.answeredAt.slice(0, 10) : "",
-    item.reasons === null
-      ? item.answered
-        ? riskMessages.reasonsEarlierModel
-        : ""
-      : item.reasons.map(reasonText).join("; "),
+    figure && item.predictedAt ? item.predictedAt.slice(0, 10) : "",
+    !figure
+      ? ""
+      : item.reasons === null
+        ? item.answered
+          ? riskMessages.reasonsEarlierModel
+          : ""
+        : item.reasons.map(reasonText).join("; "),
   ];
   if (item.notes === null) return cells;
   const note = item.notes[0];

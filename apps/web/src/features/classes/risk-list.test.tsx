@@ -83,3 +83,85 @@ describe("the risk list's intervention notes", () => {
     expect(screen.getByText(/Intervention notes are kept by the class's teachers/)).toBeTruthy();
   });
 });
+
+// Issue 29: each prediction's record inputs with their source, a mark when the student's own
+// answers differ from the record, when the prediction was made, and no figure while a changed
+// record is predicted again.
+describe("the risk list's school record", () => {
+  const ben: RiskItem = {
+    ...amy,
+    studentId: "ben",
+    name: "Ben Steady",
+    email: "ben@example.org",
+    atRisk: false,
+    prediction: 12,
+    inputs: {
+      G1: { value: 8, source: "school" },
+      G2: { value: 9, source: "student" },
+      absences: { value: 12, source: "school" },
+      failures: { value: null, source: "student" },
+    },
+    differs: true,
+    predictedAt: "2026-11-21T09:00:00.000Z",
+  };
+  const cal: RiskItem = {
+    ...ben,
+    studentId: "cal",
+    name: "Cal Waiting",
+    differs: false,
+    updating: true,
+  };
+
+  async function rows() {
+    fakeServer({
+      ...signedInAs(testUser("teacher")),
+      "GET /api/classes/c1/risk": () => ({
+        body: {
+          ...listOf(true),
+          counts: { students: 2, answered: 2, atRisk: 0 },
+          items: [ben, cal],
+        },
+      }),
+    });
+    renderPage(<RiskList classId="c1" />, "/classes/c1");
+    const table = await screen.findByRole("table", {
+      name: "Students of the class, sorted by risk",
+    });
+    const headers = columnHeaders(table);
+    const cellOf = (row: HTMLElement, column: string) =>
+      row.querySelectorAll<HTMLElement>("th, td")[headers.indexOf(column)]!;
+    return { rows: within(table).getAllByTestId("risk-row"), cellOf };
+  }
+
+  it("shows each record input with its source and marks answers that differ from the record", async () => {
+    const {
+      rows: [benRow],
+      cellOf,
+    } = await rows();
+    const inputs = cellOf(benRow!, "Record inputs");
+    expect([...inputs.querySelectorAll("li")].map((li) => li.textContent)).toEqual([
+      "G1 8 school",
+      "G2 9 student",
+      "Absences 12 school",
+      "Failures not known student",
+    ]);
+    expect(within(inputs).getByText("Differs from the record")).toBeTruthy();
+    expect(inputs.textContent).toMatch(/differ from the school record \(a term grade by 2 or more/);
+    expect(cellOf(benRow!, "Predicted on").textContent).toMatch(/2026/);
+    expect(cellOf(benRow!, "Predicted final").textContent).toBe("12.0");
+  });
+
+  it("shows Updating… and no figure while a prediction is made again", async () => {
+    const {
+      rows: [, calRow],
+      cellOf,
+    } = await rows();
+    expect(cellOf(calRow!, "Predicted final").textContent).toBe("Updating…");
+    expect(cellOf(calRow!, "80% interval").textContent).toBe("");
+    expect(cellOf(calRow!, "Predicted on").textContent).toBe("");
+    expect(cellOf(calRow!, "Reasons").textContent).toBe("");
+    expect(
+      within(cellOf(calRow!, "Record inputs")).queryByText("Differs from the record"),
+    ).toBeNull();
+  });
+});

@@ -6,9 +6,11 @@ import {
   reasonText,
   riskCells,
   riskColumnsFor,
+  riskInputLabels,
   riskMessages,
 } from "@gradecast/contract/class-risk";
 import { formatDay } from "@gradecast/contract/dates";
+import { recordInputKeys } from "@gradecast/contract/school-record";
 import { shownScore } from "@gradecast/contract/score";
 import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from "react";
 import { formErrors } from "../../api/form-errors.ts";
@@ -32,7 +34,10 @@ import { ScrollRegion } from "../../components/scroll-region.tsx";
 // for the students at risk, the CSV export, and, for the class's teachers, a note of what was
 // done for a student (an admin's list has no notes, so no notes column and no note form). The
 // table's columns and texts are the CSV's (the contract's `riskColumnsFor` and `riskCells`); on
-// a phone each row becomes a block of labelled lines.
+// a phone each row becomes a block of labelled lines. Issue 29: the record inputs of each
+// prediction with their source (school or student), a mark when the student's answers differ
+// from the record, when the prediction was made, and "Updating…" instead of a figure while a
+// changed record is predicted again.
 
 export function RiskList({ classId }: { classId: string }) {
   const risk = useClassRisk(classId, true);
@@ -151,6 +156,9 @@ function RiskTable({
   const noteAt = riskColumns.indexOf("Latest note");
   const riskAt = riskColumns.indexOf("At risk");
   const answeredAt = riskColumns.indexOf("Answered on");
+  const predictedAt = riskColumns.indexOf("Predicted on");
+  const inputsAt = riskColumns.indexOf("Record inputs");
+  const finalAt = riskColumns.indexOf("Predicted final");
   // Columns a prediction made before them cannot fill (issue 28): a dash with the reason.
   const newerAt = [
     riskColumns.indexOf("Risk of not sitting the final"),
@@ -179,8 +187,21 @@ function RiskTable({
                     );
                   }
                   let content: ReactNode = text;
-                  if (i === reasonsAt && item.reasons) content = <Reasons item={item} />;
-                  if (item.answered && text === "" && newerAt.includes(i)) {
+                  if (i === reasonsAt && item.reasons && !item.updating) {
+                    content = <Reasons item={item} />;
+                  }
+                  if (i === inputsAt && (item.inputs || item.differs)) {
+                    content = <RecordInputs item={item} />;
+                  }
+                  if (i === finalAt && item.updating) {
+                    content = <span className="risk-updating">{text}</span>;
+                  }
+                  if (i === predictedAt && item.predictedAt && !item.updating) {
+                    content = (
+                      <time dateTime={item.predictedAt}>{formatDay(item.predictedAt)}</time>
+                    );
+                  }
+                  if (item.answered && !item.updating && text === "" && newerAt.includes(i)) {
                     content = (
                       <>
                         <span aria-hidden="true">—</span>{" "}
@@ -224,6 +245,45 @@ function RiskTable({
         </tbody>
       </table>
     </ScrollRegion>
+  );
+}
+
+/**
+ * The school-record inputs of the prediction, each with where it came from (issue 29), and a
+ * mark when the student's own answers differ from the record (nothing else of them is shown).
+ */
+function RecordInputs({ item }: { item: RiskItem }) {
+  return (
+    <>
+      {item.inputs ? (
+        <ul className="risk-inputs">
+          {recordInputKeys.map((key) => {
+            const { value, source } = item.inputs![key];
+            return (
+              <li key={key}>
+                {riskInputLabels[key]} {value === null ? "not known" : value}{" "}
+                <span
+                  className={`tag risk-source ${source === "school" ? "tag-ok" : "tag-warn"}`}
+                  title={
+                    source === "school"
+                      ? "From the class's school record"
+                      : "The student's own answer (the record holds no value)"
+                  }
+                >
+                  {source}
+                </span>
+              </li>
+            );
+          })}
+        </ul>
+      ) : null}
+      {item.differs ? (
+        <p className="risk-differs">
+          <span className="tag tag-danger">{riskMessages.differs}</span>{" "}
+          <span className="muted">{riskMessages.differsExplained}</span>
+        </p>
+      ) : null}
+    </>
   );
 }
 
