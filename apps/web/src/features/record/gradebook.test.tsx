@@ -5,7 +5,7 @@ import type {
   RecordRow,
 } from "@gradecast/contract/school-record";
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   type FakeRoute,
   fakeServer,
@@ -250,5 +250,38 @@ describe("the gradebook", () => {
     expect(entries).toHaveLength(2);
     expect(entries[0]!.textContent).toContain("8 (correction: was 6)");
     expect(entries[1]!.textContent).toContain("CSV import");
+  });
+});
+
+describe("the gradebook on a phone", () => {
+  it("shows one student at a time as a form, with previous and next", async () => {
+    vi.stubGlobal("matchMedia", (query: string) => ({
+      matches: true,
+      media: query,
+      addEventListener: () => undefined,
+      removeEventListener: () => undefined,
+    }));
+    const server = fakeServer({
+      ...signedInAs(testUser("teacher")),
+      "GET /api/classes/c1/record": () => ({ body: recordOf(true) }),
+      ...saving(),
+    });
+    const { user } = renderPage(<Gradebook classId="c1" />, "/classes/c1");
+    const form = await screen.findByRole("group", { name: "Amy Struggling (1 of 3)" });
+    expect(screen.queryByRole("table")).toBeNull();
+    expect((within(form).getByLabelText("First period grade (G1)") as HTMLInputElement).value).toBe(
+      "8",
+    );
+    await user.click(screen.getByRole("button", { name: "Next student" }));
+    const ben = screen.getByRole("group", { name: "Ben Steady (2 of 3)" });
+    await user.type(within(ben).getByLabelText("Absences"), "4");
+    await user.tab();
+    await waitFor(() =>
+      expect(server.calls.filter((c) => c.route.startsWith("PUT"))).toEqual([
+        { route: "PUT /api/classes/c1/record/ben", body: { field: "absences", value: 4 } },
+      ]),
+    );
+    await user.selectOptions(screen.getByLabelText("Student"), "Cal Bright");
+    expect(screen.getByRole("group", { name: "Cal Bright (3 of 3)" })).toBeTruthy();
   });
 });
