@@ -12,6 +12,7 @@ import { healthRoutes } from "./http/health.ts";
 import { setupRoutes } from "./http/setup.ts";
 import { siteRoutes } from "./http/site.ts";
 import { predictionRoutes } from "./prediction/routes.ts";
+import { recordRoutes } from "./record/routes.ts";
 import { reportRoutes } from "./reports/routes.ts";
 import { reportStudentRoutes } from "./reports/student-routes.ts";
 import type { Services } from "./services.ts";
@@ -38,4 +39,5 @@ export async function registerRoutes(app: FastifyInstance, services: Services) {
   await teacherInvitationRoutes(app, services);
   await reportStudentRoutes(app, services);
   await classRiskRoutes(app, services);
+  await recordRoutes(app, services);
 }

@@ -464,7 +464,9 @@ describe.each(dialects)("authorisation matrix (%s)", (dialect) => {
       path = path.replace(":id", reportId);
     }
     path = path.replace(":id", classId);
-    if (path.includes("/students/:uid")) path = path.replace(":uid", users.student.user.uid);
+    if (path.includes("/students/:uid") || path.includes("/record/:uid")) {
+      path = path.replace(":uid", users.student.user.uid);
+    }
     if (path.includes("/teachers/:uid")) {
       path = path.replace(":uid", related["unverified teacher"].user.uid);
     }

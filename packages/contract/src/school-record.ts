@@ -99,6 +99,13 @@ export const recordMessages = {
   importColumns: (expected: number, found: number) =>
     `Expected ${expected} values, found ${found}.`,
   importRefused: "The file was not imported: fix the lines listed and try again.",
+  importTooLarge: "The file is too large (at most 512 KB).",
+  importNotUtf8: "Save the file as CSV UTF-8 and upload it again.",
+  importNotCsv: "The file is not a CSV file.",
+  preview: (changes: number) =>
+    changes === 0
+      ? "Nothing would change: the record already holds these values."
+      : `${changes} values would change.`,
   imported: (changes: number) =>
     changes === 0
       ? "Nothing changed: the record already holds these values."

@@ -1,4 +1,3 @@
-import { setImmediate as nextTurn } from "node:timers/promises";
 import {
   classLimits,
   classMessages,
@@ -9,7 +8,7 @@ import {
   rosterLineReason,
 } from "@gradecast/contract/classes";
 import { isSingleLine, singleLineMessage } from "@gradecast/contract/text";
-import { type InfoRecord, type Parser, parse } from "csv-parse";
+import { decodeUtf8, delimiterOf, readRecords } from "../csv/read.ts";
 
 // A roster file: UTF-8 CSV (a BOM is fine) with the header `name,email` and up to 1,000 rows,
 // separated by commas or, as spreadsheets save them where the comma is the decimal sign, by
@@ -17,14 +16,8 @@ import { type InfoRecord, type Parser, parse } from "csv-parse";
 // number, the reason and the text refused), so a teacher corrects the whole file at once; the
 // service refuses the file whole if any line is bad.
 //
-// The file is parsed a slice at a time, letting other requests run in between, and parsing
-// stops as soon as the file has more lines than a roster may (issue 26: 512 KB of line breaks,
-// parsed whole, held the server for 17 s).
+// The file is read a slice at a time (csv/read.ts), letting other requests run in between.
 
-const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
-
-/** Characters parsed before other requests get a turn: about a millisecond of work. */
-const slice = 16 * 1024;
 /** Records read after the header, blank ones included, before the file is refused as too long. */
 const maxRecords = 2 * rosterLimits.rows;
 
@@ -34,87 +27,13 @@ export interface ParsedRoster {
   errors: Record<string, string>;
 }
 
-/** The separator the header line uses: a semicolon when it has more of them than commas. */
-export function delimiterOf(text: string): "," | ";" {
-  const end = text.search(/[\r\n]/);
-  const header = end < 0 ? text : text.slice(0, end);
-  const count = (c: string) => header.split(c).length - 1;
-  return count(";") > count(",") ? ";" : ",";
-}
-
-interface Lined {
-  record: string[];
-  line: number;
-}
-
-/**
- * The file's records with the line each starts on, read a slice at a time; "too many" as soon
- * as there are more than `maxRecords` after the header, without reading the rest.
- */
-async function readRecords(
-  text: string,
-  delimiter: string,
-): Promise<{ records: Lined[] } | { tooMany: true } | { badLine: number | undefined }> {
-  const records: Lined[] = [];
-  let endOfPrevious = 0;
-  let emptyBefore = 0;
-  let failure: { lines?: number } | undefined;
-  const parser: Parser = parse({
-    delimiter,
-    info: true,
-    relax_column_count: true,
-    // Empty lines are skipped (and counted, for the line numbers of what follows).
-    skip_empty_lines: true,
-    // Files saved on Windows, macOS and Linux, or edited by hand into a mix of them.
-    record_delimiter: ["\r\n", "\n", "\r"],
-    on_record: (data: unknown) => {
-      const { record, info } = data as { record: string[]; info: InfoRecord };
-      // A record starts on the line after the previous one ended, past any empty lines (a quoted
-      // name may span lines).
-      const line = endOfPrevious + 1 + (info.empty_lines - emptyBefore);
-      endOfPrevious = info.lines;
-      emptyBefore = info.empty_lines;
-      records.push({ record, line });
-      return null;
-    },
-  });
-  const finished = new Promise<void>((resolve) => {
-    parser.on("end", resolve);
-    parser.on("close", resolve);
-    parser.on("error", (error: { lines?: number }) => {
-      failure ??= error;
-      resolve();
-    });
-  });
-  // Nothing is read from the stream: every record is taken by on_record.
-  parser.resume();
-  for (let at = 0; at < text.length && !failure; at += slice) {
-    parser.write(text.slice(at, at + slice));
-    await nextTurn();
-    if (records.length > maxRecords + 1) {
-      parser.destroy();
-      return { tooMany: true };
-    }
-  }
-  if (!failure) parser.end();
-  await finished;
-  if (failure) return { badLine: failure.lines };
-  if (records.length > maxRecords + 1) return { tooMany: true };
-  return { records };
-}
-
 export async function parseRosterFile(bytes: Buffer): Promise<ParsedRoster> {
   const fail = (reason: string): ParsedRoster => ({ rows: [], errors: { file: reason } });
   if (bytes.length > rosterLimits.bytes) return fail(classMessages.rosterTooLarge);
-  let text: string;
-  try {
-    // The decoder drops a leading byte-order mark.
-    text = utf8.decode(bytes);
-  } catch {
-    return fail(classMessages.rosterNotUtf8);
-  }
+  const text = decodeUtf8(bytes);
+  if (text === undefined) return fail(classMessages.rosterNotUtf8);
   const delimiter = delimiterOf(text);
-  const read = await readRecords(text, delimiter);
+  const read = await readRecords(text, delimiter, maxRecords);
   if ("tooMany" in read) return fail(classMessages.rosterTooMany);
   if ("badLine" in read) {
     return {

@@ -11,6 +11,8 @@ import {
 
 // The school record (issue 29): the gradebook of a class. Its teachers read and change it; an
 // admin reads it; anybody else gets 404 for the class (the class policy's verb `record` writes).
+// Changing it is a teacher's alone (as an intervention note is): an admin is refused by role.
+const classTeachers = { allow: ["teacher"], verified: true, scope: { teacher: "own" } } as const;
 
 export const get = defineRoute({
   method: "GET",
@@ -25,7 +27,7 @@ export const get = defineRoute({
 export const setCell = defineRoute({
   method: "PUT",
   path: "/api/classes/:id/record/:uid",
-  access: staffOwn,
+  access: classTeachers,
   summary: "Set or clear one value of a student's record (the class's teachers)",
   params: memberParams,
   body: recordCellWriteSchema,
@@ -44,7 +46,7 @@ export const history = defineRoute({
 export const importRecord = defineRoute({
   method: "POST",
   path: "/api/classes/:id/record/import",
-  access: staffOwn,
+  access: classTeachers,
   summary:
     "Import values from CSV (email,G1,G2,absences,failures,G3,sat: any of the value columns); ?dryRun=true previews",
   params: idParams,

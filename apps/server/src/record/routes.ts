@@ -1,0 +1,79 @@
+import { routes } from "@gradecast/contract/routes/index";
+import { recordImportLimits, recordMessages } from "@gradecast/contract/school-record";
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { classFirst } from "../classes/class-first.ts";
+import { tooLarge } from "../domain-errors.ts";
+import { perAccount } from "../http/rate-limits.ts";
+import { actorOf } from "../http/request-actor.ts";
+import { serve } from "../http/route-schemas.ts";
+import type { Services } from "../services.ts";
+import { classRecord, importRecordFile, recordHistory, setRecordCell } from "./service.ts";
+
+// The gradebook (issue 29): a class's school record. The access hook has checked role and
+// verified email; the class policy checks the relationship once per request (a write's before
+// its body is read, so a caller who does not reach the class learns only that: 404).
+
+export async function recordRoutes(fastify: FastifyInstance, services: Services) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  // Every answer names students and their grades: never kept by a cache.
+  const noStore = { "cache-control": "no-store" };
+  const recordFirst = classFirst(services, "record");
+
+  serve(app, routes.record.get, async (request, reply) => {
+    reply.headers(noStore);
+    return classRecord(services, actorOf(request), request.params.id);
+  });
+
+  serve(app, routes.record.history, async (request, reply) => {
+    reply.headers(noStore);
+    return recordHistory(services, actorOf(request), request.params.id, request.params.uid);
+  });
+
+  serve(
+    app,
+    routes.record.setCell,
+    { preValidation: recordFirst.preValidation },
+    async (request, reply) => {
+      reply.headers(noStore);
+      return setRecordCell(
+        services,
+        actorOf(request),
+        recordFirst.checked(request),
+        request.params.uid,
+        request.body,
+      );
+    },
+  );
+
+  // Import files arrive as the CSV bytes themselves (Content-Type: text/csv), read here only.
+  await app.register(async (files) => {
+    files.addContentTypeParser(
+      "text/csv",
+      { parseAs: "buffer", bodyLimit: recordImportLimits.bytes },
+      (_request, body, done) => done(null, body),
+    );
+    files.setErrorHandler((error) => {
+      const e = error as { code?: string };
+      if (e.code === "FST_ERR_CTP_BODY_TOO_LARGE") throw tooLarge(recordMessages.importTooLarge);
+      throw error;
+    });
+    // Twenty files a minute: a teacher fixing lines and uploading again stays far below it.
+    const uploads = perAccount(services, "record-import", 20, 60_000);
+    serve(
+      files,
+      routes.record.importRecord,
+      { config: { ...uploads }, preValidation: recordFirst.preValidation },
+      async (request, reply) => {
+        reply.headers(noStore);
+        return importRecordFile(
+          services,
+          actorOf(request),
+          recordFirst.checked(request),
+          request.body,
+          request.query.dryRun === "true",
+        );
+      },
+    );
+  });
+}
