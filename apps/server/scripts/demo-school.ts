@@ -1,13 +1,31 @@
+import { questionKeys, type Subject } from "@gradecast/contract/questionnaire";
 import { behaviors } from "@gradecast/contract/reports";
+import type { RecordInputKey } from "@gradecast/contract/school-record";
 import { type GradeModel, mulberry32 } from "@gradecast/model";
 import { type Insertable, type Kysely, sql } from "kysely";
+import { type DatedPrediction, insertDatedPredictions } from "../src/db/predictions.ts";
 import type { DB, PredictionsTable, StudentReportsTable } from "../src/db/schema.ts";
+import {
+  insertRecordRows,
+  type RecordEntryRow,
+  type SchoolRecordRow,
+} from "../src/db/school-records.ts";
 
 // A synthetic school for `npm run seed:demo` and the analytics benchmark: students with
 // questionnaires and model predictions over time, teachers and their reports. Every value comes
 // from a seeded PRNG, so one seed always gives the same school. The distributions are loose
 // imitations of the UCI Student Performance data (not copies of it): a latent ability drives G1
 // and G2, absences drive attendance, and both drive marks, so the report has shapes to show.
+//
+// The school year (issue 29): four classes (Maths and Portuguese, 10A and 10B) taught by the
+// first demo teachers, every student enrolled in one or both subjects, the record their teachers
+// kept through the year (failures at the start, G1 and absences after the first period, G2 and
+// the year's absences after the second, the outcome at the end), the predictions the school's
+// model made at each stage (setup C before G1, B after G1, A after G2) and the outcomes. With
+// rows of the UCI files (`uci`), each student's answers, record and final grade are a real
+// student's (a seeded sample); without, they are the synthetic ones and the final grade is drawn
+// from the model's own prediction plus noise. A few students typed a better G1 than the record
+// holds, so the risk list's "differs from the record" mark has something to show.
 
 export const demoDomain = "demo.gradecast.test";
 
@@ -22,6 +40,10 @@ export interface DemoOptions {
   questionnaireShare: number;
   /** The end of the simulated term; data spreads over the 180 days before. */
   now: Date;
+  /** Writes the last school year that ended before `now`: classes, records, outcomes. */
+  year: boolean;
+  /** Rows of the UCI files to draw students from (none: synthetic students). */
+  uci: UciRow[];
 }
 
 export const defaultDemoOptions: DemoOptions = {
@@ -32,7 +54,43 @@ export const defaultDemoOptions: DemoOptions = {
   predictionsPerStudent: [1, 4],
   questionnaireShare: 0.85,
   now: new Date(),
+  year: true,
+  uci: [],
 };
+
+/** One row of a UCI Student Performance file: the questionnaire's answers, G3 and the subject. */
+export type UciRow = Record<string, string | number> & { subject: Subject; G3: number };
+
+/**
+ * Reads a UCI file (`;`-separated, a header, strings in double quotes, some numbers quoted);
+ * the subject is the file's (student-mat.csv, student-por.csv). Columns the questionnaire does
+ * not ask (Dalc, Walc) are dropped.
+ */
+export function parseUciFile(text: string, subject: Subject): UciRow[] {
+  const unquote = (v: string) => v.trim().replace(/^"(.*)"$/, "$1");
+  const lines = text.split(/\r?\n/).filter((l) => l.trim() !== "");
+  const header = (lines[0] ?? "").split(";").map(unquote);
+  const kept = new Set<string>([...questionKeys, "G3"]);
+  if (!["G1", "G2", "G3", "absences", "failures"].every((k) => header.includes(k))) {
+    throw new Error("not a UCI Student Performance file: G1, G2, G3, absences or failures missing");
+  }
+  return lines.slice(1).map((line) => {
+    const row: Record<string, string | number> = { subject };
+    line.split(";").forEach((raw, j) => {
+      const key = header[j];
+      if (!key || !kept.has(key) || key === "subject") return;
+      const v = unquote(raw);
+      row[key] = /^\d+$/.test(v) ? Number(v) : v;
+    });
+    return row as UciRow;
+  });
+}
+
+/** The subject of a UCI file, from its name. */
+export function uciSubjectOf(file: string): Subject | undefined {
+  const m = /student-(mat|por)\.csv$/i.exec(file);
+  return m ? (m[1]!.toLowerCase() as Subject) : undefined;
+}
 
 type Role = "student" | "teacher" | "admin";
 interface DemoUser {
@@ -56,6 +114,8 @@ export interface DemoSchool {
     | "feedback"
   > & { created_at: Date })[];
   questionnaires: (Record<string, string | number | Date> & { user_id: string })[];
+  /** The school year: classes, enrolments, records, stage predictions and outcomes. */
+  year: DemoYear | null;
   /** Rows of the predictions table, their inputs as JSON text. */
   predictions: (Pick<
     PredictionsTable,
@@ -67,6 +127,27 @@ export interface DemoSchool {
     | "extrapolation"
     | "model_version"
   > & { inputs: string; created_at: Date })[];
+}
+
+export interface DemoClass {
+  id: string;
+  name: string;
+  subject: Subject;
+  year: string;
+  /** The demo admin: how a replaced demo school finds its classes. */
+  created_by: string;
+  created_at: Date;
+}
+
+export interface DemoYear {
+  /** "2025/26". */
+  label: string;
+  classes: DemoClass[];
+  classTeachers: { class_id: string; teacher_id: string; added_at: Date }[];
+  enrolments: { class_id: string; student_id: string; enrolled_at: Date }[];
+  entries: RecordEntryRow[];
+  records: SchoolRecordRow[];
+  predictions: DatedPrediction[];
 }
 
 /** Seeded draws (the model's mulberry32), so a seed always makes the same school. */
@@ -243,6 +324,13 @@ export function generateDemoSchool(
   const predictions: DemoSchool["predictions"] = [];
   const width = String(o.students).length;
 
+  // The year's plan comes from a PRNG of its own, so the rest of the school is the same with or
+  // without it (the analytics benchmark's figures stay comparable).
+  const y = prng(o.seed + 7919);
+  const year = o.year && teachers.length > 0 ? schoolYearBefore(o.now) : null;
+  const plans = planStudents(y, o);
+  const answered = new Map<string, { at: Date; inputs: Record<string, string | number> }[]>();
+
   for (let i = 0; i < o.students; i++) {
     const user: DemoUser = {
       id: r.uuid(),
@@ -254,10 +342,23 @@ export function generateDemoSchool(
     const ability = r.normal();
     const failures = r.weighted([0, 1, 2, 3], [79, 12, 4, 5]);
     const studytime = r.weighted([1, 2, 3, 4], [27, 50, 16, 7]);
-    const absences = clamp(Math.round(Math.abs(r.normal(0, 7)) - ability), 0, 75);
-    const g1 = clamp(Math.round(11 + 3 * ability - 1.2 * failures + r.normal(0, 1.5)), 0, 20);
-    const g2 = clamp(Math.round(g1 + r.normal(0.2, 1.3)), 0, 20);
-    pupils.push({ user, ability, absences, g1, g2 });
+    let absences = clamp(Math.round(Math.abs(r.normal(0, 7)) - ability), 0, 75);
+    let g1 = clamp(Math.round(11 + 3 * ability - 1.2 * failures + r.normal(0, 1.5)), 0, 20);
+    let g2 = clamp(Math.round(g1 + r.normal(0.2, 1.3)), 0, 20);
+    const plan = plans[i]!;
+    const row = plan.uci;
+    if (row) {
+      absences = clamp(Number(row.absences), 0, 100);
+      g1 = Number(row.G1);
+      g2 = Number(row.G2);
+    }
+    plan.truth = {
+      G1: g1,
+      G2: g2,
+      absences,
+      failures: row ? clamp(Number(row.failures), 0, 4) : failures,
+    };
+    pupils.push({ user, ability: row ? (g1 - 11) / 3 : ability, absences, g1, g2 });
     // The first student always has a history, for whoever signs in as student 1 first.
     if (i > 0 && r.next() >= o.questionnaireShare) continue;
 
@@ -293,17 +394,29 @@ export function generateDemoSchool(
       G1: g1,
       G2: g2,
     };
+    if (row) {
+      for (const key of questionKeys) if (key !== "subject" && key in row) base[key] = row[key]!;
+    }
+    // The student's own G1: a few typed a better one than the school's record holds.
+    base.G1 = clamp(g1 + plan.inflatesG1, 0, 20);
     // Earlier submissions show a student still on the way: lower G2 and less study time.
     const count = r.int(o.predictionsPerStudent[0], o.predictionsPerStudent[1]);
-    let when = at(start, start + 120 * day).getTime();
+    // With a school year, the answers come before and during its first term (its predictions
+    // start from them); without, they spread over the term before `now`.
+    let when = year
+      ? at(year.start.getTime() - 25 * day, year.start.getTime() - day).getTime()
+      : at(start, start + 120 * day).getTime();
     for (let k = 0; k < count; k++) {
       const behind = count - 1 - k;
       const inputs: Record<string, string | number> = {
         ...base,
         G2: clamp(g2 - behind * r.int(1, 2), 0, 20),
-        studytime: clamp(studytime - (behind > 0 && r.next() < 0.3 ? 1 : 0), 1, 4),
+        studytime: clamp(Number(base.studytime) - (behind > 0 && r.next() < 0.3 ? 1 : 0), 1, 4),
       };
       const asked = new Date(when);
+      const history = answered.get(user.id) ?? [];
+      history.push({ at: asked, inputs });
+      answered.set(user.id, history);
       questionnaires.push({
         user_id: user.id,
         school: inputs.school!,
@@ -388,7 +501,274 @@ export function generateDemoSchool(
     });
   }
   if (!behaviors.every((b) => feedbackFor[b])) throw new Error("feedback missing for a behaviour");
-  return { users, reports, questionnaires, predictions };
+  const demoYear = year
+    ? generateYear(model, y, year, {
+        admin: users[0]!,
+        teachers,
+        students: pupils.map((p) => p.user),
+        plans,
+        answered,
+      })
+    : null;
+  return { users, reports, questionnaires, predictions, year: demoYear };
+}
+
+type Draws = ReturnType<typeof prng>;
+const dayMs = 86_400_000;
+
+/** The dates of the last school year that ended before `now` (mid-September to late June). */
+export function schoolYearBefore(now: Date) {
+  let end = now.getUTCFullYear();
+  if (now.getTime() < Date.UTC(end, 6, 10)) end -= 1;
+  const date = (y: number, m: number, d: number) => new Date(Date.UTC(y, m - 1, d, 8));
+  return {
+    label: `${end - 1}/${String(end % 100).padStart(2, "0")}`,
+    start: date(end - 1, 9, 15),
+    /** The first period's grades are out. */
+    g1: date(end - 1, 12, 17),
+    /** The second period's grades are out. */
+    g2: date(end, 3, 27),
+    /** The final grades are out. */
+    end: date(end, 6, 26),
+  };
+}
+type SchoolYear = ReturnType<typeof schoolYearBefore>;
+
+interface StudentPlan {
+  section: "A" | "B";
+  /** The subjects taken, the one the student's UCI row comes from first. */
+  subjects: Subject[];
+  uci: UciRow | null;
+  /** How much better than the record the student's own G1 is (0 for most). */
+  inflatesG1: number;
+  /** The record's values of the first subject (filled as the student is generated). */
+  truth: Record<RecordInputKey, number>;
+}
+
+/** Each student's section, subjects, UCI row (a seeded sample, no row twice while rows last). */
+function planStudents(y: Draws, o: DemoOptions): StudentPlan[] {
+  const pools = new Map<Subject, UciRow[]>();
+  for (const row of o.uci) pools.set(row.subject, [...(pools.get(row.subject) ?? []), row]);
+  const used = new Map<Subject, number>();
+  for (const pool of pools.values()) {
+    for (let i = pool.length - 1; i > 0; i--) {
+      const j = Math.floor(y.next() * (i + 1));
+      [pool[i], pool[j]] = [pool[j]!, pool[i]!];
+    }
+  }
+  return Array.from({ length: o.students }, (_, i) => {
+    const takes = y.weighted(["both", "mat", "por"] as const, [50, 25, 25]);
+    const first: Subject = takes === "both" ? y.pick(["mat", "por"] as const) : takes;
+    const subjects: Subject[] =
+      takes === "both" ? [first, first === "mat" ? "por" : "mat"] : [first];
+    const pool = pools.get(first) ?? pools.get(first === "mat" ? "por" : "mat") ?? [];
+    const k = used.get(first) ?? 0;
+    used.set(first, k + 1);
+    return {
+      section: i % 2 === 0 ? "A" : "B",
+      subjects,
+      uci: pool.length > 0 ? pool[k % pool.length]! : null,
+      inflatesG1: y.next() < 0.08 ? y.int(2, 4) : 0,
+      truth: { G1: 0, G2: 0, absences: 0, failures: 0 },
+    };
+  });
+}
+
+const subjectNames: Record<Subject, string> = { mat: "Maths", por: "Portuguese" };
+const ownKeys: readonly RecordInputKey[] = ["G1", "G2", "absences", "failures"];
+
+/** The year's classes, record, stage predictions and outcomes (see the file's comment). */
+function generateYear(
+  model: Pick<GradeModel, "predict" | "version">,
+  y: Draws,
+  year: SchoolYear,
+  school: {
+    admin: DemoUser;
+    teachers: DemoUser[];
+    students: DemoUser[];
+    plans: StudentPlan[];
+    answered: Map<string, { at: Date; inputs: Record<string, string | number> }[]>;
+  },
+): DemoYear {
+  const { admin, teachers, students, plans, answered } = school;
+  const created = new Date(year.start.getTime() - 20 * dayMs);
+  const classes: DemoClass[] = [];
+  const classTeachers: DemoYear["classTeachers"] = [];
+  const teacherOf = new Map<string, DemoUser>();
+  // Maths: the first teacher, with the third as co-teacher of 10A; Portuguese: the second.
+  for (const section of ["A", "B"] as const) {
+    for (const subject of ["mat", "por"] as const) {
+      const id = y.uuid();
+      classes.push({
+        id,
+        name: `${subjectNames[subject]} 10${section}`,
+        subject,
+        year: year.label,
+        created_by: admin.id,
+        created_at: created,
+      });
+      const teacher = teachers[subject === "mat" ? 0 : 1 % teachers.length]!;
+      teacherOf.set(id, teacher);
+      classTeachers.push({ class_id: id, teacher_id: teacher.id, added_at: created });
+      const co = teachers[2];
+      if (subject === "mat" && section === "A" && co && co !== teacher) {
+        classTeachers.push({ class_id: id, teacher_id: co.id, added_at: created });
+      }
+    }
+  }
+  const classFor = (section: string, subject: Subject) =>
+    classes.find((c) => c.subject === subject && c.name.endsWith(section))!;
+
+  const enrolments: DemoYear["enrolments"] = [];
+  const entries: RecordEntryRow[] = [];
+  const records: SchoolRecordRow[] = [];
+  const stagePredictions: DatedPrediction[] = [];
+  // A working-day time, some days after a date.
+  const after = (date: Date, fromDays: number, toDays: number) =>
+    new Date(date.getTime() + y.int(fromDays, toDays) * dayMs + y.int(0, 9 * 60) * 60_000);
+
+  students.forEach((student, i) => {
+    const plan = plans[i]!;
+    const history = answered.get(student.id) ?? [];
+    plan.subjects.forEach((subject, k) => {
+      const cls = classFor(plan.section, subject);
+      const teacher = teacherOf.get(cls.id)!;
+      enrolments.push({
+        class_id: cls.id,
+        student_id: student.id,
+        enrolled_at: new Date(created.getTime() + y.int(1, 15) * dayMs),
+      });
+      // The first subject's record is the student's own (or their UCI row's); the second
+      // subject's grades follow it loosely.
+      const t = plan.truth;
+      const g1 = k === 0 ? t.G1 : clamp(Math.round(t.G1 + y.normal(0, 1.5)), 0, 20);
+      const g2 = k === 0 ? t.G2 : clamp(Math.round(g1 + (t.G2 - t.G1) + y.normal(0, 1)), 0, 20);
+      const values: Record<RecordInputKey, number> = {
+        G1: g1,
+        G2: g2,
+        absences: t.absences,
+        failures: t.failures,
+      };
+      const firstAbsences = Math.round(t.absences * (0.35 + 0.2 * y.next()));
+      let version = 0;
+      const set = (field: RecordEntryRow["field"], value: number | null, at: Date) => {
+        entries.push({
+          class_id: cls.id,
+          student_id: student.id,
+          field,
+          value,
+          set_by: teacher.id,
+          set_by_name: teacher.name,
+          set_at: at,
+          via: "seed",
+        });
+        if (ownKeys.includes(field as RecordInputKey)) version += 1;
+        return version;
+      };
+      const failuresAt = after(year.start, 1, 5);
+      const cVersion = set("failures", values.failures, failuresAt);
+      const g1At = after(year.g1, 0, 3);
+      set("G1", values.G1, g1At);
+      const bVersion = set("absences", firstAbsences, g1At);
+      const g2At = after(year.g2, 0, 3);
+      set("G2", values.G2, g2At);
+      const aVersion = set("absences", values.absences, g2At);
+
+      // The school's predictions at each stage, from the student's answers as they stood then
+      // with the record's values over them (a student who never answered has none).
+      let last: DatedPrediction | null = null;
+      if (history.length > 0) {
+        const stages: { at: Date; version: number; record: Record<string, number> }[] = [
+          {
+            at: after(year.start, 8, 14),
+            version: cVersion,
+            record: { failures: values.failures },
+          },
+          {
+            at: after(year.g1, 5, 9),
+            version: bVersion,
+            record: { failures: values.failures, G1: values.G1, absences: firstAbsences },
+          },
+          { at: after(year.g2, 5, 9), version: aVersion, record: values },
+        ];
+        for (const stage of stages) {
+          const answers =
+            [...history].reverse().find((h) => h.at <= stage.at)?.inputs ?? history[0]!.inputs;
+          const inputs: Record<string, string | number | null> = {
+            ...answers,
+            G1: null,
+            G2: null,
+            ...stage.record,
+            subject,
+          };
+          const p = model.predict(inputs);
+          last = {
+            userId: student.id,
+            inputs,
+            score: p.prediction,
+            rawScore: p.raw,
+            intervalLow: p.interval.low,
+            intervalHigh: p.interval.high,
+            extrapolation: p.extrapolation,
+            modelVersion: model.version,
+            modelSetup: p.modelSetup,
+            scoreIfSits: p.scoreIfSits,
+            noFinalScoreRisk: p.noFinalScoreRisk,
+            createdAt: stage.at,
+            classId: cls.id,
+            sources: Object.fromEntries(Object.keys(stage.record).map((key) => [key, "school"])),
+            ownValues: Object.fromEntries(
+              ownKeys.map((key) => [key, answers[key] === undefined ? null : Number(answers[key])]),
+            ),
+            recordVersion: stage.version,
+            madeBy: "school",
+          };
+          stagePredictions.push(last);
+        }
+      }
+
+      // The outcome: the UCI row's G3 (0: did not sit), or the model's last prediction plus
+      // noise, or (no prediction) the second period's grade plus noise.
+      let g3: number | null;
+      if (k === 0 && plan.uci) g3 = Number(plan.uci.G3) > 0 ? Number(plan.uci.G3) : null;
+      else if (last) {
+        g3 =
+          y.next() < last.noFinalScoreRisk
+            ? null
+            : clamp(Math.round(last.scoreIfSits + y.normal(0, 1.6)), 1, 20);
+      } else {
+        g3 =
+          y.next() < (values.G2 < 8 ? 0.25 : 0.04)
+            ? null
+            : clamp(Math.round(values.G2 + y.normal(0.2, 1.3)), 1, 20);
+      }
+      const outcomeAt = after(year.end, 0, 3);
+      if (g3 !== null) set("G3", g3, outcomeAt);
+      set("sat", g3 === null ? 0 : 1, outcomeAt);
+      records.push({
+        class_id: cls.id,
+        student_id: student.id,
+        g1: values.G1,
+        g2: values.G2,
+        absences: values.absences,
+        failures: values.failures,
+        g3,
+        sat: g3 !== null,
+        inputs_version: version,
+        updated_at: outcomeAt,
+        outcome_at: outcomeAt,
+      });
+    });
+  });
+  return {
+    label: year.label,
+    classes,
+    classTeachers,
+    enrolments,
+    entries,
+    records,
+    predictions: stagePredictions,
+  };
 }
 
 /** How many accounts are not demo accounts: the seed refuses to mix with them unless forced. */
@@ -401,11 +781,17 @@ export async function countRealUsers(db: Kysely<DB>): Promise<number> {
   return Number(row.n);
 }
 
-/** Removes a previous demo school (its reports first: they do not cascade with their author). */
+/**
+ * Removes a previous demo school: its reports first (they do not cascade with their author), its
+ * classes, then its accounts.
+ */
 export async function removeDemoSchool(db: Kysely<DB>): Promise<void> {
   await db.transaction().execute(async (tx) => {
     const demo = tx.selectFrom("users").select("id").where("email", "like", `%@${demoDomain}`);
     await tx.deleteFrom("student_reports").where("author_id", "in", demo).execute();
+    // The demo year's classes (made by the demo admin); their enrolments, records and the
+    // predictions of demo students go with the classes and the accounts.
+    await tx.deleteFrom("classes").where("created_by", "in", demo).execute();
     await tx.deleteFrom("users").where("email", "like", `%@${demoDomain}`).execute();
   });
 }
@@ -465,6 +851,35 @@ export async function insertDemoSchool(
         .execute(),
     );
     onProgress?.(`${school.reports.length} reports`);
+    const year = school.year;
+    if (year) {
+      await tx
+        .insertInto("classes")
+        .values(
+          year.classes.map((c) => ({
+            ...c,
+            join_code: null,
+            created_at: c.created_at as never,
+            updated_at: c.created_at as never,
+          })),
+        )
+        .execute();
+      await tx
+        .insertInto("class_teachers")
+        .values(year.classTeachers.map((c) => ({ ...c, added_at: c.added_at as never })))
+        .execute();
+      await batch(year.enrolments, 2000, (chunk) =>
+        tx
+          .insertInto("enrolments")
+          .values(chunk.map((e) => ({ ...e, enrolled_at: e.enrolled_at as never })))
+          .execute(),
+      );
+      await insertRecordRows(tx, { entries: year.entries, records: year.records });
+      await insertDatedPredictions(tx, year.predictions);
+      onProgress?.(
+        `${year.classes.length} classes of ${year.label}: ${year.enrolments.length} enrolments, ${year.entries.length} record entries, ${year.predictions.length} stage predictions`,
+      );
+    }
   });
   await sql`analyze`.execute(db);
 }

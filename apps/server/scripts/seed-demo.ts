@@ -1,4 +1,7 @@
 import { randomBytes } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { loadDefaultModel } from "@gradecast/model";
 import { hashPassword } from "../src/auth/passwords.ts";
 import { ConfigError, loadConfig } from "../src/config.ts";
@@ -10,22 +13,50 @@ import {
   demoDomain,
   generateDemoSchool,
   insertDemoSchool,
+  parseUciFile,
   removeDemoSchool,
+  type UciRow,
+  uciSubjectOf,
 } from "./demo-school.ts";
 
-// npm run seed:demo [-- --force] [--seed N] [--students N] [--reports N]
+// npm run seed:demo [-- --force] [--seed N] [--students N] [--reports N] [--data FILE]...
 // Fills the configured database (DATABASE_URL, or PGlite under DATA_DIR, as `npm start` reads
-// them) with a synthetic school, so that a new user sees a full report at once. A previous demo
-// school is replaced; accounts that are not demo accounts are left alone, and their presence
-// stops the script unless --force is given.
-const usage = `Usage: npm run seed:demo -- [--force] [--seed N] [--students N] [--reports N]`;
+// them) with a synthetic school and its last school year (classes, records, predictions at each
+// stage, outcomes), so that a new user sees a full report, gradebook, risk list and evaluation
+// at once. The students are drawn from the UCI Student Performance files when they are found
+// (--data, or student-mat.csv and student-por.csv in the data folder beside the checkout; the
+// product does not ship them), else they are synthetic. A previous demo school is replaced;
+// accounts that are not demo accounts are left alone, and their presence stops the script
+// unless --force is given.
+const usage =
+  "Usage: npm run seed:demo -- [--force] [--seed N] [--students N] [--reports N] [--data FILE]...";
+
+/** The UCI files' default place: shared/data beside the repository's checkout. */
+const defaultDataDir = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  "../../../../shared/data",
+);
 
 function parseArgs(argv: string[]) {
-  const options = { force: false, seed: defaultDemoOptions.seed, students: 300, reports: 1000 };
+  const options = {
+    force: false,
+    seed: defaultDemoOptions.seed,
+    students: 300,
+    reports: 1000,
+    data: [] as string[],
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === "--force") options.force = true;
-    else if (arg === "--seed" || arg === "--students" || arg === "--reports") {
+    else if (arg === "--data") {
+      const file = argv[++i];
+      if (!file || !uciSubjectOf(file)) {
+        throw new Error(
+          `--data needs a UCI file named student-mat.csv or student-por.csv.\n${usage}`,
+        );
+      }
+      options.data.push(path.resolve(file));
+    } else if (arg === "--seed" || arg === "--students" || arg === "--reports") {
       const value = Number(argv[++i]);
       if (!Number.isInteger(value) || value < 0 || value > 1_000_000) {
         throw new Error(`${arg} needs a whole number from 0 to 1000000.\n${usage}`);
@@ -40,6 +71,20 @@ function parseArgs(argv: string[]) {
 }
 
 const password = () => randomBytes(9).toString("base64url");
+
+/** The UCI rows of the given files, or of the default folder's files when present. */
+function readUci(files: string[]): { rows: UciRow[]; files: string[] } {
+  const chosen =
+    files.length > 0
+      ? files
+      : ["student-mat.csv", "student-por.csv"]
+          .map((f) => path.join(defaultDataDir, f))
+          .filter((f) => existsSync(f));
+  const rows = chosen.flatMap((file) =>
+    parseUciFile(readFileSync(file, "utf8"), uciSubjectOf(file) ?? "mat"),
+  );
+  return { rows, files: chosen };
+}
 async function main() {
   const args = parseArgs(process.argv.slice(2));
   const config = loadConfig();
@@ -66,11 +111,13 @@ async function main() {
       );
     }
     const started = Date.now();
+    const uci = readUci(args.data);
     const school = generateDemoSchool(loadDefaultModel(), {
       seed: args.seed,
       students: args.students,
       reports: args.reports,
       now: new Date(),
+      uci: uci.rows,
     });
     const passwords = { student: password(), teacher: password(), admin: password() };
     const hashes = {
@@ -84,11 +131,28 @@ async function main() {
     );
     const teachers = school.users.filter((u) => u.role === "teacher");
     const students = school.users.filter((u) => u.role === "student");
+    const year = school.year;
+    const teacherOf = (classId: string) =>
+      (year?.classTeachers ?? [])
+        .filter((c) => c.class_id === classId)
+        .map((c) => teachers.find((t) => t.id === c.teacher_id)?.email ?? "-")
+        .join(" and ");
     process.stdout.write(
       [
         "",
         `Demo school (seed ${args.seed}) written to ${database.kind === "pglite" ? `PGlite in ${database.location}` : `PostgreSQL at ${database.location}`} in ${((Date.now() - started) / 1000).toFixed(1)} s:`,
         `  ${students.length} students, ${teachers.length} teachers, ${school.reports.length} reports, ${school.questionnaires.length} questionnaires, ${school.predictions.length} predictions.`,
+        ...(year
+          ? [
+              `  School year ${year.label}: ${year.classes.length} classes, ${year.enrolments.length} enrolments, ${year.records.length} records with outcomes, ${year.predictions.length} predictions at each stage (C, B, A).`,
+              uci.rows.length > 0
+                ? `  Students drawn from ${uci.rows.length} UCI rows (${uci.files.map((f) => path.basename(f)).join(", ")}).`
+                : "  Synthetic students (no UCI file found; give one with --data FILE).",
+              "",
+              "Classes (sign in as their teacher to see the gradebook, the risk list and the evaluation):",
+              ...year.classes.map((c) => `  ${c.name.padEnd(15)} ${teacherOf(c.id)}`),
+            ]
+          : []),
         "",
         "Demo accounts (new passwords at each run; every account of a role shares its password):",
         `  admin     admin@${demoDomain}  password ${passwords.admin}`,

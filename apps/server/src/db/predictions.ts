@@ -167,3 +167,52 @@ export async function latestPredictionsOfClass(
     .execute();
   return new Map(rows.map((r) => [r.userId, toStored(r)]));
 }
+
+// --- Bulk insert of predictions made at given times (the demo school's year) -------------------
+// The group-commit writer above stamps each prediction with the time it commits; a seeded school
+// year needs predictions dated at each stage of the year, with where each input came from.
+
+/** A prediction for a class, as the school's recomputation makes it, at a given time. */
+export interface DatedPrediction extends NewPrediction {
+  createdAt: Date;
+  classId: string | null;
+  /** The record's inputs it used, e.g. { G1: "school" } (absent keys: the student's). */
+  sources: Record<string, "school">;
+  /** The student's own G1, G2, absences and failures. */
+  ownValues: Record<string, number | null> | null;
+  recordVersion: number | null;
+  madeBy: "student" | "school";
+}
+
+/** Inserts the rows in batches of 1,000 (run it in the caller's transaction). */
+export async function insertDatedPredictions(
+  db: Kysely<DB>,
+  rows: DatedPrediction[],
+): Promise<void> {
+  for (let i = 0; i < rows.length; i += 1000) {
+    await db
+      .insertInto("predictions")
+      .values(
+        rows.slice(i, i + 1000).map((p) => ({
+          user_id: p.userId,
+          inputs: JSON.stringify(p.inputs),
+          score: p.score,
+          raw_score: p.rawScore,
+          interval_low: p.intervalLow,
+          interval_high: p.intervalHigh,
+          extrapolation: p.extrapolation,
+          model_version: p.modelVersion,
+          model_setup: p.modelSetup,
+          score_if_sits: p.scoreIfSits,
+          no_final_score_risk: p.noFinalScoreRisk,
+          created_at: p.createdAt as never,
+          class_id: p.classId,
+          sources: JSON.stringify(p.sources),
+          own_values: p.ownValues === null ? null : JSON.stringify(p.ownValues),
+          record_version: p.recordVersion,
+          made_by: p.madeBy,
+        })),
+      )
+      .execute();
+  }
+}

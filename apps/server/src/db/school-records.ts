@@ -1,7 +1,7 @@
 import type { Subject } from "@gradecast/contract/questionnaire";
 import type { RecordField, RecordInputKey } from "@gradecast/contract/school-record";
-import { type Kysely, sql } from "kysely";
-import type { DB } from "./schema.ts";
+import { type Insertable, type Kysely, sql } from "kysely";
+import type { DB, RecordEntriesTable, SchoolRecordsTable } from "./schema.ts";
 
 // The school record's repository (migration 0024): `school_records` (current values) and
 // `record_entries` (every value ever set). The gradebook writes through it; predictions read
@@ -330,4 +330,42 @@ export async function writeRecord(
       inputs_version = school_records.inputs_version + excluded.inputs_version,
       updated_at = now(),
       outcome_at = coalesce(school_records.outcome_at, excluded.outcome_at)`.execute(tx);
+}
+
+// --- Bulk insert: a whole year of records at once (the demo school's seed) ---------------------
+// No audit and no recomputation: the caller writes the predictions that go with these values
+// itself. Each current row carries its own inputs_version and timestamps.
+
+/** One value as set: a row of record_entries (`value` for sat: 1 sat, 0 did not sit). */
+export type RecordEntryRow = Omit<Insertable<RecordEntriesTable>, "set_at"> & { set_at: Date };
+/** One student's current values in one class: a row of school_records. */
+export type SchoolRecordRow = Omit<Insertable<SchoolRecordsTable>, "updated_at" | "outcome_at"> & {
+  updated_at: Date;
+  outcome_at: Date | null;
+};
+
+/** Inserts entries and current rows in batches (run it in the caller's transaction). */
+export async function insertRecordRows(
+  db: Kysely<DB>,
+  rows: { entries: RecordEntryRow[]; records: SchoolRecordRow[] },
+): Promise<void> {
+  // 10 and 11 parameters a row: well under PostgreSQL's 65,535 parameters a statement.
+  for (let i = 0; i < rows.entries.length; i += 2000) {
+    await db
+      .insertInto("record_entries")
+      .values(rows.entries.slice(i, i + 2000).map((e) => ({ ...e, set_at: e.set_at as never })))
+      .execute();
+  }
+  for (let i = 0; i < rows.records.length; i += 2000) {
+    await db
+      .insertInto("school_records")
+      .values(
+        rows.records.slice(i, i + 2000).map((r) => ({
+          ...r,
+          updated_at: r.updated_at as never,
+          outcome_at: r.outcome_at as never,
+        })),
+      )
+      .execute();
+  }
 }
