@@ -99,3 +99,27 @@ export async function outcomesOf(
     recordedAt: new Date(r.recordedAt as Date | string),
   }));
 }
+
+/**
+ * What the outcomes of these classes look like now, in one cheap row: how many there are and the
+ * latest change to any of their rows. Equal fingerprints: the same outcomes (a correction moves
+ * updated_at; predictions made after an outcome never count, so new ones change nothing).
+ */
+export async function outcomesFingerprint(
+  db: Kysely<DB>,
+  classIds: readonly string[] | undefined,
+): Promise<string> {
+  if (classIds?.length === 0) return "0";
+  const row = await db
+    .selectFrom("school_records as r")
+    .select([
+      sql<string>`count(*)::text`.as("n"),
+      sql<string | null>`max(r.updated_at)::text`.as("changed"),
+      sql<string | null>`max(r.outcome_at)::text`.as("latest"),
+    ])
+    .where((eb) => eb.or([eb("r.g3", "is not", null), eb("r.sat", "=", false)]))
+    .where("r.outcome_at", "is not", null)
+    .$if(classIds !== undefined, (q) => q.where("r.class_id", "in", classIds as string[]))
+    .executeTakeFirstOrThrow();
+  return `${row.n}|${row.changed ?? ""}|${row.latest ?? ""}`;
+}

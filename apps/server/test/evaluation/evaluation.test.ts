@@ -4,6 +4,7 @@ import {
   evaluationSchema,
   type SetupEvaluation,
 } from "@gradecast/contract/evaluation";
+import { sql } from "kysely";
 import { describe, expect } from "vitest";
 import { signIn } from "../accounts.ts";
 import { enrol, makeClass } from "../class-fixtures.ts";
@@ -252,6 +253,22 @@ describe.each(dialects)("the evaluation on %s", (dialect) => {
       const sixteen = setup.groups.find((g) => g.kind === "age" && g.label === "15-16")!;
       expect(sixteen.rmse).toBeCloseTo(expectedFigures(rows.filter((r) => r.age === 16)).rmse, 9);
     }
+  });
+
+  test("scores again once an outcome is corrected", async ({ t }) => {
+    const s = await school(t);
+    const before = (await get(t, s.teacher, `?classId=${s.big}`)).json() as Evaluation;
+    const target = s.written.find((w) => w.classId === s.big && w.sat)!;
+    // A correction, as the gradebook writes it: the value and the row's time of change.
+    await t.database.db
+      .updateTable("school_records")
+      .set({ g3: null, sat: false, updated_at: sql`now()` })
+      .where("class_id", "=", s.big)
+      .where("student_id", "=", target.studentId)
+      .execute();
+    const after = (await get(t, s.teacher, `?classId=${s.big}`)).json() as Evaluation;
+    const sat = (e: Evaluation) => e.setups.find((x) => x.setup === "C")!.sat;
+    expect(sat(after)).toBe(sat(before) - 1);
   });
 
   test("shows nothing to score before outcomes exist", async ({ t }) => {
