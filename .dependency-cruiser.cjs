@@ -59,7 +59,7 @@ module.exports = {
       severity: "error",
       from: { path: "^apps/server/src/(db|mail|limits|audit|csv)/" },
       to: {
-        path: "^apps/server/src/(admin|analytics|auth|classes|prediction|reports|students|users)/",
+        path: "^apps/server/src/(admin|analytics|auth|classes|evaluation|prediction|reports|students|users)/",
       },
     },
     {

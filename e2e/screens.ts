@@ -39,6 +39,7 @@ export const screens: readonly Screen[] = [
   { path: "/admin/audit", heading: "Audit log", audiences: ["admin"] },
   { path: "/classes", heading: "Classes", audiences: ["teacher", "admin"] },
   { path: "/classes/{classId}", heading: "Maths 10B", audiences: ["teacher", "admin"] },
+  { path: "/evaluation", heading: "How the model did", audiences: ["teacher", "admin"] },
   // A page the role may not open says so.
   { path: "/admin/users", heading: "Not allowed", audiences: ["student"] },
 ];

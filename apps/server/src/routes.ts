@@ -7,6 +7,7 @@ import { createAuthContext, createAuthenticate } from "./auth/authenticate.ts";
 import { authRoutes } from "./auth/routes.ts";
 import { classRiskRoutes } from "./classes/risk-routes.ts";
 import { classRoutes } from "./classes/routes.ts";
+import { evaluationRoutes } from "./evaluation/routes.ts";
 import { apiDocsRoutes } from "./http/api-docs.ts";
 import { healthRoutes } from "./http/health.ts";
 import { setupRoutes } from "./http/setup.ts";
@@ -40,4 +41,6 @@ export async function registerRoutes(app: FastifyInstance, services: Services) {
   await reportStudentRoutes(app, services);
   await classRiskRoutes(app, services);
   await recordRoutes(app, services);
+
+  await evaluationRoutes(app, auth);
 }

@@ -75,6 +75,7 @@ describe("sidebar per role", () => {
       "Student Dashboard",
       "Teacher Dashboard",
       "Classes",
+      "How the model did",
       "Settings",
       "Users",
       "Audit log",
@@ -90,13 +91,21 @@ describe("sidebar per role", () => {
         "Settings",
         "Profile",
         "Classes",
+        "How the model did",
       ]),
     );
   });
 
   it("student sees everything but Teacher Input (and no staff or admin screen)", () => {
     // the admin's list (pinned above) in the same order, less the staff and admin screens
-    const staffOnly = ["Teacher Input", "Teacher Dashboard", "Classes", "Users", "Audit log"];
+    const staffOnly = [
+      "Teacher Input",
+      "Teacher Dashboard",
+      "Classes",
+      "How the model did",
+      "Users",
+      "Audit log",
+    ];
     expect(labels("student")).toEqual(labels("admin").filter((l) => !staffOnly.includes(l)));
   });
 

@@ -31,6 +31,7 @@ const appPages = {
   "/admin/audit": lazy(() => import("./pages/admin-audit.tsx")),
   "/classes": lazy(() => import("./pages/classes.tsx")),
   "/classes/:id": lazy(() => import("./pages/class.tsx")),
+  "/evaluation": lazy(() => import("./pages/evaluation.tsx")),
 };
 // TanStack Query is only needed past the sign-in screens: it loads with the pages that use it.
 const QueryShell = lazy(() => import("./components/query-shell.tsx"));

@@ -60,6 +60,13 @@ export const appPages: readonly PageRule[] = [
     sidebar: "Teacher Dashboard",
   },
   { path: "/classes", title: "Classes", roles: ["teacher", "admin"], sidebar: "Classes" },
+  // How the model did against the outcomes recorded in the gradebooks (issue 29).
+  {
+    path: "/evaluation",
+    title: "How the model did",
+    roles: ["teacher", "admin"],
+    sidebar: "How the model did",
+  },
   { path: "/settings", title: "Settings", roles: everyone, sidebar: "Settings" },
   { path: "/admin/users", title: "Users", roles: ["admin"], sidebar: "Users" },
   { path: "/admin/audit", title: "Audit log", roles: ["admin"], sidebar: "Audit log" },

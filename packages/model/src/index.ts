@@ -19,3 +19,22 @@ export {
   type Prediction,
 } from "./model.ts";
 export { mulberry32 } from "./prng.ts";
+export {
+  ageBand,
+  bootstrapFigures,
+  calibration,
+  type Expected,
+  expectedForMix,
+  expectedFromEvaluation,
+  type Figures,
+  figuresOf,
+  type Interval,
+  LOWER_IS_BETTER,
+  MEASURES,
+  type Measure,
+  PASS_MARK,
+  type RiskBin,
+  resamplesFor,
+  type ScoredOutcome,
+  worseThanExpected,
+} from "./school-eval.ts";

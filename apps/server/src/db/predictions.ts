@@ -216,3 +216,76 @@ export async function insertDatedPredictions(
       .execute();
   }
 }
+
+/** The newest prediction of one setup made for a student in a class before their outcome. */
+export interface PredictionBeforeOutcome {
+  classId: string;
+  studentId: string;
+  setup: "A" | "B" | "C";
+  score: number;
+  scoreIfSits: number;
+  noFinalScoreRisk: number;
+  intervalLow: number;
+  intervalHigh: number;
+  createdAt: Date;
+  /** From the inputs the model saw (null: not given). */
+  sex: string | null;
+  age: number | null;
+  address: string | null;
+}
+
+/**
+ * For each outcome (class, student, when it was recorded), per setup, the newest prediction made
+ * for that class before the outcome: the evaluation scores predictions as they were (rows are
+ * never updated), and one made once the outcome was known scores nothing. The outcomes go in as
+ * one JSON parameter; `outcomeAt` is the database's own text of the time, so no precision is lost.
+ */
+export async function predictionsBeforeOutcomes(
+  db: Kysely<DB>,
+  outcomes: readonly { classId: string; studentId: string; outcomeAt: string }[],
+): Promise<PredictionBeforeOutcome[]> {
+  if (outcomes.length === 0) return [];
+  const json = JSON.stringify(
+    outcomes.map((o) => ({
+      class_id: o.classId,
+      student_id: o.studentId,
+      outcome_at: o.outcomeAt,
+    })),
+  );
+  const result = await sql<{
+    classId: string;
+    studentId: string;
+    setup: "A" | "B" | "C";
+    score: number;
+    scoreIfSits: number;
+    noFinalScoreRisk: number;
+    intervalLow: number;
+    intervalHigh: number;
+    createdAt: Date | string;
+    sex: string | null;
+    age: string | null;
+    address: string | null;
+  }>`
+    select distinct on (o.class_id, o.student_id, p.model_setup)
+      o.class_id as "classId", o.student_id as "studentId", p.model_setup as "setup",
+      p.score, p.score_if_sits as "scoreIfSits", p.no_final_score_risk as "noFinalScoreRisk",
+      p.interval_low as "intervalLow", p.interval_high as "intervalHigh",
+      p.created_at as "createdAt",
+      p.inputs->>'sex' as sex, p.inputs->>'age' as age, p.inputs->>'address' as address
+    from jsonb_to_recordset(${json}::jsonb) as o(class_id uuid, student_id uuid, outcome_at timestamptz)
+    join predictions p
+      on p.class_id = o.class_id and p.user_id = o.student_id and p.created_at < o.outcome_at
+    where p.model_setup is not null and p.score_if_sits is not null
+      and p.no_final_score_risk is not null
+    order by o.class_id, o.student_id, p.model_setup, p.created_at desc`.execute(db);
+  return result.rows.map((r) => ({
+    ...r,
+    score: Number(r.score),
+    scoreIfSits: Number(r.scoreIfSits),
+    noFinalScoreRisk: Number(r.noFinalScoreRisk),
+    intervalLow: Number(r.intervalLow),
+    intervalHigh: Number(r.intervalHigh),
+    createdAt: new Date(r.createdAt),
+    age: r.age === null || r.age === "" ? null : Number(r.age),
+  }));
+}

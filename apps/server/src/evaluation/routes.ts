@@ -1,0 +1,35 @@
+import { routes } from "@gradecast/contract/routes/index";
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import type { AuthContext } from "../auth/service.ts";
+import { actorOf } from "../http/request-actor.ts";
+import { serve } from "../http/route-schemas.ts";
+import { pseudonymOf } from "./pseudonym.ts";
+import { evaluation, evaluationCsv } from "./service.ts";
+
+// How the model did for this school (issue 29): the page's figures and the CSV export. The
+// access hook lets verified staff through; the service narrows to the caller's classes and the
+// class policy answers 404 for a class that is not theirs.
+export async function evaluationRoutes(fastify: FastifyInstance, auth: AuthContext) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { services } = auth;
+  // Outcomes and predictions of named classes: never kept by a cache.
+  const noStore = { "cache-control": "no-store" };
+
+  serve(app, routes.evaluation.get, async (request, reply) => {
+    reply.headers(noStore);
+    return evaluation(services, actorOf(request), request.query.classId);
+  });
+
+  serve(app, routes.evaluation.csv, async (request, reply) => {
+    const csv = await evaluationCsv(services, actorOf(request), request.query.classId, (id) =>
+      pseudonymOf(auth.keys, id),
+    );
+    const day = services.now().toISOString().slice(0, 10);
+    return reply
+      .headers(noStore)
+      .header("content-type", "text/csv; charset=utf-8")
+      .header("content-disposition", `attachment; filename="evaluation-${day}.csv"`)
+      .send(csv);
+  });
+}

@@ -1,0 +1,240 @@
+/**
+ * The evaluation page's data call, GET /api/evaluation (an admin: the whole school), over 10,000
+ * recorded outcomes, each with a prediction of every setup made before it and an older one of
+ * each (60,000 predictions), on PGlite and on PostgreSQL, through Gradecast started as a user
+ * starts it (`npm start`, default configuration, RATE_LIMITS=off), beside the bare Node http
+ * route in the same run: autocannon in its own process (bench/lib/load.mjs), rounds alternating
+ * between the two. Figures: requests per second, p50 and p99, and the p99 ratio to the bare
+ * route's, and the first request's time (it scores every outcome; later requests reuse the
+ * figures while the outcomes' fingerprint is unchanged). Issue 29 asks for the page's p99 on
+ * 10,000 outcomes beside the baseline; it sets no limit.
+ *
+ * Run: npx tsx bench/evaluation/index.ts [--outcomes 10000] [--seconds 10] [--rounds 2]
+ *   [--clients 4] [--skip-postgres]
+ */
+import { randomBytes, randomUUID } from "node:crypto";
+import { mkdir, rm } from "node:fs/promises";
+import path from "node:path";
+import { sql } from "kysely";
+import pg from "pg";
+import { migrate, openDatabase } from "../../apps/server/src/db/database.ts";
+import { vacuumWhereNeeded } from "../../apps/server/src/db/pglite-vacuum.ts";
+import { repoRoot } from "../../e2e/harness.ts";
+import { mulberry32 } from "../../packages/model/src/prng.ts";
+import { numberArg } from "../lib/args.ts";
+import {
+  type LoadResult,
+  loadAverage,
+  runLoad,
+  type Started,
+  startBareHttp,
+  startGradecast,
+} from "../lib/load.ts";
+import { createBenchDatabase } from "../lib/postgres.ts";
+import { makeAdmin, signIn } from "../lib/staff.ts";
+
+const OUTCOMES = numberArg("outcomes", 10_000);
+const SECONDS = numberArg("seconds", 10);
+const ROUNDS = numberArg("rounds", 2);
+const CLIENTS = numberArg("clients", 4);
+const CLASSES = 40;
+const skipPostgres = process.argv.includes("--skip-postgres");
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/** The school's rows, written straight into the database before the server starts. */
+async function writeSchool(db: Awaited<ReturnType<typeof openDatabase>>["db"]) {
+  const rand = mulberry32(29);
+  const classIds: string[] = [];
+  for (let c = 0; c < CLASSES; c++) {
+    const row = await db
+      .insertInto("classes")
+      .values({ name: `Class ${c + 1}`, subject: c % 2 ? "por" : "mat", year: "2025-26" })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    classIds.push(row.id);
+  }
+  const day = (d: number) => new Date(Date.UTC(2025, 8, 1) + d * 86_400_000).toISOString();
+  const chunk = 500;
+  for (let start = 0; start < OUTCOMES; start += chunk) {
+    const n = Math.min(chunk, OUTCOMES - start);
+    const students = Array.from({ length: n }, (_, i) => ({
+      id: randomUUID(),
+      name: `Student ${start + i}`,
+      email: `s${start + i}.${randomBytes(3).toString("hex")}@bench.test`,
+      password_hash: "x",
+      role: "student" as const,
+      pending_role: null,
+      mfa_secret: null,
+      mfa_pending_secret: null,
+      mfa_enabled_at: null,
+      mfa_last_step: null,
+    }));
+    await db.insertInto("users").values(students).execute();
+    const records = students.map((s, i) => {
+      const sat = rand() > 0.08;
+      return {
+        class_id: classIds[(start + i) % CLASSES]!,
+        student_id: s.id,
+        g3: sat ? Math.floor(rand() * 21) : null,
+        sat: sat ? null : false,
+        outcome_at: day(300),
+      };
+    });
+    await db
+      .insertInto("enrolments")
+      .values(records.map((r) => ({ class_id: r.class_id, student_id: r.student_id })))
+      .execute();
+    await db.insertInto("school_records").values(records).execute();
+    const predictions = records.flatMap((r) =>
+      (["C", "B", "A"] as const).flatMap((setup, k) =>
+        [10, 20].map((offset) => {
+          const scoreIfSits = rand() * 20;
+          const risk = rand() * 0.4;
+          return {
+            user_id: r.student_id,
+            class_id: r.class_id,
+            inputs: JSON.stringify({
+              sex: rand() < 0.5 ? "F" : "M",
+              age: 15 + Math.floor(rand() * 5),
+              address: rand() < 0.7 ? "U" : "R",
+            }),
+            score: (1 - risk) * scoreIfSits,
+            raw_score: (1 - risk) * scoreIfSits,
+            interval_low: Math.max(0, scoreIfSits - 3),
+            interval_high: Math.min(20, scoreIfSits + 3),
+            extrapolation: false,
+            model_version: "bench",
+            model_setup: setup,
+            score_if_sits: scoreIfSits,
+            no_final_score_risk: risk,
+            created_at: sql<never>`${day(offset + k * 90)}::timestamptz`,
+            made_by: "school" as const,
+          };
+        }),
+      ),
+    );
+    for (let i = 0; i < predictions.length; i += 1000) {
+      await db
+        .insertInto("predictions")
+        .values(predictions.slice(i, i + 1000))
+        .execute();
+    }
+  }
+}
+
+interface Measured {
+  bare: LoadResult[];
+  page: LoadResult[];
+  bytes: number;
+  loadSeconds: number;
+  /** The first request: every outcome scored (later ones reuse it until an outcome changes). */
+  coldMs: number;
+}
+
+async function benchDialect(label: string, bare: Started, databaseUrl?: string): Promise<Measured> {
+  const dataDir = path.join(
+    repoRoot,
+    "bench/results",
+    `evaluation-${randomBytes(4).toString("hex")}`,
+  );
+  await mkdir(dataDir, { recursive: true });
+  try {
+    const t0 = performance.now();
+    const database = await openDatabase(databaseUrl ? { url: databaseUrl } : { dataDir });
+    let admin: string;
+    try {
+      await migrate(database.db);
+      admin = await makeAdmin(database.db);
+      await writeSchool(database.db);
+      if (database.kind === "pglite") await vacuumWhereNeeded(database.db);
+      else {
+        const client = new pg.Client({ connectionString: databaseUrl });
+        await client.connect();
+        await client.query("vacuum analyze");
+        await client.end();
+      }
+    } finally {
+      await database.close();
+    }
+    const loadSeconds = (performance.now() - t0) / 1000;
+    const server = await startGradecast(
+      { RATE_LIMITS: "off", ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) },
+      dataDir,
+    );
+    try {
+      const auth = await signIn(server.url, admin);
+      const coldStart = performance.now();
+      const first = await fetch(`${server.url}/api/evaluation`, { headers: auth });
+      if (first.status !== 200)
+        throw new Error(`evaluation: ${first.status} ${await first.text()}`);
+      const body = (await first.json()) as { outcomes: number; setups: { n: number }[] };
+      if (body.outcomes !== OUTCOMES)
+        throw new Error(`expected ${OUTCOMES} outcomes, got ${body.outcomes}`);
+      const bytes = JSON.stringify(body).length;
+      const coldMs = performance.now() - coldStart;
+      process.stdout.write(
+        `  ${label}: ${OUTCOMES} outcomes, ${body.setups.map((s) => s.n).join("/")} per setup, loaded in ${loadSeconds.toFixed(1)} s; measuring…\n`,
+      );
+      const page = [{ method: "GET" as const, path: "/api/evaluation", headers: auth }];
+      const plain = [{ method: "GET" as const, path: "/" }];
+      const seconds = Math.max(1, Math.round(SECONDS / ROUNDS));
+      const opts = { connections: CLIENTS, seconds };
+      await runLoad(server.url, page, { ...opts, seconds: 2 });
+      const out: Measured = { bare: [], page: [], bytes, loadSeconds, coldMs };
+      for (let r = 0; r < ROUNDS; r++) {
+        out.bare.push(await runLoad(bare.url, plain, { ...opts, serverPid: bare.pid }));
+        out.page.push(await runLoad(server.url, page, { ...opts, serverPid: server.pid }));
+      }
+      return out;
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function main() {
+  console.log(
+    `GET /api/evaluation (admin, whole school), ${OUTCOMES} outcomes, ${CLIENTS} connections, ${ROUNDS} alternating rounds of ${Math.round(SECONDS / ROUNDS)} s, ${new Date().toISOString()}, load average ${loadAverage()}`,
+  );
+  const bare = await startBareHttp();
+  const results: [string, Measured][] = [];
+  try {
+    results.push(["PGlite", await benchDialect("PGlite", bare)]);
+    if (!skipPostgres) {
+      const database = await createBenchDatabase();
+      try {
+        results.push(["PostgreSQL", await benchDialect("PostgreSQL", bare, database.url)]);
+      } finally {
+        await database.drop();
+      }
+    }
+  } finally {
+    await bare.stop();
+  }
+  // autocannon reports whole milliseconds: a bare p99 under 1 ms is taken as 1 ms for the ratio.
+  console.log("\n| what | req/s | p50 ms | p99 ms | server CPU ms/req | p99 ratio to bare |");
+  console.log("| --- | --- | --- | --- | --- | --- |");
+  for (const [label, r] of results) {
+    const bareP99 = median(r.bare.map((x) => x.p99));
+    for (const [what, rs] of [
+      ["bare http route (same rounds)", r.bare],
+      ["evaluation page", r.page],
+    ] as const) {
+      const p99 = median(rs.map((x) => x.p99));
+      console.log(
+        `| ${label}: ${what} | ${median(rs.map((x) => x.rps)).toFixed(1)} | ${median(rs.map((x) => x.p50)).toFixed(1)} | ${p99.toFixed(1)} | ${median(rs.map((x) => x.serverCpuPerRequest)).toFixed(2)} | ${(p99 / Math.max(bareP99, 1)).toFixed(0)}x |`,
+      );
+    }
+    console.log(
+      `${label}: first request (scoring every outcome) ${r.coldMs.toFixed(0)} ms; answer ${(r.bytes / 1024).toFixed(1)} KiB; rows written in ${r.loadSeconds.toFixed(1)} s`,
+    );
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
