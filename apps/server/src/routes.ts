@@ -11,6 +11,7 @@ import { apiDocsRoutes } from "./http/api-docs.ts";
 import { healthRoutes } from "./http/health.ts";
 import { setupRoutes } from "./http/setup.ts";
 import { siteRoutes } from "./http/site.ts";
+import { jobStatusRoutes } from "./job-status/routes.ts";
 import { predictionRoutes } from "./prediction/routes.ts";
 import { reportRoutes } from "./reports/routes.ts";
 import { reportStudentRoutes } from "./reports/student-routes.ts";
@@ -38,4 +39,5 @@ export async function registerRoutes(app: FastifyInstance, services: Services) {
   await teacherInvitationRoutes(app, services);
   await reportStudentRoutes(app, services);
   await classRiskRoutes(app, services);
+  await jobStatusRoutes(app, services);
 }

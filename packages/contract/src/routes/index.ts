@@ -4,6 +4,7 @@ import * as admin from "./admin.ts";
 import * as analytics from "./analytics.ts";
 import * as auth from "./auth.ts";
 import * as classes from "./classes.ts";
+import * as jobs from "./jobs.ts";
 import * as predictions from "./predictions.ts";
 import * as record from "./record.ts";
 import * as reports from "./reports.ts";
@@ -25,6 +26,7 @@ export const routes = {
   admin,
   classes,
   record,
+  jobs,
   accountSecurity,
 } as const;
 
