@@ -55,11 +55,11 @@ module.exports = {
     {
       name: "server-shared-no-feature",
       comment:
-        "Shared server modules (db, mail, limits, audit, csv) know no feature: features build on them.",
+        "Shared server modules (db, mail, limits, audit, csv, jobs) know no feature: features build on them.",
       severity: "error",
-      from: { path: "^apps/server/src/(db|mail|limits|audit|csv)/" },
+      from: { path: "^apps/server/src/(db|mail|limits|audit|csv|jobs)/" },
       to: {
-        path: "^apps/server/src/(admin|analytics|auth|classes|evaluation|prediction|reports|students|users)/",
+        path: "^apps/server/src/(admin|analytics|auth|classes|evaluation|job-status|prediction|record|reports|students|users)/",
       },
     },
     {

@@ -19,6 +19,9 @@ import { OneLineRequestLog, serializeRequest } from "./http/request-log.ts";
 import { installRouteSchemas } from "./http/route-schemas.ts";
 import { installSecurityHeaders } from "./http/security-headers.ts";
 import { installUnknownKeyGuard } from "./http/unknown-keys.ts";
+import { jobHandlers } from "./job-handlers.ts";
+import type { JobHandler } from "./jobs/queue.ts";
+import type { JobRunner } from "./jobs/runner.ts";
 import { registerRoutes } from "./routes.ts";
 import { createServices, type ServiceOptions } from "./services.ts";
 
@@ -30,6 +33,15 @@ export interface AppOptions extends ServiceOptions {
   webDist?: string;
   /** Check every answer against its route's schema (API tests; http/route-schemas.ts). */
   checkResponses?: boolean;
+  /** Job handlers by kind, added to (or replacing) the product's (tests register their own). */
+  jobHandlers?: Record<string, JobHandler>;
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** The instance's job runner: tests wait for `jobs.idle()`. */
+    jobs: JobRunner;
+  }
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -156,6 +168,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Before the routes: the document is collected as they are registered.
   await installOpenApi(app);
   await registerRoutes(app, services);
+  // Background jobs (jobs/runner.ts) run from now until the app closes (services.close).
+  app.decorate("jobs", services.jobs);
+  services.jobs.start({ ...jobHandlers(services), ...options.jobHandlers });
 
   // The web app: static files, and index.html for every other path so that client routes work.
   const webDist = options.webDist ?? defaultWebDist;

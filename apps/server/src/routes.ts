@@ -12,6 +12,7 @@ import { apiDocsRoutes } from "./http/api-docs.ts";
 import { healthRoutes } from "./http/health.ts";
 import { setupRoutes } from "./http/setup.ts";
 import { siteRoutes } from "./http/site.ts";
+import { jobStatusRoutes } from "./job-status/routes.ts";
 import { predictionRoutes } from "./prediction/routes.ts";
 import { recordRoutes } from "./record/routes.ts";
 import { reportRoutes } from "./reports/routes.ts";
@@ -43,4 +44,5 @@ export async function registerRoutes(app: FastifyInstance, services: Services) {
   await recordRoutes(app, services);
 
   await evaluationRoutes(app, auth);
+  await jobStatusRoutes(app, services);
 }

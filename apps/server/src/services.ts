@@ -6,6 +6,7 @@ import type { Kysely } from "kysely";
 import type { Config } from "./config.ts";
 import type { Database } from "./db/database.ts";
 import type { DB } from "./db/schema.ts";
+import { createJobRunner, type JobRunner, type JobRunnerOptions } from "./jobs/runner.ts";
 import { type AttemptCounter, memoryAttempts, redisAttempts } from "./limits/attempts.ts";
 import { createMailer, type Mailer } from "./mail/mailer.ts";
 
@@ -26,6 +27,8 @@ export interface Services {
   mailer: Mailer;
   /** The grade model, loaded once at start (tests may pass their own). */
   model: GradeModel;
+  /** This instance's job runner (jobs/runner.ts), started by the app with its handlers. */
+  jobs: JobRunner;
   close(): Promise<void>;
 }
 
@@ -35,6 +38,8 @@ export interface ServiceOptions {
   database: Database;
   /** Overrides for tests (a mail transport, a clock, a model). */
   services?: Partial<Services> | undefined;
+  /** The job runner's lease, poll and retry settings (tests shorten the retry pause). */
+  jobOptions?: Partial<Omit<JobRunnerOptions, "db" | "log">> | undefined;
 }
 
 export async function createServices(
@@ -64,7 +69,10 @@ export async function createServices(
       : memoryAttempts(() => (options.services?.now?.() ?? new Date()).getTime()),
     mailer: options.services?.mailer ?? createMailer(config, log),
     model: options.services?.model ?? loadDefaultModel(),
+    jobs: createJobRunner({ db: database.db, log, ...options.jobOptions }),
     async close() {
+      // First: a running job still records its outcome while the database is open.
+      await base.jobs.stop();
       redis?.disconnect();
       base.mailer.close();
     },

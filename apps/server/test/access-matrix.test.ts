@@ -10,6 +10,7 @@ import type { Audience } from "@gradecast/contract/roles";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashPassword } from "../src/auth/passwords.ts";
+import { enqueueJob } from "../src/jobs/queue.ts";
 import { enrolMfa, randomIp, type SignedInUser, signIn, uniqueEmail } from "./accounts.ts";
 import { makeClass } from "./class-fixtures.ts";
 import { createTestApp, dialects, type TestApp } from "./helpers.ts";
@@ -210,9 +211,17 @@ describe.each(dialects)("authorisation matrix (%s)", (dialect) => {
       .execute();
   }
 
+  /** A background job someone started (a kind no handler takes: it stays queued). */
+  async function newJob(createdBy: string): Promise<string> {
+    return enqueueJob(t.database.db, { kind: "test.matrix", key: randomUUID(), createdBy });
+  }
+
   /** The record a cell acts on, for a route with a path parameter. */
   async function urlFor(route: ApiRoute, owner: SignedInUser | undefined): Promise<string> {
     const path = route.slice(route.indexOf(" ") + 1);
+    if (path.startsWith("/api/jobs/:id")) {
+      return path.replace(":id", await newJob((owner ?? otherTeacher).user.uid));
+    }
     if (path.startsWith("/api/classes/:id")) {
       const url = path.replace(":id", await newClass(owner ?? otherTeacher));
       return url.includes(":uid") ? url.replace(":uid", await newUser()) : url;
@@ -361,7 +370,11 @@ describe.each(dialects)("authorisation matrix (%s)", (dialect) => {
           // A class the caller has no part in is not found (its existence is not told).
           // A report out of a teacher's sight is not found either (docs/decisions/0005).
           expect(res.statusCode, why).toBe(
-            path.startsWith("/api/classes/") || path.startsWith("/api/reports/") ? 404 : 403,
+            path.startsWith("/api/classes/") ||
+              path.startsWith("/api/reports/") ||
+              path.startsWith("/api/jobs/")
+              ? 404
+              : 403,
           );
           expect(await fingerprint(), `${why}: a refused call changed data`).toBe(before);
         } else {
@@ -448,6 +461,11 @@ describe.each(dialects)("authorisation matrix (%s)", (dialect) => {
     // the session this test calls with alive.
     if (path === "/api/me/sessions/:id") {
       return path.replace(":id", who === "anonymous" ? randomUUID() : await otherSession(who));
+    }
+    // A job: the insiders' own (each started it), the class teacher's for everyone else.
+    if (path === "/api/jobs/:id") {
+      const insider = who === "class teacher" || who === "enrolled student" || who === "unverified";
+      return path.replace(":id", await newJob(related2[insider ? who : "class teacher"].user.uid));
     }
     const classId = await newClassOf(
       [users.teacher.user.uid, related["unverified teacher"].user.uid],

@@ -1,4 +1,5 @@
 import { test as base } from "vitest";
+import type { AppOptions as BuildOptions } from "../src/app.ts";
 import type { Services } from "../src/services.ts";
 import { type SignedInUser, signIn, type TestRole } from "./accounts.ts";
 import { createTestApp, type DialectName, dialects, type TestApp } from "./helpers.ts";
@@ -22,6 +23,8 @@ import { createTestApp, type DialectName, dialects, type TestApp } from "./helpe
 export interface AppOptions {
   env?: Record<string, string>;
   services?: Partial<Services>;
+  jobHandlers?: BuildOptions["jobHandlers"];
+  jobOptions?: BuildOptions["jobOptions"];
 }
 
 export function apiTest(dialect: DialectName, options: AppOptions = {}) {

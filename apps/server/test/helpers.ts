@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import pg from "pg";
-import { buildApp } from "../src/app.ts";
+import { type AppOptions, buildApp } from "../src/app.ts";
 import { type Config, loadConfig } from "../src/config.ts";
 import { type Database, migrate, openDatabase } from "../src/db/database.ts";
 import type { Mailer, MailMessage } from "../src/mail/mailer.ts";
@@ -72,7 +72,13 @@ export async function createTestDatabase(
 
 export async function createTestApp(
   dialect: DialectName,
-  options: { env?: Record<string, string>; services?: Partial<Services> } = {},
+  options: {
+    env?: Record<string, string>;
+    services?: Partial<Services>;
+    /** Job handlers of the test, by kind, and the runner's settings (a shorter retry pause). */
+    jobHandlers?: AppOptions["jobHandlers"];
+    jobOptions?: AppOptions["jobOptions"];
+  } = {},
 ): Promise<TestApp> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), "gradecast-test-"));
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", ...options.env });
@@ -82,6 +88,8 @@ export async function createTestApp(
     database,
     logger: false,
     services: options.services,
+    jobHandlers: options.jobHandlers,
+    jobOptions: options.jobOptions,
     // Every answer of every API test is checked against its documented schema.
     checkResponses: true,
   });

@@ -5,6 +5,7 @@ import * as analytics from "./analytics.ts";
 import * as auth from "./auth.ts";
 import * as classes from "./classes.ts";
 import * as evaluation from "./evaluation.ts";
+import * as jobs from "./jobs.ts";
 import * as predictions from "./predictions.ts";
 import * as record from "./record.ts";
 import * as reports from "./reports.ts";
@@ -27,6 +28,7 @@ export const routes = {
   classes,
   record,
   evaluation,
+  jobs,
   accountSecurity,
 } as const;
 
