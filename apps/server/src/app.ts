@@ -19,6 +19,7 @@ import { OneLineRequestLog, serializeRequest } from "./http/request-log.ts";
 import { installRouteSchemas } from "./http/route-schemas.ts";
 import { installSecurityHeaders } from "./http/security-headers.ts";
 import { installUnknownKeyGuard } from "./http/unknown-keys.ts";
+import { recomputeAfterModelChange } from "./prediction/recompute.ts";
 import { registerRoutes } from "./routes.ts";
 import { createServices, type ServiceOptions } from "./services.ts";
 
@@ -156,6 +157,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Before the routes: the document is collected as they are registered.
   await installOpenApi(app);
   await registerRoutes(app, services);
+  // A new model makes the stored predictions stale: their recomputation is queued at start.
+  app.addHook("onReady", async () => {
+    await recomputeAfterModelChange(services).catch((err) =>
+      app.log.warn({ err }, "could not queue the recomputation of predictions"),
+    );
+  });
 
   // The web app: static files, and index.html for every other path so that client routes work.
   const webDist = options.webDist ?? defaultWebDist;

@@ -205,9 +205,14 @@ export const classRiskSchema = z.object({
 });
 export type ClassRisk = z.infer<typeof classRiskSchema>;
 
-/** Orders the list: at risk first, then lowest predicted final, then not answered, by name. */
+/**
+ * Orders the list: at risk first, then lowest predicted final, then those whose prediction is
+ * being made again, then not answered, by name.
+ */
 export function compareRisk(a: RiskItem, b: RiskItem): number {
   if (a.answered !== b.answered) return a.answered ? -1 : 1;
+  // A prediction being made again has no figure to sort by: after those with one, by name.
+  if (a.updating !== b.updating) return a.updating ? 1 : -1;
   if (a.atRisk !== b.atRisk) return a.atRisk ? -1 : 1;
   const byScore = (a.prediction ?? 0) - (b.prediction ?? 0);
   if (byScore !== 0) return byScore;
@@ -228,6 +233,8 @@ export const modelSetupLabels: Record<ModelSetup, string> = {
 
 export const riskMessages = {
   notAnswered: "Not answered yet",
+  /** In place of the figures while a stale prediction is made again. */
+  updating: "Updating",
   /** Beside "—" in a column the prediction predates (risk of not sitting, model). */
   beforeMeasure: "made before this measure existed",
   reasonsEarlierModel: "Made by an earlier model: reasons come when the student answers again.",
@@ -332,14 +339,18 @@ const percent = (p: number) => `${Math.round(p * 100)}%`;
 export function riskCells(item: RiskItem): string[] {
   const cells = [
     item.name,
-    item.answered ? (item.atRisk ? "Yes" : "No") : "",
-    item.prediction === null ? riskMessages.notAnswered : formatScore(item.prediction),
+    item.answered && !item.updating ? (item.atRisk ? "Yes" : "No") : "",
+    item.updating
+      ? riskMessages.updating
+      : item.prediction === null
+        ? riskMessages.notAnswered
+        : formatScore(item.prediction),
     item.interval ? `${formatScore(item.interval.low)}-${formatScore(item.interval.high)}` : "",
     item.noFinalScoreRisk === null ? "" : percent(item.noFinalScoreRisk),
     item.modelSetup ? modelSetupLabels[item.modelSetup] : "",
     item.answeredAt ? item.answeredAt.slice(0, 10) : "",
     item.reasons === null
-      ? item.answered
+      ? item.answered && !item.updating
         ? riskMessages.reasonsEarlierModel
         : ""
       : item.reasons.map(reasonText).join("; "),
