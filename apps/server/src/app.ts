@@ -22,6 +22,7 @@ import { installUnknownKeyGuard } from "./http/unknown-keys.ts";
 import { jobHandlers } from "./job-handlers.ts";
 import type { JobHandler } from "./jobs/queue.ts";
 import type { JobRunner } from "./jobs/runner.ts";
+import { recomputeAfterModelChange } from "./prediction/recompute.ts";
 import { registerRoutes } from "./routes.ts";
 import { createServices, type ServiceOptions } from "./services.ts";
 
@@ -171,6 +172,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Background jobs (jobs/runner.ts) run from now until the app closes (services.close).
   app.decorate("jobs", services.jobs);
   services.jobs.start({ ...jobHandlers(services), ...options.jobHandlers });
+  // A new model makes the stored predictions stale: their recomputation is queued at start.
+  app.addHook("onReady", async () => {
+    await recomputeAfterModelChange(services).catch((err) =>
+      app.log.warn({ err }, "could not queue the recomputation of predictions"),
+    );
+  });
 
   // The web app: static files, and index.html for every other path so that client routes work.
   const webDist = options.webDist ?? defaultWebDist;

@@ -1,10 +1,13 @@
-import type { JobHandler } from "./jobs/queue.ts";
+import { type JobHandler, jobKinds } from "./jobs/queue.ts";
+import { recomputePredictions } from "./prediction/recompute.ts";
 import type { Services } from "./services.ts";
 
 // Every job kind the server runs, with its handler: one line per kind (jobs/queue.ts `jobKinds`).
 // The runner (jobs/runner.ts) is shared infrastructure and knows no feature: the handlers are
 // named here, where features may be imported. A kind with no handler is never claimed by this
 // instance (it waits for one that has it).
-export function jobHandlers(_services: Services): Record<string, JobHandler> {
-  return {};
+export function jobHandlers(services: Services): Record<string, JobHandler> {
+  return {
+    [jobKinds.recomputePredictions]: recomputePredictions(services),
+  };
 }

@@ -61,6 +61,15 @@ export class ExpiringCache<K, V> {
     this.entries.set(key, { value, until: now + this.ttlMs });
   }
 
+  forget(key: K): void {
+    this.entries.delete(key);
+  }
+
+  /** Forgets every entry whose value matches (a scan: for changes rarer than reads). */
+  forgetWhere(matches: (value: V) => boolean): void {
+    for (const [key, entry] of this.entries) if (matches(entry.value)) this.entries.delete(key);
+  }
+
   clear(): void {
     this.entries.clear();
   }

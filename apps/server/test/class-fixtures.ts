@@ -1,3 +1,4 @@
+import { forgetRecordContext } from "../src/db/record-context.ts";
 import type { TestApp } from "./helpers.ts";
 
 // Classes for tests of what depends on them (reports, analytics): rows written directly, as the
@@ -42,4 +43,6 @@ export async function enrol(t: TestApp, classId: string, studentId: string): Pro
     .insertInto("enrolments")
     .values({ class_id: classId, student_id: studentId })
     .execute();
+  // As the classes routes do: the server forgets what it kept of the student's classes.
+  forgetRecordContext(studentId);
 }

@@ -211,9 +211,14 @@ export const classRiskSchema = z.object({
 });
 export type ClassRisk = z.infer<typeof classRiskSchema>;
 
-/** Orders the list: at risk first, then lowest predicted final, then not answered, by name. */
+/**
+ * Orders the list: at risk first, then lowest predicted final, then those whose prediction is
+ * being made again, then not answered, by name.
+ */
 export function compareRisk(a: RiskItem, b: RiskItem): number {
   if (a.answered !== b.answered) return a.answered ? -1 : 1;
+  // A prediction being made again has no figure to sort by: after those with one, by name.
+  if (a.updating !== b.updating) return a.updating ? 1 : -1;
   if (a.atRisk !== b.atRisk) return a.atRisk ? -1 : 1;
   const byScore = (a.prediction ?? 0) - (b.prediction ?? 0);
   if (byScore !== 0) return byScore;
@@ -365,7 +370,7 @@ export function riskCells(item: RiskItem): string[] {
   if (item.differs) inputs.push(riskMessages.differs);
   const cells = [
     item.name,
-    item.answered ? (item.atRisk ? "Yes" : "No") : "",
+    item.answered && !item.updating ? (item.atRisk ? "Yes" : "No") : "",
     item.updating
       ? riskMessages.updating
       : item.prediction === null

@@ -1,4 +1,5 @@
 import { audit } from "../audit/audit.ts";
+import { forgetRecordContext } from "../db/record-context.ts";
 import type { UserRow } from "../db/schema.ts";
 import type { Services } from "../services.ts";
 import { acceptInvitations } from "./queries.ts";
@@ -28,4 +29,5 @@ export async function enrolInvitedStudent(
       })),
     );
   });
+  forgetRecordContext(user.id);
 }

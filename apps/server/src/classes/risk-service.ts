@@ -15,14 +15,27 @@ import {
   teacherReasons,
 } from "@gradecast/contract/class-risk";
 import { isId } from "@gradecast/contract/ids";
-import { questionnaireSchema } from "@gradecast/contract/questionnaire";
+import { type Questionnaire, questionnaireSchema } from "@gradecast/contract/questionnaire";
+import {
+  differsFromRecord,
+  type RecordInputKey,
+  recordInputKeys,
+} from "@gradecast/contract/school-record";
 import { bandOf } from "@gradecast/contract/score";
 import type { z } from "zod";
 import { audit, who } from "../audit/audit.ts";
 import { csvRow } from "../csv/csv.ts";
-import { latestPredictionsOfClass } from "../db/predictions.ts";
+import {
+  type ClassPredictions,
+  latestPredictionsOfClass,
+  type OwnValues,
+  type RecordSources,
+  type StoredPrediction,
+} from "../db/predictions.ts";
+import { classRecordInputs, type StudentRecordInputs } from "../db/school-records.ts";
 import { notFound } from "../domain-errors.ts";
-import { explain } from "../prediction/service.ts";
+import { enqueueJob, jobKinds } from "../jobs/queue.ts";
+import { explain, isStale, overlayValues, ownValuesOf } from "../prediction/service.ts";
 import type { Services } from "../services.ts";
 import { type ClassAccess, classAccess } from "./policy.ts";
 import * as classes from "./queries.ts";
@@ -53,9 +66,10 @@ async function buildRisk(
   const { record } = access;
   const withNotes = readsNotes(access);
   const db = services.db;
-  const [students, latest, sharing, notes] = await Promise.all([
+  const [students, latest, records, sharing, notes] = await Promise.all([
     classes.listStudents(db, record.id),
     latestPredictionsOfClass(db, record.id),
+    classRecordInputs(db, record.id),
     // Sharing is with teachers (issue 26): an admin, who is none of them, sees what is shared
     // with nobody in particular, the school-record reasons.
     access.relation === "teacher"
@@ -69,8 +83,10 @@ async function buildRisk(
     list.push(note);
     notesOf.set(note.studentId, list);
   }
+  let anyStale = false;
   const items = students.map((s): RiskItem => {
-    const p = latest.get(s.id);
+    const rec = records?.students.get(s.id) ?? noRecord;
+    const { shown: p, newest } = pick(latest.get(s.id), rec);
     const shared = sharing.has(s.id);
     const base = {
       studentId: s.id,
@@ -78,10 +94,8 @@ async function buildRisk(
       email: s.email,
       shared,
       notes: withNotes ? (notesOf.get(s.id) ?? []) : null,
-      differs: false,
-      updating: false,
     };
-    if (!p) {
+    if (!newest) {
       return {
         ...base,
         answered: false,
@@ -96,7 +110,35 @@ async function buildRisk(
         reasons: null,
         explanation: null,
         inputs: null,
+        differs: false,
         predictedAt: null,
+        updating: false,
+      };
+    }
+    const own = ownOf(newest);
+    const differs = differsFromRecord(own, rec.values);
+    if (!p || isStale(p, rec, services.model.version)) {
+      // Made from values older than the record, or by another model: no figure until the
+      // recomputation makes a new one. The inputs shown are the ones it will use.
+      anyStale = true;
+      const next = overlayValues(own, rec.values);
+      return {
+        ...base,
+        answered: true,
+        answeredAt: newest.createdAt.toISOString(),
+        prediction: null,
+        interval: null,
+        band: null,
+        noFinalScoreRisk: null,
+        scoreIfSits: null,
+        modelSetup: null,
+        atRisk: false,
+        reasons: null,
+        explanation: null,
+        inputs: inputsOf(next.values, next.sources),
+        differs,
+        predictedAt: null,
+        updating: true,
       };
     }
     // The explanation is recomputed from the stored answers, as the student's own screen does:
@@ -120,11 +162,17 @@ async function buildRisk(
       atRisk: isAtRisk(p.score, p.noFinalScoreRisk),
       reasons: all ? all.slice(0, riskReasonCount) : null,
       explanation: all && shared ? all : null,
-      inputs: null,
+      inputs: inputsOf(ownValuesOf(p.inputs as Questionnaire), p.sources ?? {}),
+      differs,
       predictedAt: p.createdAt.toISOString(),
+      updating: false,
     };
   });
   items.sort(compareRisk);
+  // One waiting job per class: asking again while it waits adds nothing.
+  if (anyStale) {
+    await enqueueJob(db, { kind: jobKinds.recomputePredictions, key: record.id, createdBy: null });
+  }
   return {
     class: { id: record.id, name: record.name, subject: record.subject, year: record.year },
     counts: {
@@ -135,6 +183,41 @@ async function buildRisk(
     withNotes,
     items,
   };
+}
+
+const noRecord: StudentRecordInputs = {
+  values: { G1: null, G2: null, absences: null, failures: null },
+  version: 0,
+};
+
+/**
+ * The prediction the list shows for a student, and their newest one of those it read. The
+ * class's own counts; one made for no class in the class's subject counts while the class's
+ * record holds no input for the student (it was made from the same answers the class would use).
+ */
+function pick(
+  found: ClassPredictions | undefined,
+  rec: StudentRecordInputs,
+): { shown: StoredPrediction | undefined; newest: StoredPrediction | undefined } {
+  if (!found) return { shown: undefined, newest: undefined };
+  const newer = (a: StoredPrediction | undefined, b: StoredPrediction | undefined) =>
+    !a ? b : !b ? a : a.createdAt >= b.createdAt ? a : b;
+  const shown = rec.version === 0 ? newer(found.ofClass, found.unclassed) : found.ofClass;
+  return { shown, newest: newer(newer(found.ofClass, found.unclassed), found.other) };
+}
+
+/** The student's own values: kept beside the prediction, or its inputs when none replaced them. */
+function ownOf(p: StoredPrediction): OwnValues {
+  return p.ownValues ?? ownValuesOf(p.inputs as Questionnaire);
+}
+
+function inputsOf(values: OwnValues, sources: RecordSources): NonNullable<RiskItem["inputs"]> {
+  return Object.fromEntries(
+    recordInputKeys.map((k: RecordInputKey) => [
+      k,
+      { value: values[k] ?? null, source: sources[k] ?? "student" },
+    ]),
+  ) as NonNullable<RiskItem["inputs"]>;
 }
 
 /** The same list as CSV, the screen's columns in the screen's order; the export is audited. */

@@ -17,6 +17,7 @@ import { isId } from "@gradecast/contract/ids";
 import type { z } from "zod";
 import { audit, who } from "../audit/audit.ts";
 import type { Actor } from "../auth/actor.ts";
+import { forgetRecordContext } from "../db/record-context.ts";
 import { hasSqlState, sqlStates } from "../db/sql-errors.ts";
 import { findUserByEmail } from "../db/users.ts";
 import { conflict, DomainError, hasCode, invalid, notFound } from "../domain-errors.ts";
@@ -142,6 +143,8 @@ export async function editClass(
         },
       });
     });
+    // The class's predictions are in its subject: its students' kept contexts are out of date.
+    if (changed.includes("subject")) forgetRecordContext(id);
   }
   return managedView(services, access);
 }
@@ -157,6 +160,7 @@ export async function removeClass(services: Services, actor: Actor, id: string):
       details: { name: record.name, subject: record.subject, year: record.year },
     });
   });
+  forgetRecordContext(id);
 }
 
 export async function classMembers(
@@ -226,6 +230,7 @@ export async function removeStudent(
     await q.pruneShares(tx, { studentId });
     await audit(tx, { ...who(actor, id), action: "class.student_removed", details: { studentId } });
   });
+  forgetRecordContext(studentId);
 }
 
 /**
@@ -301,6 +306,7 @@ export async function joinClass(
     });
     return true;
   });
+  if (joined) forgetRecordContext(actor.user.id);
   // The caller is enrolled in it now: they see it as a student does (without its code).
   return { class: await viewOf(services, classId, actor.user.role !== "student"), joined };
 }
@@ -459,6 +465,7 @@ export async function acceptInvitation(
       details: { studentId: actor.user.id },
     });
   });
+  forgetRecordContext(actor.user.id);
   return {
     // Enrolled now: the class as a student sees it (without its code).
     class: await viewOf(services, classId, false),
@@ -495,4 +502,5 @@ export async function leaveClass(services: Services, actor: Actor, classId: stri
       details: { studentId: actor.user.id },
     });
   });
+  forgetRecordContext(actor.user.id);
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { InputSource, RecordInputKey } from "@gradecast/contract/school-record";
 import { CompiledQuery, type Kysely, sql } from "kysely";
 import { Memo } from "../memo.ts";
 import { groupCommit } from "./group-commit.ts";
@@ -9,6 +10,13 @@ import type { DB } from "./schema.ts";
 // The predictions table's repository: each stored prediction keeps its answers, its score and
 // the version of the model that made it. The prediction feature writes and lists them, the
 // class risk list reads each student's newest; both get the one row type, StoredPrediction.
+// Issue 29: a prediction also keeps the class whose record and subject it used, which inputs the
+// record supplied, the student's own values of those inputs and the record version it was made at.
+
+/** The record's inputs a prediction took from the school, e.g. { G1: "school" } (others: the student's). */
+export type RecordSources = Partial<Record<RecordInputKey, Extract<InputSource, "school">>>;
+/** The student's own G1, G2, absences and failures, as they answered them. */
+export type OwnValues = Record<RecordInputKey, number | null>;
 
 export interface NewPrediction {
   userId: string;
@@ -22,11 +30,20 @@ export interface NewPrediction {
   modelSetup: "A" | "B" | "C";
   scoreIfSits: number;
   noFinalScoreRisk: number;
+  /** The class whose record and subject it used; null (the default): none, no class. */
+  classId?: string | null;
+  /** Null (the default): no record was read (no class). */
+  sources?: RecordSources | null;
+  ownValues?: OwnValues | null;
+  /** school_records.inputs_version it was made at (0: the class holds no record yet). */
+  recordVersion?: number | null;
+  /** 'student' unless the school's recomputation made it. */
+  madeBy?: "student" | "school";
 }
 
 /** A prediction as stored: the columns of migration 0012 are null on the ones made before it. */
 export interface StoredPrediction
-  extends Omit<NewPrediction, "modelSetup" | "scoreIfSits" | "noFinalScoreRisk"> {
+  extends Required<Omit<NewPrediction, "modelSetup" | "scoreIfSits" | "noFinalScoreRisk">> {
   id: string;
   createdAt: Date;
   modelSetup: NewPrediction["modelSetup"] | null;
@@ -35,8 +52,8 @@ export interface StoredPrediction
 }
 
 const columns =
-  '"id", "user_id", "inputs", "score", "raw_score", "interval_low", "interval_high", "extrapolation", "model_version", "model_setup", "score_if_sits", "no_final_score_risk"';
-const perRow = 12;
+  '"id", "user_id", "inputs", "score", "raw_score", "interval_low", "interval_high", "extrapolation", "model_version", "model_setup", "score_if_sits", "no_final_score_risk", "class_id", "sources", "own_values", "record_version", "made_by"';
+const perRow = 17;
 
 /** The insert of n rows: one fixed SQL text per row count, prepared on PostgreSQL. */
 const insertTexts = new Memo<number, string>((n) => {
@@ -71,6 +88,11 @@ async function insertRows(
       p.modelSetup,
       p.scoreIfSits,
       p.noFinalScoreRisk,
+      p.classId ?? null,
+      p.sources ? JSON.stringify(p.sources) : null,
+      p.ownValues ? JSON.stringify(p.ownValues) : null,
+      p.recordVersion ?? null,
+      p.madeBy ?? "student",
     );
   }
   const result = await db.executeQuery<{ id: string; created_at: Date | string }>(
@@ -124,12 +146,23 @@ const storedColumns = [
   "model_setup as modelSetup",
   "score_if_sits as scoreIfSits",
   "no_final_score_risk as noFinalScoreRisk",
+  "class_id as classId",
+  "sources",
+  "own_values as ownValues",
+  "record_version as recordVersion",
+  "made_by as madeBy",
 ] as const;
 
-function toStored<R extends { inputs: unknown; createdAt: Date | string }>(r: R) {
+const json = (v: unknown) => (typeof v === "string" ? JSON.parse(v) : v);
+
+function toStored<
+  R extends { inputs: unknown; sources: unknown; ownValues: unknown; createdAt: Date | string },
+>(r: R) {
   return {
     ...r,
-    inputs: typeof r.inputs === "string" ? JSON.parse(r.inputs) : r.inputs,
+    inputs: json(r.inputs),
+    sources: (json(r.sources) ?? null) as RecordSources | null,
+    ownValues: (json(r.ownValues) ?? null) as OwnValues | null,
     createdAt: new Date(r.createdAt),
   };
 }
@@ -148,19 +181,64 @@ export async function listPredictions(
   return rows.map(toStored);
 }
 
-/** The newest stored prediction of each student of a class (none for those who never asked). */
+/**
+ * What the class risk list reads of each enrolled student: the newest prediction made for this
+ * class; the newest made for no class in the class's subject (made before the student was
+ * enrolled, or before predictions named their class); and the newest of any other (another
+ * class's, another subject's). The caller decides which counts.
+ */
+export interface ClassPredictions {
+  ofClass: StoredPrediction | undefined;
+  unclassed: StoredPrediction | undefined;
+  other: StoredPrediction | undefined;
+}
+
+const kinds = ["ofClass", "unclassed", "other"] as const;
+
 export async function latestPredictionsOfClass(
   db: Kysely<DB>,
   classId: string,
+): Promise<Map<string, ClassPredictions>> {
+  const kind = sql<number>`case when p.class_id = e.class_id then 0 when p.class_id is null and p.inputs->>'subject' = c.subject then 1 else 2 end`;
+  const rows = await db
+    .selectFrom("predictions as p")
+    .innerJoin("enrolments as e", "e.student_id", "p.user_id")
+    .innerJoin("classes as c", "c.id", "e.class_id")
+    .distinctOn(["p.user_id", kind])
+    .select(storedColumns.map((c) => `p.${c}` as `p.${(typeof storedColumns)[number]}`))
+    .select(sql<Date>`p.created_at`.as("createdAt"))
+    .select(kind.as("kind"))
+    .where("e.class_id", "=", classId)
+    .orderBy("p.user_id")
+    .orderBy(kind)
+    .orderBy("p.created_at", "desc")
+    .orderBy("p.id", "desc")
+    .execute();
+  const out = new Map<string, ClassPredictions>();
+  for (const { kind: k, ...r } of rows) {
+    const entry = out.get(r.userId) ?? {
+      ofClass: undefined,
+      unclassed: undefined,
+      other: undefined,
+    };
+    entry[kinds[Number(k)] ?? "other"] = toStored(r);
+    out.set(r.userId, entry);
+  }
+  return out;
+}
+
+/** The newest prediction of each of these students (any class), for recomputing. */
+export async function newestPredictionsOf(
+  db: Kysely<DB>,
+  studentIds: readonly string[],
 ): Promise<Map<string, StoredPrediction>> {
+  if (studentIds.length === 0) return new Map();
   const rows = await db
     .selectFrom("predictions")
     .distinctOn("user_id")
     .select(storedColumns)
     .select(sql<Date>`created_at`.as("createdAt"))
-    .where("user_id", "in", (eb) =>
-      eb.selectFrom("enrolments").select("student_id").where("class_id", "=", classId),
-    )
+    .where("user_id", "in", studentIds)
     .orderBy("user_id")
     .orderBy("created_at", "desc")
     .orderBy("id", "desc")
@@ -168,12 +246,65 @@ export async function latestPredictionsOfClass(
   return new Map(rows.map((r) => [r.userId, toStored(r)]));
 }
 
+/** The newest prediction of each of these students made for this class. */
+export async function newestOfClass(
+  db: Kysely<DB>,
+  classId: string,
+  studentIds: readonly string[],
+): Promise<Map<string, StoredPrediction>> {
+  if (studentIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom("predictions")
+    .distinctOn("user_id")
+    .select(storedColumns)
+    .select(sql<Date>`created_at`.as("createdAt"))
+    .where("class_id", "=", classId)
+    .where("user_id", "in", studentIds)
+    .orderBy("user_id")
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .execute();
+  return new Map(rows.map((r) => [r.userId, toStored(r)]));
+}
+
+/**
+ * Students in no class whose newest prediction another model made (they have no class whose
+ * recomputation would cover them).
+ */
+export async function unclassedOfOtherModel(
+  db: Kysely<DB>,
+  modelVersion: string,
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom("predictions as p")
+    .distinctOn("p.user_id")
+    .select(["p.user_id as userId", "p.model_version as modelVersion"])
+    .where("p.user_id", "not in", (eb) => eb.selectFrom("enrolments").select("student_id"))
+    .orderBy("p.user_id")
+    .orderBy("p.created_at", "desc")
+    .orderBy("p.id", "desc")
+    .execute();
+  return rows.filter((r) => r.modelVersion !== modelVersion).map((r) => r.userId);
+}
+
+/** Whether the newest stored prediction was made by another model than `modelVersion`. */
+export async function newestIsOtherModel(db: Kysely<DB>, modelVersion: string): Promise<boolean> {
+  const row = await db
+    .selectFrom("predictions")
+    .select("model_version")
+    .orderBy("created_at", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined && row.model_version !== modelVersion;
+}
+
 // --- Bulk insert of predictions made at given times (the demo school's year) -------------------
 // The group-commit writer above stamps each prediction with the time it commits; a seeded school
 // year needs predictions dated at each stage of the year, with where each input came from.
 
 /** A prediction for a class, as the school's recomputation makes it, at a given time. */
-export interface DatedPrediction extends NewPrediction {
+export interface DatedPrediction
+  extends Omit<NewPrediction, "classId" | "sources" | "ownValues" | "recordVersion" | "madeBy"> {
   createdAt: Date;
   classId: string | null;
   /** The record's inputs it used, e.g. { G1: "school" } (absent keys: the student's). */

@@ -447,3 +447,70 @@ export async function outcomesFingerprint(
     .executeTakeFirstOrThrow();
   return `${row.n}|${row.changed ?? ""}|${row.latest ?? ""}`;
 }
+
+/** One enrolled student's record inputs in a class (null values: not recorded). */
+export interface StudentRecordInputs {
+  values: Record<RecordInputKey, number | null>;
+  /** school_records.inputs_version (0 without a record row). */
+  version: number;
+}
+
+/**
+ * The class's subject and every enrolled student's record inputs (a student without a record
+ * row has all values null, version 0); undefined when the class does not exist.
+ */
+export async function classRecordInputs(
+  db: Kysely<DB>,
+  classId: string,
+): Promise<{ subject: Subject; students: Map<string, StudentRecordInputs> } | undefined> {
+  const cls = await db
+    .selectFrom("classes")
+    .select("subject")
+    .where("id", "=", classId)
+    .executeTakeFirst();
+  if (!cls) return undefined;
+  const rows = await db
+    .selectFrom("enrolments as e")
+    .leftJoin("school_records as r", (join) =>
+      join.onRef("r.class_id", "=", "e.class_id").onRef("r.student_id", "=", "e.student_id"),
+    )
+    .select([
+      "e.student_id as studentId",
+      "r.g1",
+      "r.g2",
+      "r.absences",
+      "r.failures",
+      "r.inputs_version as version",
+    ])
+    .where("e.class_id", "=", classId)
+    .orderBy("e.student_id")
+    .execute();
+  return {
+    subject: cls.subject,
+    students: new Map(
+      rows.map((r) => [
+        r.studentId,
+        {
+          values: { G1: r.g1, G2: r.g2, absences: r.absences, failures: r.failures },
+          version: r.version ?? 0,
+        },
+      ]),
+    ),
+  };
+}
+
+/** Every class with at least one enrolled student, oldest first (a recomputation's work list). */
+export async function classesWithStudents(db: Kysely<DB>): Promise<string[]> {
+  const rows = await db
+    .selectFrom("classes as c")
+    .select("c.id")
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom("enrolments as e").select("e.class_id").whereRef("e.class_id", "=", "c.id"),
+      ),
+    )
+    .orderBy("c.created_at")
+    .orderBy("c.id")
+    .execute();
+  return rows.map((r) => r.id);
+}

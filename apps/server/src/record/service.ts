@@ -17,6 +17,7 @@ import {
 import { audit, who } from "../audit/audit.ts";
 import type { Actor } from "../auth/actor.ts";
 import { type ClassAccess, classAccess } from "../classes/policy.ts";
+import { forgetRecordContext } from "../db/record-context.ts";
 import {
   currentRecords,
   enrolledStudentsOf,
@@ -185,6 +186,8 @@ export async function setRecordCell(
     if (!now) throw notFound(recordMessages.notEnrolled);
     return rowOf(now);
   });
+  // The next prediction reads the committed record, not the cached one.
+  forgetRecordContext(studentId);
   return { row, message: recordMessages.saved };
 }
 
@@ -279,6 +282,7 @@ export async function importRecordFile(
     }
     return compared;
   });
+  if (changes.length > 0) forgetRecordContext(classId);
   return {
     dryRun,
     rows: rows.length,
