@@ -245,6 +245,12 @@ const cohort = z.object({
   note: z.string().nullable(),
 });
 export type CohortDistribution = z.infer<typeof cohort>;
+const factorImportance = z.object({
+  feature: z.string(),
+  label: z.string(),
+  importance: z.number(),
+});
+export type FactorImportance = z.infer<typeof factorImportance>;
 const riskReason = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("marks"), course: z.string(), value: z.number() }),
   z.object({ kind: z.literal("attendance"), course: z.string(), value: z.number() }),
@@ -253,12 +259,6 @@ const riskReason = z.discriminatedUnion("kind", [
 export type RiskReason = z.infer<typeof riskReason>;
 const atRiskStudent = z.object({ name: z.string(), reasons: z.array(riskReason) });
 export type AtRiskStudent = z.infer<typeof atRiskStudent>;
-const factorImportance = z.object({
-  feature: z.string(),
-  label: z.string(),
-  importance: z.number(),
-});
-export type FactorImportance = z.infer<typeof factorImportance>;
 
 export const staffReportSchema = z.object({
   scope: z.literal("staff"),
