@@ -1,5 +1,4 @@
 import { z } from "zod";
-import type { Band } from "./score.ts";
 
 // The analytics report (issue 7): its rules and the shape of GET /api/analytics/report, read by
 // the server that computes it and the report page that draws it.
@@ -46,98 +45,21 @@ export const riskRules = {
 /** The at-risk list shows at most this many students (the total is given beside it). */
 export const atRiskListLimit = 100;
 
-export type ReportScope = "staff" | "student";
-
-/** Counts per bin; `from` is inclusive, `to` exclusive except for the last bin. */
-export interface HistogramBin {
-  from: number;
-  to: number;
-  count: number;
-}
-
-/** A histogram of other students: a bin of fewer than minGroupSize students has count null. */
-export interface CohortBin {
-  from: number;
-  to: number;
-  count: number | null;
-}
-
-export interface CohortDistribution {
-  /** Omitted when the whole group is smaller than minGroupSize. */
-  bins: CohortBin[] | null;
-  /** Set when bins, or some of them, are withheld: says why. */
-  note: string | null;
-}
-
-export type RiskReason =
-  | { kind: "marks"; course: string; value: number }
-  | { kind: "attendance"; course: string; value: number }
-  | { kind: "predicted"; value: number };
-
-export interface AtRiskStudent {
-  name: string;
-  reasons: RiskReason[];
-}
-
-export interface FactorImportance {
-  feature: string;
-  label: string;
-  importance: number;
-}
-
-export interface StaffReport {
-  scope: "staff";
-  generatedAt: string;
-  totals: { reports: number; students: number; predictions: number };
-  /** Ten bins of 10 marks: 0-9, 10-19, …, 90-100. */
-  marks: HistogramBin[];
-  attendanceVsMarks: {
-    /** Reports grouped in cells of 5 by 5; each point sits at the mean of its cell. */
-    points: { attendance: number; marks: number; count: number }[];
-    /** Least-squares line marks = slope × attendance + intercept; null under two distinct points. */
-    fit: { slope: number; intercept: number; r: number | null } | null;
-  };
-  /** The most frequent courses first. */
-  courses: { course: string; averageMarks: number; reports: number }[];
-  /** Courses beyond the list, if any. */
-  otherCourses: number;
-  behavior: { behavior: string; count: number }[];
-  /** Latest prediction of each student, by band. */
-  bands: { band: Band; count: number }[];
-  atRisk: { total: number; students: AtRiskStudent[] };
-  importance: { modelVersion: string | null; factors: FactorImportance[] };
-}
-
-export interface PredictionPoint {
-  at: string;
-  /** The grades this prediction was made from (null when it was made without them). */
-  g1: number | null;
-  g2: number | null;
-  score: number;
-  low: number;
-  high: number;
-}
-
-export interface StudentReport {
-  scope: "student";
-  generatedAt: string;
-  name: string;
-  predictions: PredictionPoint[];
-  /** The latest prediction with the answers it was made from, or the latest saved answers. */
-  latest: {
-    /** When that prediction was made (or those answers saved); null with neither. */
-    at: string | null;
-    g1: number | null;
-    g2: number | null;
-    prediction: number | null;
-    band: Band | null;
-    message: string;
-  };
-  /** The cohort (students' latest questionnaires and predictions), in bins of 2 points. */
-  cohort: { g1: CohortDistribution; g2: CohortDistribution; prediction: CohortDistribution };
-}
-
-export type AnalyticsReport = StaffReport | StudentReport;
+// The report's shapes are the schemas of api-responses.ts.
+export type {
+  AnalyticsReport,
+  AtRiskStudent,
+  CohortBin,
+  CohortDistribution,
+  EmbedAnswer,
+  FactorImportance,
+  HistogramBin,
+  PredictionPoint,
+  ReportScope,
+  RiskReason,
+  StaffReport,
+  StudentReport,
+} from "./api-responses.ts";
 
 /**
  * GET /api/analytics/embed: a staff member's report of one class (a teacher's own, any for an
@@ -147,13 +69,6 @@ export const analyticsEmbedQuerySchema = z.strictObject(
   { classId: z.string().max(100).optional() },
   { error: "Only classId can be sent." },
 );
-
-export interface EmbedAnswer {
-  url: string;
-  /** ISO time; null for an external report (ANALYTICS_EMBED_URL), which has no token. */
-  expiresAt: string | null;
-  external: boolean;
-}
 
 export const analyticsMessages = {
   badToken: "This report link has expired or is not valid. Open the Student Dashboard again.",

@@ -1,12 +1,6 @@
 import { z } from "zod";
 import { idPattern } from "./ids.ts";
-import {
-  type Report,
-  type ReportFields,
-  reportInputSchema,
-  reportLimits,
-  reportPatchSchema,
-} from "./reports.ts";
+import { reportInputSchema, reportLimits, reportPatchSchema } from "./reports.ts";
 
 // Reports about enrolled students (issue 17): the report form names the student by account
 // (studentId, and optionally the class through which the teacher teaches them); the class
@@ -23,14 +17,16 @@ export const reportLinkFields = {
   classId: id("class").optional(),
 };
 
+// The answers' shapes are the schemas of api-responses.ts.
+export type {
+  EnrolledStudent,
+  LinkedReport,
+  MyReport,
+  MyReportsPage,
+} from "./api-responses.ts";
+
 export const reportCreateSchema = reportInputSchema.extend(reportLinkFields);
 export const reportUpdateSchema = reportPatchSchema.extend(reportLinkFields);
-
-/** A report as the API answers it: the student's account and class when it names one. */
-export interface LinkedReport extends Report {
-  studentId: string | null;
-  classId: string | null;
-}
 
 export const reportStudentMessages = {
   notYourStudent: "You can write reports only about students enrolled in your classes.",
@@ -51,29 +47,7 @@ export const enrolledStudentQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(50).optional().default(20),
 });
 
-/** One enrolment the picker offers: a student may appear once per class. */
-export interface EnrolledStudent {
-  studentId: string;
-  name: string;
-  classId: string;
-  className: string;
-}
-
-/** What a student reads about themselves: GET /api/me/reports. */
-export interface MyReport extends ReportFields {
-  id: string;
-  teacherName: string;
-  className: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
 export const myReportsQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(100).optional().default(25),
   cursor: z.string().max(1000).optional(),
 });
-
-export interface MyReportsPage {
-  items: MyReport[];
-  nextCursor: string | null;
-}
