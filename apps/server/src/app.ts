@@ -36,6 +36,11 @@ export interface AppOptions extends ServiceOptions {
   checkResponses?: boolean;
   /** Job handlers by kind, added to (or replacing) the product's (tests register their own). */
   jobHandlers?: Record<string, JobHandler>;
+  /**
+   * False: this instance runs no job (they wait in the table). Tests that assert what was queued,
+   * or that a refused call changed nothing, keep the queue still; another instance may run them.
+   */
+  runJobs?: boolean;
 }
 
 declare module "fastify" {
@@ -171,7 +176,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await registerRoutes(app, services);
   // Background jobs (jobs/runner.ts) run from now until the app closes (services.close).
   app.decorate("jobs", services.jobs);
-  services.jobs.start({ ...jobHandlers(services), ...options.jobHandlers });
+  if (options.runJobs !== false) {
+    services.jobs.start({ ...jobHandlers(services), ...options.jobHandlers });
+  }
   // A new model makes the stored predictions stale: their recomputation is queued at start.
   app.addHook("onReady", async () => {
     await recomputeAfterModelChange(services).catch((err) =>

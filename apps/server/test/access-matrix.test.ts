@@ -86,7 +86,7 @@ describe.each(dialects)("authorisation matrix (%s)", (dialect) => {
   let tables: string[] = [];
 
   beforeAll(async () => {
-    t = await createTestApp(dialect, { env: { RATE_LIMITS: "off" } });
+    t = await createTestApp(dialect, { env: { RATE_LIMITS: "off" }, runJobs: false });
     users.student = await signIn(t, "student");
     users.teacher = await signIn(t, "teacher");
     users.admin = await signIn(t, "admin");

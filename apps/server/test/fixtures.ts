@@ -25,6 +25,7 @@ export interface AppOptions {
   services?: Partial<Services>;
   jobHandlers?: BuildOptions["jobHandlers"];
   jobOptions?: BuildOptions["jobOptions"];
+  runJobs?: BuildOptions["runJobs"];
 }
 
 export function apiTest(dialect: DialectName, options: AppOptions = {}) {

@@ -78,6 +78,8 @@ export async function createTestApp(
     /** Job handlers of the test, by kind, and the runner's settings (a shorter retry pause). */
     jobHandlers?: AppOptions["jobHandlers"];
     jobOptions?: AppOptions["jobOptions"];
+    /** False: the app runs no job; what was queued stays queued (see buildApp). */
+    runJobs?: boolean;
   } = {},
 ): Promise<TestApp> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), "gradecast-test-"));
@@ -90,6 +92,7 @@ export async function createTestApp(
     services: options.services,
     jobHandlers: options.jobHandlers,
     jobOptions: options.jobOptions,
+    runJobs: options.runJobs,
     // Every answer of every API test is checked against its documented schema.
     checkResponses: true,
   });
