@@ -26,10 +26,9 @@ import { auditOf, type DialectName, dialects, errorOf, type TestApp } from "../h
 
 // The school's people, made once per database for the file (the tests make a class each).
 const tests = Object.fromEntries(
-  Object.entries(apiTests({ env: { RATE_LIMITS: "off" }, runJobs: false })).map(([dialect, test]) => [
-    dialect,
-    withSchool(test),
-  ]),
+  Object.entries(apiTests({ env: { RATE_LIMITS: "off" }, runJobs: false })).map(
+    ([dialect, test]) => [dialect, withSchool(test)],
+  ),
 ) as Record<DialectName, ReturnType<typeof withSchool>>;
 
 type Caller = SignedInUser | undefined;
