@@ -92,10 +92,10 @@ export function EvaluationView({ viewer }: { viewer: "teacher" | "admin" }) {
             }
           >
             <p>
-              {evaluation.data.outcomes} students with a final grade or "did not sit" recorded. Each
-              figure scores the predictions made before the outcome was known; the 95 % interval
-              comes from {evaluation.data.resamples} bootstrap resamples. The CSV names students by
-              a pseudonym only.
+              {students(evaluation.data.outcomes)} with a final grade or "did not sit" recorded.
+              Each figure scores the predictions made before the outcome was known; the 95 %
+              interval comes from {evaluation.data.resamples} bootstrap resamples. The CSV names
+              students by a pseudonym only.
             </p>
             {exportError ? <Alert tone="error">{exportError}</Alert> : null}
           </Card>
@@ -111,12 +111,14 @@ export function EvaluationView({ viewer }: { viewer: "teacher" | "admin" }) {
   );
 }
 
+const students = (n: number) => `${n} student${n === 1 ? "" : "s"}`;
+
 function SetupCard({ setup }: { setup: SetupEvaluation }) {
   const worse = setup.figures.filter((f) => f.note);
   return (
     <Card title={setupLabels[setup.setup]}>
       <p>
-        {setup.n} students ({setup.sat} sat the final).
+        {students(setup.n)} ({setup.sat} sat the final).
       </p>
       {worse.length > 0 ? (
         <ul className="evaluation-notes">
