@@ -1,28 +1,33 @@
 import type { EmbedAnswer, StaffReport } from "@gradecast/contract/analytics";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { type SignedInUser, signIn } from "../support/accounts.ts";
 import { makeClass } from "../support/class-fixtures.ts";
-import { dialects } from "../support/helpers.ts";
+import { apiTests } from "../support/fixtures.ts";
+import { dialects, type TestApp } from "../support/helpers.ts";
 import { validReport } from "../support/report-fixture.ts";
-import { schoolFor } from "../support/shared-app.ts";
 
 // A teacher's analytics view of one of their classes (issue 17), chosen in the host page and
 // carried by the embed token: GET /api/analytics/embed?classId= checks the class when it makes
 // the token (a teacher's own class, any class for an admin; another teacher's class is not
 // found), and the report's data call reads the class from the token and checks it again.
 
-describe.each(dialects)("analytics of one class through the embed token (%s)", (dialect) => {
-  const { t, people } = schoolFor(dialect, {
+const tests = apiTests({
+  env: { RATE_LIMITS: "off" },
+  people: {
     teacher: ["teacher", { name: "Tess Teacher" }],
     otherTeacher: ["teacher", { name: "Olga Other" }],
     admin: "admin",
     student: ["student", { name: "Petra Pupil" }],
-  });
+  },
+});
+
+describe.each(dialects)("analytics of one class through the embed token (%s)", (dialect) => {
+  const test = tests[dialect];
   let classA: string;
   let classA2: string;
   let classB: string;
 
-  beforeAll(async () => {
+  test.beforeAll(async ({ t, people }) => {
     const second = await signIn(t, "student", { name: "Sami Second" });
     const third = await signIn(t, "student", { name: "Bea Other" });
     classA = await makeClass(t, {
@@ -53,7 +58,7 @@ describe.each(dialects)("analytics of one class through the embed token (%s)", (
     await file(people.otherTeacher, third.user.uid, 4);
   });
 
-  const embed = (who: SignedInUser, classId?: string) =>
+  const embed = (t: TestApp, who: SignedInUser, classId?: string) =>
     t.app.inject({
       method: "GET",
       url: `/api/analytics/embed${classId === undefined ? "" : `?classId=${classId}`}`,
@@ -61,34 +66,37 @@ describe.each(dialects)("analytics of one class through the embed token (%s)", (
     });
   const tokenOf = (res: { json: () => unknown }) =>
     new URL((res.json() as EmbedAnswer).url, "http://x").searchParams.get("token")!;
-  const report = (token: string, classId?: string) =>
+  const report = (t: TestApp, token: string, classId?: string) =>
     t.app.inject({
       method: "GET",
       url: `/api/analytics/report?token=${encodeURIComponent(token)}${classId ? `&classId=${classId}` : ""}`,
     });
-  const reportsIn = async (token: string) => {
-    const res = await report(token);
+  const reportsIn = async (t: TestApp, token: string) => {
+    const res = await report(t, token);
     expect(res.statusCode, res.body).toBe(200);
     return (res.json() as StaffReport).totals.reports;
   };
 
-  it("gives a teacher all of their classes, or the one chosen", async () => {
-    const all = await embed(people.teacher);
+  test("gives a teacher all of their classes, or the one chosen", async ({ t, people }) => {
+    const all = await embed(t, people.teacher);
     expect(all.statusCode).toBe(200);
-    expect(await reportsIn(tokenOf(all))).toBe(5);
-    const one = await embed(people.teacher, classA);
+    expect(await reportsIn(t, tokenOf(all))).toBe(5);
+    const one = await embed(t, people.teacher, classA);
     expect(one.statusCode).toBe(200);
-    expect(await reportsIn(tokenOf(one))).toBe(2);
-    expect(await reportsIn(tokenOf(await embed(people.teacher, classA2)))).toBe(3);
+    expect(await reportsIn(t, tokenOf(one))).toBe(2);
+    expect(await reportsIn(t, tokenOf(await embed(t, people.teacher, classA2)))).toBe(3);
   });
 
-  it("makes no token for another teacher's class, a made-up class, or a student", async () => {
+  test("makes no token for another teacher's class, a made-up class, or a student", async ({
+    t,
+    people,
+  }) => {
     for (const classId of [classB, "00000000-0000-4000-8000-000000000000", "not-a-class"]) {
-      const res = await embed(people.teacher, classId);
+      const res = await embed(t, people.teacher, classId);
       expect(res.statusCode).toBe(404);
       expect(res.body).not.toContain("token");
     }
-    const bystander = await embed(people.student, classA);
+    const bystander = await embed(t, people.student, classA);
     expect(bystander.statusCode).toBe(403);
     const extra = await t.app.inject({
       method: "GET",
@@ -98,21 +106,24 @@ describe.each(dialects)("analytics of one class through the embed token (%s)", (
     expect(extra.statusCode).toBe(400);
   });
 
-  it("lets an admin choose any class", async () => {
-    const res = await embed(people.admin, classB);
+  test("lets an admin choose any class", async ({ t, people }) => {
+    const res = await embed(t, people.admin, classB);
     expect(res.statusCode).toBe(200);
-    expect(await reportsIn(tokenOf(res))).toBe(4);
+    expect(await reportsIn(t, tokenOf(res))).toBe(4);
   });
 
-  it("keeps the token's class: another class in the address is refused", async () => {
-    const token = tokenOf(await embed(people.teacher, classA));
-    expect((await report(token, classA2)).statusCode).toBe(403);
-    expect((await report(token, classB)).statusCode).toBe(403);
-    expect((await report(token, classA)).statusCode).toBe(200);
+  test("keeps the token's class: another class in the address is refused", async ({
+    t,
+    people,
+  }) => {
+    const token = tokenOf(await embed(t, people.teacher, classA));
+    expect((await report(t, token, classA2)).statusCode).toBe(403);
+    expect((await report(t, token, classB)).statusCode).toBe(403);
+    expect((await report(t, token, classA)).statusCode).toBe(200);
   });
 
-  it("stops a class's token once its teacher has left the class", async () => {
-    const token = tokenOf(await embed(people.teacher, classA2));
+  test("stops a class's token once its teacher has left the class", async ({ t, people }) => {
+    const token = tokenOf(await embed(t, people.teacher, classA2));
     const membership = { class_id: classA2, teacher_id: people.teacher.user.uid };
     await t.database.db
       .deleteFrom("class_teachers")
@@ -120,7 +131,7 @@ describe.each(dialects)("analytics of one class through the embed token (%s)", (
       .where("teacher_id", "=", membership.teacher_id)
       .execute();
     try {
-      const res = await report(token);
+      const res = await report(t, token);
       expect(res.statusCode).toBe(404);
       expect(res.body).not.toContain("Sami");
     } finally {

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { messages } from "@gradecast/contract/messages";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { sha256 } from "../../src/auth/tokens.ts";
 import {
   codeOf,
@@ -14,8 +14,8 @@ import {
   waitForMail,
 } from "../support/accounts.ts";
 import { api } from "../support/class-helpers.ts";
-import { dialects, errorOf } from "../support/helpers.ts";
-import { signedInFor, testAppFor } from "../support/shared-app.ts";
+import { apiTests } from "../support/fixtures.ts";
+import { dialects, errorOf, type TestApp } from "../support/helpers.ts";
 
 // Issue 26, the account takeover: a reset link (or a verification code) mailed to the address an
 // account had proves that address only. An email change ends every emailed proof of the
@@ -25,15 +25,19 @@ import { signedInFor, testAppFor } from "../support/shared-app.ts";
 
 const newPassword = "a brand new passphrase 26";
 
+const tests = apiTests({
+  env: { RATE_LIMITS: "off" },
+  people: { admin: "admin", teacher: "teacher" },
+});
+
 describe.each(dialects)("a reset link proves only its own address (%s)", (dialect) => {
-  const t = testAppFor(dialect, { env: { RATE_LIMITS: "off" } });
-  const people = signedInFor(t, { admin: "admin", teacher: "teacher" });
+  const test = tests[dialect];
   let c: ReturnType<typeof api>;
-  beforeAll(() => {
+  test.beforeAll(({ t }) => {
     c = api(t);
   });
 
-  const post = (url: string, payload: object, auth?: { authorization: string }) =>
+  const post = (t: TestApp, url: string, payload: object, auth?: { authorization: string }) =>
     t.app.inject({
       method: "POST",
       url,
@@ -43,13 +47,13 @@ describe.each(dialects)("a reset link proves only its own address (%s)", (dialec
     });
 
   /** A reset link mailed to the student's own (proven) address. */
-  async function resetLinkFor(who: SignedInUser): Promise<string> {
-    const asked = await post("/api/auth/forgot-password", { email: who.email });
+  async function resetLinkFor(t: TestApp, who: SignedInUser): Promise<string> {
+    const asked = await post(t, "/api/auth/forgot-password", { email: who.email });
     expect(asked.statusCode).toBe(202);
     return resetTokenOf(await waitForMail(t.dataDir, who.email, /reset-password\?token=/));
   }
 
-  async function changeEmail(who: SignedInUser, email: string) {
+  async function changeEmail(t: TestApp, who: SignedInUser, email: string) {
     const res = await t.app.inject({
       method: "PATCH",
       url: "/api/me/email",
@@ -61,14 +65,14 @@ describe.each(dialects)("a reset link proves only its own address (%s)", (dialec
   }
 
   /** Uses the old link; it must be refused as a dead link and change nothing. */
-  async function useStaleLink(token: string) {
-    const used = await post("/api/auth/reset-password", { token, password: newPassword });
+  async function useStaleLink(t: TestApp, token: string) {
+    const used = await post(t, "/api/auth/reset-password", { token, password: newPassword });
     expect(used.statusCode, used.body).toBe(400);
     expect(errorOf(used.body).message).toBe(messages.resetLinkInvalid);
   }
 
   /** Signs in with the address and whichever password works: the account as the API shows it. */
-  async function signInAs(email: string) {
+  async function signInAs(t: TestApp, email: string) {
     for (const password of [testPassword, newPassword]) {
       const res = await postLogin(t, email, { password });
       if (res.statusCode === 200) {
@@ -81,9 +85,13 @@ describe.each(dialects)("a reset link proves only its own address (%s)", (dialec
     throw new Error(`no password signs ${email} in`);
   }
 
-  it("an admin's teacher invitation: an old link after an email change makes nobody a teacher", async () => {
+  test("an admin's teacher invitation: an old link after an email change makes nobody a teacher", async ({
+    t,
+    people,
+  }) => {
     const invited = uniqueEmail("new.teacher");
     const invitation = await post(
+      t,
       "/api/admin/invitations",
       { email: invited, name: "New Teacher" },
       people.admin.auth,
@@ -91,14 +99,15 @@ describe.each(dialects)("a reset link proves only its own address (%s)", (dialec
     expect(invitation.statusCode).toBe(201);
 
     const student = await signIn(t, "student");
-    const token = await resetLinkFor(student);
-    await changeEmail(student, invited);
-    await useStaleLink(token);
+    const token = await resetLinkFor(t, student);
+    await changeEmail(t, student, invited);
+    await useStaleLink(t, token);
 
-    const after = await signInAs(invited);
+    const after = await signInAs(t, invited);
     expect(after.password).toBe(testPassword);
     expect(after.me).toMatchObject({ role: "student", emailVerified: false });
     const created = await post(
+      t,
       "/api/classes",
       { name: "Taken over", subject: "mat", year: "2026/27" },
       after.auth,
@@ -113,7 +122,10 @@ describe.each(dialects)("a reset link proves only its own address (%s)", (dialec
     expect(open).toHaveLength(1);
   });
 
-  it("a class roster invitation: an old link after an email change enrols nobody in the pupil's place", async () => {
+  test("a class roster invitation: an old link after an email change enrols nobody in the pupil's place", async ({
+    t,
+    people,
+  }) => {
     const klass = await c.createClass(people.teacher, { name: "Roster 26" });
     const pupil = uniqueEmail("pupil");
     const imported = await c.roster(
@@ -125,11 +137,11 @@ describe.each(dialects)("a reset link proves only its own address (%s)", (dialec
     expect(imported.statusCode, imported.body).toBe(200);
 
     const student = await signIn(t, "student");
-    const token = await resetLinkFor(student);
-    await changeEmail(student, pupil);
-    await useStaleLink(token);
+    const token = await resetLinkFor(t, student);
+    await changeEmail(t, student, pupil);
+    await useStaleLink(t, token);
 
-    const after = await signInAs(pupil);
+    const after = await signInAs(t, pupil);
     expect(after.me).toMatchObject({ role: "student", emailVerified: false });
     const mine = await t.app.inject({ method: "GET", url: "/api/classes", headers: after.auth });
     expect(JSON.stringify(mine.json())).not.toContain(klass.id);
@@ -142,21 +154,25 @@ describe.each(dialects)("a reset link proves only its own address (%s)", (dialec
     expect(body.invitations.map((i) => i.email)).toEqual([pupil]);
   });
 
-  it("whoever holds the old mailbox cannot take the account back with a link sent before the change", async () => {
+  test("whoever holds the old mailbox cannot take the account back with a link sent before the change", async ({
+    t,
+  }) => {
     const owner = await signIn(t, "student");
-    const token = await resetLinkFor(owner);
+    const token = await resetLinkFor(t, owner);
     const moved = uniqueEmail("moved");
-    await changeEmail(owner, moved);
-    await useStaleLink(token);
+    await changeEmail(t, owner, moved);
+    await useStaleLink(t, token);
     // The owner's password still signs in at the new address; the link's would-be one does not.
     expect((await postLogin(t, moved, { password: testPassword })).statusCode).toBe(200);
     expect((await postLogin(t, moved, { password: newPassword })).statusCode).toBe(401);
   });
 
-  it("a link for the old address stored as the change was made (a race) does nothing either", async () => {
+  test("a link for the old address stored as the change was made (a race) does nothing either", async ({
+    t,
+  }) => {
     const owner = await signIn(t, "student");
     const moved = uniqueEmail("moved");
-    await changeEmail(owner, moved);
+    await changeEmail(t, owner, moved);
     // What a forgot-password request for the old address, worked through a moment after the
     // change committed, would leave: a live link mailed to the old mailbox.
     const token = randomBytes(32).toString("base64url");
@@ -169,40 +185,46 @@ describe.each(dialects)("a reset link proves only its own address (%s)", (dialec
         expires_at: new Date(Date.now() + 30 * 60_000),
       })
       .execute();
-    await useStaleLink(token);
+    await useStaleLink(t, token);
     expect((await postLogin(t, moved, { password: testPassword })).statusCode).toBe(200);
   });
 
-  it("a verification code sent to the old address does not verify the new one", async () => {
+  test("a verification code sent to the old address does not verify the new one", async ({
+    t,
+    people,
+  }) => {
     const student = await signIn(t, "student", { verified: false });
     const oldCode = codeOf(await waitForMail(t.dataDir, student.email, /code is \d{6}/));
     const invited = uniqueEmail("new.teacher");
     expect(
       (
         await post(
+          t,
           "/api/admin/invitations",
           { email: invited, name: "New Teacher" },
           people.admin.auth,
         )
       ).statusCode,
     ).toBe(201);
-    await changeEmail(student, invited);
-    const verify = await post("/api/verify", { code: oldCode }, student.auth);
+    await changeEmail(t, student, invited);
+    const verify = await post(t, "/api/verify", { code: oldCode }, student.auth);
     expect(verify.statusCode).toBe(400);
-    const after = await signInAs(invited);
+    const after = await signInAs(t, invited);
     expect(after.me).toMatchObject({ role: "student", emailVerified: false });
   });
 
-  it("a link used after the change by its own address still resets: the new address's link verifies it", async () => {
+  test("a link used after the change by its own address still resets: the new address's link verifies it", async ({
+    t,
+  }) => {
     const student = await signIn(t, "student", { verified: false });
     const moved = uniqueEmail("moved");
-    await changeEmail(student, moved);
-    const asked = await post("/api/auth/forgot-password", { email: moved });
+    await changeEmail(t, student, moved);
+    const asked = await post(t, "/api/auth/forgot-password", { email: moved });
     expect(asked.statusCode).toBe(202);
     const token = resetTokenOf(await waitForMail(t.dataDir, moved, /reset-password\?token=/));
-    const used = await post("/api/auth/reset-password", { token, password: newPassword });
+    const used = await post(t, "/api/auth/reset-password", { token, password: newPassword });
     expect(used.statusCode, used.body).toBe(200);
-    const after = await signInAs(moved);
+    const after = await signInAs(t, moved);
     expect(after.password).toBe(newPassword);
     expect(after.me.emailVerified).toBe(true);
   });

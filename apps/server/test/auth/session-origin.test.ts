@@ -1,7 +1,7 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { randomIp, type SignedInUser, signIn, testPassword } from "../support/accounts.ts";
+import { apiTests } from "../support/fixtures.ts";
 import { dialects, errorOf, type TestApp } from "../support/helpers.ts";
-import { testAppFor } from "../support/shared-app.ts";
 
 // Issue 26: logout, refresh and re-authentication act on the session the browser's cookie (or
 // token) names. A page of a sibling subdomain is same-site, so SameSite cookies do not stop it:
@@ -33,11 +33,15 @@ async function stillSignedIn(t: TestApp, who: SignedInUser): Promise<boolean> {
   return true;
 }
 
+const tests = apiTests({ env: { PUBLIC_URL: app, RATE_LIMITS: "off" } });
+
 describe.each(dialects)("session calls from other origins (%s)", (dialect) => {
-  const t = testAppFor(dialect, { env: { PUBLIC_URL: app, RATE_LIMITS: "off" } });
+  const test = tests[dialect];
 
   for (const action of ["logout", "refresh", "reauth"] as const) {
-    it(`${action} from a sibling subdomain's page is refused and the session lives on`, async () => {
+    test(`${action} from a sibling subdomain's page is refused and the session lives on`, async ({
+      t,
+    }) => {
       const who = await signIn(t, "student");
       const refused: Record<string, string>[] = [
         { origin: sibling, "sec-fetch-site": "same-site" },
@@ -57,7 +61,9 @@ describe.each(dialects)("session calls from other origins (%s)", (dialect) => {
     });
   }
 
-  it("the app's own pages, and clients that are not browsers, still log out, refresh and re-authenticate", async () => {
+  test("the app's own pages, and clients that are not browsers, still log out, refresh and re-authenticate", async ({
+    t,
+  }) => {
     const allowed: Record<string, string>[] = [
       { origin: app, "sec-fetch-site": "same-origin" },
       { origin: app },
@@ -79,10 +85,12 @@ describe.each(dialects)("session calls from other origins (%s)", (dialect) => {
   });
 });
 
-describe.each(dialects)("session calls without PUBLIC_URL (%s)", (dialect) => {
-  const t = testAppFor(dialect, { env: { RATE_LIMITS: "off" } });
+const tests2 = apiTests({ env: { RATE_LIMITS: "off" } });
 
-  it("the app's origin is the host the browser asked for", async () => {
+describe.each(dialects)("session calls without PUBLIC_URL (%s)", (dialect) => {
+  const test = tests2[dialect];
+
+  test("the app's origin is the host the browser asked for", async ({ t }) => {
     const who = await signIn(t, "student");
     const from = (origin: string) =>
       t.app.inject({

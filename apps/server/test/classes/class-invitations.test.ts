@@ -5,7 +5,7 @@ import {
   myClassInvitationsSchema,
 } from "@gradecast/contract/classes";
 import { sql } from "kysely";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { up as markConsent } from "../../src/db/migrations/0020-class-invitation-consent.ts";
 import { up as shareWithTeachers } from "../../src/db/migrations/0021-explanation-share-teachers.ts";
 import {
@@ -17,9 +17,9 @@ import {
 } from "../support/accounts.ts";
 import { makeClass } from "../support/class-fixtures.ts";
 import { api } from "../support/class-helpers.ts";
+import { apiTests, type People, type Person } from "../support/fixtures.ts";
 import { auditOf, dialects, errorOf } from "../support/helpers.ts";
 import { sampleQuestionnaire } from "../support/sample-answers.ts";
-import { schoolFor } from "../support/shared-app.ts";
 
 // Issue 26: a roster line for an existing account is an invitation its owner accepts or
 // declines; until then the class sees nothing of them (not in the class, not on its risk list).
@@ -28,23 +28,26 @@ import { schoolFor } from "../support/shared-app.ts";
 // shares again. Each call for each relationship: the class's teacher, its co-teacher, another
 // teacher, the invited student, another student, an admin, an unverified student, a pending
 // teacher (a student account waiting for approval).
+const cast = {
+  teacher: ["teacher", { name: "Class Teacher" }],
+  coTeacher: ["teacher", { name: "Co Teacher" }],
+  otherTeacher: ["teacher", { name: "Other Teacher" }],
+  admin: "admin",
+  otherStudent: ["student", { name: "Other Student" }],
+  unverified: ["student", { verified: false }],
+  pending: ["teacher", { pending: true }],
+} satisfies Record<string, Person>;
+const tests = apiTests({ env: { RATE_LIMITS: "off" }, people: cast });
+
 describe.each(dialects)("class invitations and leaving (%s)", (dialect) => {
-  const { t, people } = schoolFor(dialect, {
-    teacher: ["teacher", { name: "Class Teacher" }],
-    coTeacher: ["teacher", { name: "Co Teacher" }],
-    otherTeacher: ["teacher", { name: "Other Teacher" }],
-    admin: "admin",
-    otherStudent: ["student", { name: "Other Student" }],
-    unverified: ["student", { verified: false }],
-    pending: ["teacher", { pending: true }],
-  });
+  const test = tests[dialect];
   let c: ReturnType<typeof api>;
-  beforeAll(() => {
+  test.beforeAll(({ t }) => {
     c = api(t);
   });
 
   /** A class of the teacher's with the co-teacher added, through the API. */
-  async function newClass(name: string): Promise<ClassView> {
+  async function newClass(people: People<typeof cast>, name: string): Promise<ClassView> {
     const klass = await c.createClass(people.teacher, { name });
     const added = await c.call("POST", `/api/classes/${klass.id}/teachers`, people.teacher, {
       email: people.coTeacher.email,
@@ -52,7 +55,7 @@ describe.each(dialects)("class invitations and leaving (%s)", (dialect) => {
     expect(added.statusCode, added.body).toBe(200);
     return klass;
   }
-  const invite = async (klass: ClassView, ...who: SignedInUser[]) => {
+  const invite = async (people: People<typeof cast>, klass: ClassView, ...who: SignedInUser[]) => {
     const file = `name,email\n${who.map((w, i) => `Pupil ${i},${w.email}`).join("\n")}\n`;
     const res = await c.roster(people.teacher, klass.id, file, false);
     expect(res.statusCode, res.body).toBe(200);
@@ -64,11 +67,11 @@ describe.each(dialects)("class invitations and leaving (%s)", (dialect) => {
   };
   const itemOf = (r: ClassRisk, who: SignedInUser) =>
     r.items.find((i) => i.studentId === who.user.uid);
-  const studentIds = async (klass: ClassView) => {
+  const studentIds = async (people: People<typeof cast>, klass: ClassView) => {
     const res = await c.call("GET", `/api/classes/${klass.id}/members`, people.teacher);
     return (res.json() as { students: { id: string }[] }).students.map((s) => s.id);
   };
-  const invitedEmails = async (klass: ClassView) => {
+  const invitedEmails = async (people: People<typeof cast>, klass: ClassView) => {
     const res = await c.call("GET", `/api/classes/${klass.id}/members`, people.teacher);
     return (res.json() as { invitations: { email: string }[] }).invitations.map((i) => i.email);
   };
@@ -95,17 +98,20 @@ describe.each(dialects)("class invitations and leaving (%s)", (dialect) => {
     return sharingSchema.parse(res.json());
   };
 
-  it("does not enrol a verified student from a roster: the class sees nothing of them until they accept", async () => {
-    const klass = await newClass("Consent class");
+  test("does not enrol a verified student from a roster: the class sees nothing of them until they accept", async ({
+    t,
+    people,
+  }) => {
+    const klass = await newClass(people, "Consent class");
     const student = await signIn(t, "student", { name: "Sara Private" });
     // Her prediction and her choice to share, made before any class.
     await predict(student);
     await share(student, true);
 
-    await invite(klass, student);
+    await invite(people, klass, student);
     // Not in the class, not on its risk list, for anybody who reads it.
-    expect(await studentIds(klass)).toEqual([]);
-    expect(await invitedEmails(klass)).toEqual([student.email]);
+    expect(await studentIds(people, klass)).toEqual([]);
+    expect(await invitedEmails(people, klass)).toEqual([student.email]);
     for (const who of [people.teacher, people.coTeacher, people.admin]) {
       const list = await risk(who, klass);
       expect(list.items).toEqual([]);
@@ -137,8 +143,8 @@ describe.each(dialects)("class invitations and leaving (%s)", (dialect) => {
     expect(accepted.json().class.joinCode).toBeUndefined();
     expect(await myClasses(student)).toEqual([klass.id]);
     expect(await myInvitations(student)).toEqual([]);
-    expect(await studentIds(klass)).toEqual([student.user.uid]);
-    expect(await invitedEmails(klass)).toEqual([]);
+    expect(await studentIds(people, klass)).toEqual([student.user.uid]);
+    expect(await invitedEmails(people, klass)).toEqual([]);
     expect(await auditOf(t, "class.invitation_accepted", klass.id)).toHaveLength(1);
 
     // Now on the list, with her prediction; her earlier sharing was with nobody in this class.
@@ -171,10 +177,10 @@ describe.each(dialects)("class invitations and leaving (%s)", (dialect) => {
     });
   });
 
-  it("answers accept and decline for each relationship", async () => {
-    const klass = await newClass("Answer class");
+  test("answers accept and decline for each relationship", async ({ t, people }) => {
+    const klass = await newClass(people, "Answer class");
     const invited = await signIn(t, "student");
-    await invite(klass, invited, people.pending, people.unverified);
+    await invite(people, klass, invited, people.pending, people.unverified);
 
     // Nobody but the invited account answers its invitation.
     for (const who of [people.teacher, people.coTeacher, people.otherTeacher, people.admin]) {
@@ -193,53 +199,56 @@ describe.each(dialects)("class invitations and leaving (%s)", (dialect) => {
     }
     expect(await myInvitations(people.otherStudent)).toEqual([]);
     expect((await c.call("GET", "/api/me/class-invitations", people.teacher)).statusCode).toBe(403);
-    expect(await studentIds(klass)).toEqual([]);
-    expect((await invitedEmails(klass)).sort()).toEqual(
+    expect(await studentIds(people, klass)).toEqual([]);
+    expect((await invitedEmails(people, klass)).sort()).toEqual(
       [invited.email, people.pending.email, people.unverified.email].sort(),
     );
 
     // The invited student declines: gone from the class's list, never in the class.
     const declined = await decline(invited, klass);
     expect(declined.statusCode).toBe(204);
-    expect(await invitedEmails(klass)).not.toContain(invited.email);
+    expect(await invitedEmails(people, klass)).not.toContain(invited.email);
     expect(await myInvitations(invited)).toEqual([]);
     expect((await accept(invited, klass)).statusCode).toBe(404);
-    expect(await studentIds(klass)).toEqual([]);
+    expect(await studentIds(people, klass)).toEqual([]);
     expect(await auditOf(t, "class.invitation_declined", klass.id)).toHaveLength(1);
 
     // Joining by the class's code answers the invitation too.
     const coded = await signIn(t, "student");
-    await invite(klass, coded);
+    await invite(people, klass, coded);
     const code = (await c.call("GET", `/api/classes/${klass.id}`, people.teacher)).json().class
       .joinCode as string;
     expect((await c.join(coded, code)).statusCode).toBe(201);
     expect(await myInvitations(coded)).toEqual([]);
-    expect(await invitedEmails(klass)).not.toContain(coded.email);
+    expect(await invitedEmails(people, klass)).not.toContain(coded.email);
     expect((await leave(coded, klass)).statusCode).toBe(204);
 
     // A pending teacher is a student until approved: they may accept like one.
     expect((await myInvitations(people.pending)).map((i) => i.classId)).toEqual([klass.id]);
     expect((await accept(people.pending, klass)).statusCode).toBe(200);
-    expect(await studentIds(klass)).toEqual([people.pending.user.uid]);
+    expect(await studentIds(people, klass)).toEqual([people.pending.user.uid]);
   });
 
-  it("keeps an invitation to an unverified account waiting for its answer once the address is verified", async () => {
-    const klass = await newClass("Unverified class");
+  test("keeps an invitation to an unverified account waiting for its answer once the address is verified", async ({
+    t,
+    people,
+  }) => {
+    const klass = await newClass(people, "Unverified class");
     const later = await signIn(t, "student", { verified: false });
-    await invite(klass, later);
+    await invite(people, klass, later);
     expect((await verifyByMail(t, later.email, later.auth)).statusCode).toBe(200);
     // Verifying proves the address, not a wish to join: the invitation waits.
-    expect(await studentIds(klass)).toEqual([]);
+    expect(await studentIds(people, klass)).toEqual([]);
     expect((await myInvitations(later)).map((i) => i.classId)).toEqual([klass.id]);
     expect((await accept(later, klass)).statusCode).toBe(200);
-    expect(await studentIds(klass)).toEqual([later.user.uid]);
+    expect(await studentIds(people, klass)).toEqual([later.user.uid]);
   });
 
-  it("lets a student leave a class, and nobody else leave for them", async () => {
-    const klass = await newClass("Leaving class");
+  test("lets a student leave a class, and nobody else leave for them", async ({ t, people }) => {
+    const klass = await newClass(people, "Leaving class");
     const student = await signIn(t, "student");
     await predict(student);
-    await invite(klass, student);
+    await invite(people, klass, student);
     expect((await accept(student, klass)).statusCode).toBe(200);
     expect(itemOf(await risk(people.teacher, klass), student)).toBeDefined();
 
@@ -251,22 +260,25 @@ describe.each(dialects)("class invitations and leaving (%s)", (dialect) => {
     expect(errorOf(stranger.body).message).toBe(classMessages.notInClass);
     expect(errorOf((await leave(people.unverified, klass)).body).code).toBe("email_not_verified");
     expect((await leave(undefined, klass)).statusCode).toBe(401);
-    expect(await studentIds(klass)).toEqual([student.user.uid]);
+    expect(await studentIds(people, klass)).toEqual([student.user.uid]);
 
     const left = await leave(student, klass);
     expect(left.statusCode).toBe(204);
-    expect(await studentIds(klass)).toEqual([]);
+    expect(await studentIds(people, klass)).toEqual([]);
     expect(await myClasses(student)).toEqual([]);
     expect(itemOf(await risk(people.teacher, klass), student)).toBeUndefined();
     expect((await leave(student, klass)).statusCode).toBe(404);
     expect(await auditOf(t, "class.student_left", klass.id)).toHaveLength(1);
   });
 
-  it("keeps sharing to the teachers it was given to: a later class or co-teacher asks again", async () => {
+  test("keeps sharing to the teachers it was given to: a later class or co-teacher asks again", async ({
+    t,
+    people,
+  }) => {
     const first = await c.createClass(people.teacher, { name: "First class" });
     const student = await signIn(t, "student");
     await predict(student);
-    await invite(first, student);
+    await invite(people, first, student);
     expect((await accept(student, first)).statusCode).toBe(200);
     await share(student, true);
     expect(itemOf(await risk(people.teacher, first), student)?.shared).toBe(true);
@@ -302,7 +314,10 @@ describe.each(dialects)("class invitations and leaving (%s)", (dialect) => {
     expect(itemOf(await risk(people.teacher, first), student)?.shared).toBe(false);
   });
 
-  it("migrates: open invitations to an existing account need its answer; sharing goes to the teachers of that moment", async () => {
+  test("migrates: open invitations to an existing account need its answer; sharing goes to the teachers of that moment", async ({
+    t,
+    people,
+  }) => {
     const db = t.database.db;
     // Generated timestamp columns take a value here as any migration-era row had one.
     const at = (iso: string) => new Date(iso) as never;

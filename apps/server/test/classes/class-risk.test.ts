@@ -15,15 +15,15 @@ import {
 import type { PredictionHistory } from "@gradecast/contract/prediction";
 import { questionKeys } from "@gradecast/contract/questionnaire";
 import type { Kysely } from "kysely";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { up as stripNoteText } from "../../src/db/migrations/0016-audit-note-text.ts";
 import { routeSchema } from "../../src/http/route-schemas.ts";
 import { type SignedInUser, signIn } from "../support/accounts.ts";
 import { makeClass } from "../support/class-fixtures.ts";
 import { api } from "../support/class-helpers.ts";
+import { apiTests, type People, type Person } from "../support/fixtures.ts";
 import { auditOf, dialects, errorOf } from "../support/helpers.ts";
 import { parseCsv } from "../support/reports-csv-parser.ts";
-import { schoolFor } from "../support/shared-app.ts";
 
 // The class risk list (issue 20) through the real API: who reads it (every relationship), the
 // privacy rule (a teacher sees reasons from the school record only, the rest summed as "Other
@@ -86,32 +86,38 @@ const doingWell = {
 };
 const middling = { ...doingWell, G1: 10, G2: 9, absences: 6, failures: 0 };
 
+const cast = {
+  teacher: ["teacher", { name: "Class Teacher" }],
+  coTeacher: ["teacher", { name: "Co Teacher" }],
+  otherTeacher: ["teacher", { name: "Other Teacher" }],
+  unverifiedTeacher: ["teacher", { verified: false }],
+  pendingTeacher: ["teacher", { pending: true }],
+  admin: "admin",
+  /** Answers as struggling, does not share. */
+  amy: ["student", { name: "Amy Struggling" }],
+  /** Answers as doing well, shares her full explanation. */
+  ben: ["student", { name: "Ben Sharing" }],
+  /** Never answers. */
+  cleo: ["student", { name: "Cleo Silent" }],
+  /** Answers in the middle; a name a spreadsheet would read as a formula. */
+  dan: ["student", { name: "=HYPERLINK(1) Dan" }],
+  /** Enrolled in another class only. */
+  otherStudent: ["student", { name: "Other Student" }],
+} satisfies Record<string, Person>;
+const tests = apiTests({ env: { RATE_LIMITS: "off" }, people: cast });
+
 describe.each(dialects)("class risk list (%s)", (dialect) => {
-  const { t, people } = schoolFor(dialect, {
-    teacher: ["teacher", { name: "Class Teacher" }],
-    coTeacher: ["teacher", { name: "Co Teacher" }],
-    otherTeacher: ["teacher", { name: "Other Teacher" }],
-    unverifiedTeacher: ["teacher", { verified: false }],
-    pendingTeacher: ["teacher", { pending: true }],
-    admin: "admin",
-    /** Answers as struggling, does not share. */
-    amy: ["student", { name: "Amy Struggling" }],
-    /** Answers as doing well, shares her full explanation. */
-    ben: ["student", { name: "Ben Sharing" }],
-    /** Never answers. */
-    cleo: ["student", { name: "Cleo Silent" }],
-    /** Answers in the middle; a name a spreadsheet would read as a formula. */
-    dan: ["student", { name: "=HYPERLINK(1) Dan" }],
-    /** Enrolled in another class only. */
-    otherStudent: ["student", { name: "Other Student" }],
-  });
+  const test = tests[dialect];
   let call: ReturnType<typeof api>["call"];
   let classId: string;
   let otherClassId: string;
 
   const risk = (who: SignedInUser | undefined, id = classId) =>
     call("GET", `/api/classes/${id}/risk`, who);
-  const list = async (who: SignedInUser = people.teacher): Promise<ClassRisk> => {
+  const list = async (
+    people: People<typeof cast>,
+    who: SignedInUser = people.teacher,
+  ): Promise<ClassRisk> => {
     const res = await risk(who);
     expect(res.statusCode, res.body).toBe(200);
     return classRiskSchema.parse(res.json());
@@ -130,7 +136,7 @@ describe.each(dialects)("class risk list (%s)", (dialect) => {
   const note = (who: SignedInUser | undefined, student: string, body: object, id = classId) =>
     call("POST", `/api/classes/${id}/students/${student}/notes`, who, body);
 
-  beforeAll(async () => {
+  test.beforeAll(async ({ t, people }) => {
     call = api(t).call;
     classId = await makeClass(t, {
       teachers: [
@@ -157,8 +163,10 @@ describe.each(dialects)("class risk list (%s)", (dialect) => {
     expect((await share(people.ben, true)).statusCode).toBe(200);
   }, 120_000);
 
-  it("lists every enrolled student, at risk first, then by predicted final, the silent last", async () => {
-    const r = await list();
+  test("lists every enrolled student, at risk first, then by predicted final, the silent last", async ({
+    people,
+  }) => {
+    const r = await list(people);
     expect(r.class).toMatchObject({ id: classId, name: "Maths 10B", subject: "mat" });
     expect(r.items.map((i) => i.name)).toEqual([
       "Amy Struggling",
@@ -179,8 +187,10 @@ describe.each(dialects)("class risk list (%s)", (dialect) => {
     expect(r.items.some((i) => i.studentId === people.otherStudent.user.uid)).toBe(false);
   });
 
-  it("lists a student who has not answered as such, with no figures and no reasons", async () => {
-    const item = itemOf(await list(), people.cleo);
+  test("lists a student who has not answered as such, with no figures and no reasons", async ({
+    people,
+  }) => {
+    const item = itemOf(await list(people), people.cleo);
     expect(item).toMatchObject({
       answered: false,
       answeredAt: null,
@@ -195,7 +205,9 @@ describe.each(dialects)("class risk list (%s)", (dialect) => {
     expect(riskCells(item)[riskColumns.indexOf("Predicted final")]).toBe(riskMessages.notAnswered);
   });
 
-  it("shows a teacher reasons from the school record only, the other answers summed", async () => {
+  test("shows a teacher reasons from the school record only, the other answers summed", async ({
+    people,
+  }) => {
     for (const who of [people.teacher, people.coTeacher, people.admin]) {
       const res = await risk(who);
       const item = itemOf(classRiskSchema.parse(res.json()), people.amy);
@@ -217,7 +229,7 @@ describe.each(dialects)("class risk list (%s)", (dialect) => {
     const privateSum = contributions
       .filter((c) => !isSchoolRecordKey(c.feature))
       .reduce((s, c) => s + c.effect, 0);
-    const r = await list();
+    const r = await list(people);
     const all = [...itemOf(r, people.amy).reasons!];
     const other = all.find((x) => x.feature === otherAnswersFeature);
     const top = [...contributions]
@@ -230,7 +242,7 @@ describe.each(dialects)("class risk list (%s)", (dialect) => {
     if (other) expect(other.effect).toBeCloseTo(privateSum, 9);
   });
 
-  it("refuses the list to everyone but the class's teachers and admins", async () => {
+  test("refuses the list to everyone but the class's teachers and admins", async ({ people }) => {
     const cases: [SignedInUser | undefined, number, string][] = [
       [undefined, 401, "unauthorized"],
       [people.otherTeacher, 404, "not_found"],
@@ -254,8 +266,11 @@ describe.each(dialects)("class risk list (%s)", (dialect) => {
     expect((await risk(people.teacher, "not-a-uuid")).statusCode).toBe(404);
   });
 
-  it("shows the full explanation of a student who shares it, and stops when she stops", async () => {
-    const benItem = itemOf(await list(people.coTeacher), people.ben);
+  test("shows the full explanation of a student who shares it, and stops when she stops", async ({
+    t,
+    people,
+  }) => {
+    const benItem = itemOf(await list(people, people.coTeacher), people.ben);
     expect(benItem.shared).toBe(true);
     const features = benItem.explanation!.map((r) => r.feature);
     expect(features).toEqual(expect.arrayContaining(["goout", "famrel", "health", "romantic"]));
@@ -276,13 +291,13 @@ describe.each(dialects)("class risk list (%s)", (dialect) => {
     const on = await share(people.amy, true);
     expect(on.statusCode).toBe(200);
     expect(sharingSchema.parse(on.json()).shareExplanation).toBe(true);
-    const shared = itemOf(await list(), people.amy);
+    const shared = itemOf(await list(people), people.amy);
     expect(shared.shared).toBe(true);
     expect(shared.explanation!.map((r) => r.feature)).toEqual(
       expect.arrayContaining(["goout", "romantic"]),
     );
     expect((await share(people.amy, false)).statusCode).toBe(200);
-    const back = itemOf(await list(), people.amy);
+    const back = itemOf(await list(people), people.amy);
     expect(back).toMatchObject({ shared: false, explanation: null });
     expect(JSON.stringify(back)).not.toContain('"goout"');
     const actions = (await auditOf(t, "student.explanation_shared", people.amy.user.uid)).length;
@@ -293,7 +308,9 @@ describe.each(dialects)("class risk list (%s)", (dialect) => {
     expect(await auditOf(t, "student.explanation_unshared", people.amy.user.uid)).toHaveLength(1);
   });
 
-  it("takes the sharing choice from the student only, and only true or false", async () => {
+  test("takes the sharing choice from the student only, and only true or false", async ({
+    people,
+  }) => {
     for (const body of [{ shareExplanation: "yes" }, {}, { shareExplanation: true, x: 1 }]) {
       const res = await call("PATCH", "/api/me/sharing", people.cleo, body);
       expect(res.statusCode).toBe(400);
@@ -308,7 +325,10 @@ describe.each(dialects)("class risk list (%s)", (dialect) => {
     expect((await share(undefined, true)).statusCode).toBe(401);
   });
 
-  it("gives no reasons for a prediction an earlier model made, but keeps its figures", async () => {
+  test("gives no reasons for a prediction an earlier model made, but keeps its figures", async ({
+    t,
+    people,
+  }) => {
     const late = await signIn(t, "student", { name: "Lena Earlier" });
     const lateClass = await makeClass(t, {
       teachers: [people.teacher.user.uid],
@@ -335,7 +355,10 @@ describe.each(dialects)("class risk list (%s)", (dialect) => {
     );
   });
 
-  it("exports the list as CSV with the screen's columns and rows, formulas defused", async () => {
+  test("exports the list as CSV with the screen's columns and rows, formulas defused", async ({
+    t,
+    people,
+  }) => {
     const res = await call("GET", `/api/classes/${classId}/risk.csv`, people.coTeacher);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers["content-type"]).toBe("text/csv; charset=utf-8");
@@ -345,7 +368,7 @@ describe.each(dialects)("class risk list (%s)", (dialect) => {
     );
     const rows = parseCsv(res.body.replace(/^\uFEFF/, ""));
     expect(rows[0]).toEqual([...riskColumns]);
-    const r = await list(people.coTeacher);
+    const r = await list(people, people.coTeacher);
     const expected = r.items
       .map(riskCells)
       .map((cells) => cells.map((c) => (/^[=+\-@\t\r]/.test(c) ? `'${c}` : c)));
@@ -357,7 +380,10 @@ describe.each(dialects)("class risk list (%s)", (dialect) => {
     expect(exports[0]).toMatchObject({ actor_id: people.coTeacher.user.uid });
   });
 
-  it("keeps intervention notes for the class's teachers only; the audit log says one was written, never what", async () => {
+  test("keeps intervention notes for the class's teachers only; the audit log says one was written, never what", async ({
+    t,
+    people,
+  }) => {
     const body = {
       // No question's key in the text ("guardian" is one): the CSV test looks for them in rows.
       action: "Talked with Amy and her family; extra maths help on Tuesdays.",
@@ -371,7 +397,7 @@ describe.each(dialects)("class risk list (%s)", (dialect) => {
     expect(created.author).toEqual({ id: people.teacher.user.uid, name: "Class Teacher" });
 
     for (const who of [people.teacher, people.coTeacher]) {
-      const mine = await list(who);
+      const mine = await list(people, who);
       expect(mine.withNotes).toBe(true);
       expect(itemOf(mine, people.amy).notes).toEqual([created]);
     }
@@ -416,7 +442,7 @@ describe.each(dialects)("class risk list (%s)", (dialect) => {
       doneOn: "2026-11-27",
     });
     expect(later.statusCode).toBe(201);
-    const notes = itemOf(await list(), people.amy).notes!;
+    const notes = itemOf(await list(people), people.amy).notes!;
     expect(notes.map((n) => n.doneOn)).toEqual(["2026-11-27", "2026-11-20"]);
     expect(notes[0]!.followUpOn).toBeNull();
     const csv = parseCsv(
@@ -432,7 +458,10 @@ describe.each(dialects)("class risk list (%s)", (dialect) => {
     );
   });
 
-  it("takes the text out of note entries written to the audit log before notes were the teachers' alone", async () => {
+  test("takes the text out of note entries written to the audit log before notes were the teachers' alone", async ({
+    t,
+    people,
+  }) => {
     // As the previous release wrote them: the note's text and dates in the entry's details.
     const old = {
       noteId: "an-old-note",
@@ -456,7 +485,10 @@ describe.each(dialects)("class risk list (%s)", (dialect) => {
     expect(untouched?.details).toEqual(other);
   });
 
-  it("refuses notes from everyone but the class's teachers (admins too), on students outside it, and bad notes, storing nothing", async () => {
+  test("refuses notes from everyone but the class's teachers (admins too), on students outside it, and bad notes, storing nothing", async ({
+    t,
+    people,
+  }) => {
     const count = async () =>
       Number(
         (
@@ -503,13 +535,13 @@ describe.each(dialects)("class risk list (%s)", (dialect) => {
       (await note(people.otherTeacher, people.otherStudent.user.uid, good, otherClassId))
         .statusCode,
     ).toBe(201);
-    const mine = await list();
+    const mine = await list(people);
     expect(mine.items.flatMap((i) => i.notes ?? []).some((n) => n.action === good.action)).toBe(
       false,
     );
   });
 
-  it("answers in the shapes its route schemas declare", async () => {
+  test("answers in the shapes its route schemas declare", async ({ people }) => {
     const check = (
       route:
         | "GET /api/classes/:id/risk"

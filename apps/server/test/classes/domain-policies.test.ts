@@ -1,14 +1,14 @@
 import type { LinkedReport } from "@gradecast/contract/report-students";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { type ClassVerb, classAccess } from "../../src/classes/policy.ts";
 import { DomainError } from "../../src/domain-errors.ts";
 import { type ReportVerb, reportAccess } from "../../src/reports/policy.ts";
 import type { SignedInUser } from "../support/accounts.ts";
 import { makeClass } from "../support/class-fixtures.ts";
 import { api } from "../support/class-helpers.ts";
-import { dialects } from "../support/helpers.ts";
+import { apiTests } from "../support/fixtures.ts";
+import { dialects, type TestApp } from "../support/helpers.ts";
 import { validReport } from "../support/report-fixture.ts";
-import { schoolFor } from "../support/shared-app.ts";
 
 // The relationship checks as domain policies (issue 27): for every relationship a caller can
 // have to a class or a report, the verbs the policy lets them use and the refusal for the rest,
@@ -29,8 +29,9 @@ async function answerOf(check: () => Promise<unknown>): Promise<string> {
   }
 }
 
-describe.each(dialects)("domain policies on %s", (dialect) => {
-  const { t, people } = schoolFor(dialect, {
+const tests = apiTests({
+  env: { RATE_LIMITS: "off" },
+  people: {
     classTeacher: ["teacher", { name: "Clara Teacher" }],
     coTeacher: ["teacher", { name: "Cole Coteacher" }],
     otherTeacher: "teacher",
@@ -38,11 +39,15 @@ describe.each(dialects)("domain policies on %s", (dialect) => {
     otherStudent: "student",
     admin: "admin",
     pending: ["teacher", { pending: true }],
-  });
+  },
+});
+
+describe.each(dialects)("domain policies on %s", (dialect) => {
+  const test = tests[dialect];
   let classId: string;
   let report: LinkedReport;
 
-  beforeAll(async () => {
+  test.beforeAll(async ({ t, people }) => {
     classId = await makeClass(t, {
       teachers: [people.classTeacher.user.uid, people.coTeacher.user.uid],
       students: [people.enrolled.user.uid],
@@ -62,15 +67,18 @@ describe.each(dialects)("domain policies on %s", (dialect) => {
   });
 
   const caller = (who: SignedInUser) => ({ user: { id: who.user.uid, role: who.user.role } });
-  const services = () => ({ db: t.database.db });
+  const services = (t: TestApp) => ({ db: t.database.db });
 
-  it("lets each relationship to a class use its verbs only, 404 for the rest", async () => {
+  test("lets each relationship to a class use its verbs only, 404 for the rest", async ({
+    t,
+    people,
+  }) => {
     const table: Record<string, Record<string, string>> = {};
     for (const [name, who] of Object.entries(people)) {
       table[name] = {};
       for (const verb of classVerbs) {
         table[name][verb] = await answerOf(() =>
-          classAccess(services(), caller(who), classId, verb),
+          classAccess(services(t), caller(who), classId, verb),
         );
       }
     }
@@ -87,32 +95,38 @@ describe.each(dialects)("domain policies on %s", (dialect) => {
     });
   });
 
-  it("names the relationship with the class it hands on", async () => {
+  test("names the relationship with the class it hands on", async ({ t, people }) => {
     const relationOf = async (who: SignedInUser) =>
-      (await classAccess(services(), caller(who), classId, "read")).relation;
+      (await classAccess(services(t), caller(who), classId, "read")).relation;
     expect(await relationOf(people.classTeacher)).toBe("teacher");
     expect(await relationOf(people.coTeacher)).toBe("teacher");
     expect(await relationOf(people.enrolled)).toBe("student");
     expect(await relationOf(people.admin)).toBe("admin");
-    const access = await classAccess(services(), caller(people.admin), classId, "manage");
+    const access = await classAccess(services(t), caller(people.admin), classId, "manage");
     expect(access.record.id).toBe(classId);
   });
 
-  it("answers 404 for a class that does not exist or an id that is not one, whoever asks", async () => {
+  test("answers 404 for a class that does not exist or an id that is not one, whoever asks", async ({
+    t,
+    people,
+  }) => {
     for (const id of ["00000000-0000-4000-8000-000000000000", "not-an-id"]) {
-      expect(await answerOf(() => classAccess(services(), caller(people.admin), id, "read"))).toBe(
+      expect(await answerOf(() => classAccess(services(t), caller(people.admin), id, "read"))).toBe(
         "not_found",
       );
     }
   });
 
-  it("lets each relationship to a report use its verbs only: 404 out of sight, 403 to change what one only reads", async () => {
+  test("lets each relationship to a report use its verbs only: 404 out of sight, 403 to change what one only reads", async ({
+    t,
+    people,
+  }) => {
     const table: Record<string, Record<string, string>> = {};
     for (const [name, who] of Object.entries(people)) {
       table[name] = {};
       for (const verb of reportVerbs) {
         table[name][verb] = await answerOf(() =>
-          reportAccess(services(), caller(who), report.id, verb),
+          reportAccess(services(t), caller(who), report.id, verb),
         );
       }
     }
@@ -128,13 +142,13 @@ describe.each(dialects)("domain policies on %s", (dialect) => {
       pending: none,
     });
     expect(
-      (await reportAccess(services(), caller(people.coTeacher), report.id, "read")).relation,
+      (await reportAccess(services(t), caller(people.coTeacher), report.id, "read")).relation,
     ).toBe("classTeacher");
   });
 
   describe("runs the class check once per request", () => {
     /** The SQL of every query the app sends while `act` runs. */
-    const queriesDuring = async (act: () => Promise<unknown>) => {
+    const queriesDuring = async (t: TestApp, act: () => Promise<unknown>) => {
       const executor = t.database.db.getExecutor();
       const original = executor.executeQuery;
       const seen: string[] = [];
@@ -155,8 +169,8 @@ describe.each(dialects)("domain policies on %s", (dialect) => {
     const teacherChecks = (sqls: string[]) =>
       sqls.filter((s) => /from "class_teachers" where/.test(s)).length;
 
-    it("when a teacher adds an intervention note", async () => {
-      const sqls = await queriesDuring(async () => {
+    test("when a teacher adds an intervention note", async ({ t, people }) => {
+      const sqls = await queriesDuring(t, async () => {
         const res = await api(t).call(
           "POST",
           `/api/classes/${classId}/students/${people.enrolled.user.uid}/notes`,
@@ -169,8 +183,8 @@ describe.each(dialects)("domain policies on %s", (dialect) => {
       expect(teacherChecks(sqls)).toBe(1);
     });
 
-    it("when a teacher renames the class", async () => {
-      const sqls = await queriesDuring(async () => {
+    test("when a teacher renames the class", async ({ t, people }) => {
+      const sqls = await queriesDuring(t, async () => {
         const res = await api(t).call("PATCH", `/api/classes/${classId}`, people.classTeacher, {
           name: "Maths 11A",
         });

@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { rosterLimits } from "@gradecast/contract/classes";
-import { describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { api } from "../support/class-helpers.ts";
+import { apiTests } from "../support/fixtures.ts";
 import { dialects } from "../support/helpers.ts";
-import { signedInFor, testAppFor } from "../support/shared-app.ts";
 
 // Issue 26: one roster upload held the server for about 17 s (512 KB of line breaks parsed whole
 // before the row limit was checked). Every route that parses an uploaded file (the roster's
@@ -59,15 +59,19 @@ function loopProbe() {
   };
 }
 
-describe.each(dialects)("roster uploads and the event loop (%s)", (dialect) => {
-  const t = testAppFor(dialect, {
-    env: { RATE_LIMITS: "off", INVITATION_EMAILS_PER_DAY: "100000" },
-  });
-  const people = signedInFor(t, { teacher: "teacher" });
+const tests = apiTests({
+  env: { RATE_LIMITS: "off", INVITATION_EMAILS_PER_DAY: "100000" },
+  people: { teacher: "teacher" },
+});
 
-  it.each(routes)(
-    "the %s route never holds the event loop more than a few ms per KB of the largest files",
-    async (_kind, preview) => {
+describe.each(dialects)("roster uploads and the event loop (%s)", (dialect) => {
+  const test = tests[dialect];
+
+  for (const [kind, preview] of routes) {
+    test(`the ${kind} route never holds the event loop more than a few ms per KB of the largest files`, async ({
+      t,
+      people,
+    }) => {
       const c = api(t);
       const klass = await c.createClass(people.teacher);
       for (const [shape, file] of largestFiles(`${preview}`)) {
@@ -79,7 +83,6 @@ describe.each(dialects)("roster uploads and the event loop (%s)", (dialect) => {
         const boundMs = msPerKb * (file.length / 1024);
         expect(longestMs, `${shape} (${file.length} bytes)`).toBeLessThanOrEqual(boundMs);
       }
-    },
-    120_000,
-  );
+    }, 120_000);
+  }
 });

@@ -1,6 +1,6 @@
 import type { RosterResult } from "@gradecast/contract/classes";
 import { type ClassView, classMessages, rosterLimits } from "@gradecast/contract/classes";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import {
   logIn,
   randomIp,
@@ -12,32 +12,35 @@ import {
   waitForMail,
 } from "../support/accounts.ts";
 import { api } from "../support/class-helpers.ts";
-import { auditOf, dialects, errorOf } from "../support/helpers.ts";
-import { signedInFor, testAppFor } from "../support/shared-app.ts";
+import { apiTests, type People, type Person } from "../support/fixtures.ts";
+import { auditOf, dialects, errorOf, type TestApp } from "../support/helpers.ts";
 
 // Roster import: a CSV of name,email (or name;email) previewed, then imported in one
 // transaction; every address not in the class invited by email, alike whether it has an account
 // (its owner accepts in the app, class-invitations.test.ts) or not (in the class once it
 // registers and verifies); a file with any bad line refused whole with each line, reason and
 // the text refused; a repeat adds nothing.
+const cast = {
+  teacher: ["teacher", { name: "Ana Teacher" }],
+  otherTeacher: "teacher",
+  admin: "admin",
+} satisfies Record<string, Person>;
+const tests = apiTests({
+  env: { RATE_LIMITS: "off", INVITATION_EMAILS_PER_DAY: "100000" },
+  people: cast,
+});
+
 describe.each(dialects)("roster import (%s)", (dialect) => {
+  const test = tests[dialect];
   // The daily cap of invitation emails is the subject of roster-limits.test.ts: high here, as
   // the file's tests together invite more than one teacher's day.
-  const t = testAppFor(dialect, {
-    env: { RATE_LIMITS: "off", INVITATION_EMAILS_PER_DAY: "100000" },
-  });
-  const people = signedInFor(t, {
-    teacher: ["teacher", { name: "Ana Teacher" }],
-    otherTeacher: "teacher",
-    admin: "admin",
-  });
   let c: ReturnType<typeof api>;
 
-  beforeAll(async () => {
+  test.beforeAll(async ({ t }) => {
     c = api(t);
   });
 
-  const members = async (classId: string) => {
+  const members = async (people: People<typeof cast>, classId: string) => {
     const res = await c.call("GET", `/api/classes/${classId}/members`, people.teacher);
     expect(res.statusCode).toBe(200);
     return res.json() as {
@@ -46,10 +49,13 @@ describe.each(dialects)("roster import (%s)", (dialect) => {
     };
   };
   const emailsOf = (rows: { email: string }[]) => rows.map((r) => r.email).sort();
-  const mailsTo = async (email: string) =>
+  const mailsTo = async (t: TestApp, email: string) =>
     (await readOutbox(t.dataDir)).filter((m) => m.to.toLowerCase().includes(email));
 
-  it("previews, imports once, invites every address not in the class, and enrols a new address after register and verify", async () => {
+  test("previews, imports once, invites every address not in the class, and enrols a new address after register and verify", async ({
+    t,
+    people,
+  }) => {
     const klass = await c.createClass(people.teacher, { name: "Roster class" });
     const verified = await signIn(t, "student", { name: "Vera Verified" });
     const already = await signIn(t, "student", { name: "Al Ready" });
@@ -84,15 +90,15 @@ describe.each(dialects)("roster import (%s)", (dialect) => {
       email: newcomer,
     });
     // The preview changed nothing and sent nothing.
-    expect(emailsOf((await members(klass.id)).students)).toEqual([already.email]);
-    expect((await members(klass.id)).invitations).toEqual([]);
-    expect(await mailsTo(newcomer)).toEqual([]);
+    expect(emailsOf((await members(people, klass.id)).students)).toEqual([already.email]);
+    expect((await members(people, klass.id)).invitations).toEqual([]);
+    expect(await mailsTo(t, newcomer)).toEqual([]);
     expect(await auditOf(t, "class.roster_imported", klass.id)).toEqual([]);
 
     const done = await c.roster(people.teacher, klass.id, file, false);
     expect(done.statusCode).toBe(200);
     expect({ ...(done.json() as RosterResult), dryRun: true }).toEqual(planned);
-    const after = await members(klass.id);
+    const after = await members(people, klass.id);
     expect(emailsOf(after.students)).toEqual([already.email]);
     expect(emailsOf(after.invitations)).toEqual(
       [newcomer, unverified.email, verified.email].sort(),
@@ -125,8 +131,8 @@ describe.each(dialects)("roster import (%s)", (dialect) => {
     expect(emailsOf(second.alreadyInvited)).toEqual(
       [newcomer, unverified.email, verified.email].sort(),
     );
-    expect(await mailsTo(newcomer)).toHaveLength(1);
-    expect((await members(klass.id)).students).toHaveLength(1);
+    expect(await mailsTo(t, newcomer)).toHaveLength(1);
+    expect((await members(people, klass.id)).students).toHaveLength(1);
 
     // The newcomer registers with the invited address and verifies it: now in the class.
     const address = randomIp();
@@ -140,11 +146,11 @@ describe.each(dialects)("roster import (%s)", (dialect) => {
     const auth = await logIn(t, newcomer, address);
     const before = await t.app.inject({ method: "GET", url: "/api/classes", headers: auth });
     expect(before.statusCode).toBe(403);
-    expect((await members(klass.id)).students).toHaveLength(1);
+    expect((await members(people, klass.id)).students).toHaveLength(1);
     expect((await verifyByMail(t, newcomer, auth)).statusCode).toBe(200);
     const mine = await t.app.inject({ method: "GET", url: "/api/classes", headers: auth });
     expect((mine.json().items as ClassView[]).map((i) => i.id)).toEqual([klass.id]);
-    const final = await members(klass.id);
+    const final = await members(people, klass.id);
     expect(emailsOf(final.students)).toContain(newcomer);
     expect(emailsOf(final.invitations)).toEqual([unverified.email, verified.email].sort());
     const accepted = await auditOf(t, "class.invitation_accepted", klass.id);
@@ -152,7 +158,10 @@ describe.each(dialects)("roster import (%s)", (dialect) => {
     expect(accepted[0]?.actor_id).toBe(registered.json().user.uid);
   });
 
-  it("enrols a newcomer invited by two classes in both at once, each in the audit log", async () => {
+  test("enrols a newcomer invited by two classes in both at once, each in the audit log", async ({
+    t,
+    people,
+  }) => {
     const classes = [
       await c.createClass(people.teacher, { name: "Roster A" }),
       await c.createClass(people.teacher, { name: "Roster B" }),
@@ -182,13 +191,16 @@ describe.each(dialects)("roster import (%s)", (dialect) => {
       classes.map((k) => k.id).sort(),
     );
     for (const klass of classes) {
-      expect(emailsOf((await members(klass.id)).students)).toEqual([twice]);
+      expect(emailsOf((await members(people, klass.id)).students)).toEqual([twice]);
       const accepted = await auditOf(t, "class.invitation_accepted", klass.id);
       expect(accepted.map((e) => e.actor_id)).toEqual([registered.json().user.uid]);
     }
   });
 
-  it("refuses a file with any bad line whole, naming each line and reason", async () => {
+  test("refuses a file with any bad line whole, naming each line and reason", async ({
+    t,
+    people,
+  }) => {
     const klass = await c.createClass(people.teacher);
     const good = await signIn(t, "student");
     const fresh = uniqueEmail("fresh");
@@ -218,14 +230,16 @@ describe.each(dialects)("roster import (%s)", (dialect) => {
         "line 9": `${classMessages.rosterColumns} ("Three,Columns,here@example.com")`,
       });
     }
-    const after = await members(klass.id);
+    const after = await members(people, klass.id);
     expect(after.students).toEqual([]);
     expect(after.invitations).toEqual([]);
-    expect(await mailsTo(fresh)).toEqual([]);
+    expect(await mailsTo(t, fresh)).toEqual([]);
     expect(await auditOf(t, "class.roster_imported", klass.id)).toEqual([]);
   });
 
-  it("refuses a wrong header, an empty file, too many rows, bytes that are not UTF-8, and JSON", async () => {
+  test("refuses a wrong header, an empty file, too many rows, bytes that are not UTF-8, and JSON", async ({
+    people,
+  }) => {
     const klass = await c.createClass(people.teacher);
     const cases: [string | Buffer, Record<string, string>][] = [
       [
@@ -259,10 +273,13 @@ describe.each(dialects)("roster import (%s)", (dialect) => {
       csv: "name,email",
     });
     expect(json.statusCode).toBe(400);
-    expect((await members(klass.id)).invitations).toEqual([]);
+    expect((await members(people, klass.id)).invitations).toEqual([]);
   });
 
-  it("imports a file of exactly 1,000 rows, and refuses the 1,001st row with the whole file", async () => {
+  test("imports a file of exactly 1,000 rows, and refuses the 1,001st row with the whole file", async ({
+    t,
+    people,
+  }) => {
     const klass = await c.createClass(people.teacher);
     // Three of the rows are students with verified accounts: invited like the others.
     const known = await Promise.all(Array.from({ length: 3 }, () => signIn(t, "student")));
@@ -277,7 +294,7 @@ describe.each(dialects)("roster import (%s)", (dialect) => {
     const tooMany = await c.roster(people.teacher, klass.id, file([...lines, extra]), false);
     expect(tooMany.statusCode).toBe(400);
     expect(errorOf(tooMany.body).fields).toEqual({ file: classMessages.rosterTooMany });
-    expect(await members(klass.id)).toEqual({ students: [], invitations: [] });
+    expect(await members(people, klass.id)).toEqual({ students: [], invitations: [] });
     expect(await auditOf(t, "class.roster_imported", klass.id)).toEqual([]);
 
     const res = await c.roster(people.teacher, klass.id, file(lines), false);
@@ -290,7 +307,7 @@ describe.each(dialects)("roster import (%s)", (dialect) => {
       name: `S ${rosterLimits.rows - 1}`,
       email: `full${rosterLimits.rows - 1}-${tag}@example.com`,
     });
-    const after = await members(klass.id);
+    const after = await members(people, klass.id);
     expect(after.students).toEqual([]);
     expect(after.invitations).toHaveLength(rosterLimits.rows);
     const [entry] = await auditOf(t, "class.roster_imported", klass.id);
@@ -314,11 +331,13 @@ describe.each(dialects)("roster import (%s)", (dialect) => {
     // The same file with one row more is refused whole again: nothing of it is imported.
     const again = await c.roster(people.teacher, klass.id, file([...lines, extra]), false);
     expect(again.statusCode).toBe(400);
-    expect((await members(klass.id)).invitations).toHaveLength(rosterLimits.rows);
-    expect((await mailsTo(`extra-${tag}@example.com`)).length).toBe(0);
+    expect((await members(people, klass.id)).invitations).toHaveLength(rosterLimits.rows);
+    expect((await mailsTo(t, `extra-${tag}@example.com`)).length).toBe(0);
   }, 180_000);
 
-  it("reads a semicolon-separated file with a byte order mark, as a spreadsheet saves it (issue 28)", async () => {
+  test("reads a semicolon-separated file with a byte order mark, as a spreadsheet saves it (issue 28)", async ({
+    people,
+  }) => {
     const klass = await c.createClass(people.teacher);
     const one = uniqueEmail("semi");
     const two = uniqueEmail("semi");
@@ -344,7 +363,10 @@ describe.each(dialects)("roster import (%s)", (dialect) => {
     });
   });
 
-  it("says only 'invited' for any address not in the class: staff, pending, verified, unverified or unknown", async () => {
+  test("says only 'invited' for any address not in the class: staff, pending, verified, unverified or unknown", async ({
+    t,
+    people,
+  }) => {
     const klass = await c.createClass(people.teacher);
     const pending = await signIn(t, "teacher", { pending: true });
     const verified = await signIn(t, "student");
@@ -369,7 +391,7 @@ describe.each(dialects)("roster import (%s)", (dialect) => {
       });
     }
     // Nobody is in the class; each address is an open invitation, listed alike.
-    const after = await members(klass.id);
+    const after = await members(people, klass.id);
     expect(after.students).toEqual([]);
     expect(emailsOf(after.invitations)).toEqual([...addresses].sort());
     expect(
@@ -377,7 +399,7 @@ describe.each(dialects)("roster import (%s)", (dialect) => {
     ).toBe(true);
   });
 
-  it("lets only the class's teachers and admins import", async () => {
+  test("lets only the class's teachers and admins import", async ({ t, people }) => {
     const klass = await c.createClass(people.teacher);
     const student = await signIn(t, "student");
     const file = `name,email\nSomeone,${uniqueEmail("someone")}\n`;
@@ -385,9 +407,9 @@ describe.each(dialects)("roster import (%s)", (dialect) => {
     expect((await c.roster(people.otherTeacher, klass.id, file, true)).statusCode).toBe(404);
     expect((await c.roster(student, klass.id, file, false)).statusCode).toBe(403);
     expect((await c.roster(undefined, klass.id, file, false)).statusCode).toBe(401);
-    expect((await members(klass.id)).invitations).toEqual([]);
+    expect((await members(people, klass.id)).invitations).toEqual([]);
     const byAdmin = await c.roster(people.admin, klass.id, file, false);
     expect(byAdmin.statusCode).toBe(200);
-    expect((await members(klass.id)).invitations).toHaveLength(1);
+    expect((await members(people, klass.id)).invitations).toHaveLength(1);
   });
 });

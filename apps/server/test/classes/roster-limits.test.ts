@@ -1,25 +1,32 @@
 import { classMessages } from "@gradecast/contract/classes";
 import { sql } from "kysely";
-import { describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { readOutbox, signIn, uniqueEmail } from "../support/accounts.ts";
 import { api } from "../support/class-helpers.ts";
-import { auditOf, dialects, errorOf } from "../support/helpers.ts";
-import { signedInFor, testAppFor } from "../support/shared-app.ts";
+import { apiTests } from "../support/fixtures.ts";
+import { auditOf, dialects, errorOf, type TestApp } from "../support/helpers.ts";
 
 // Issue 26 (low): roster imports could email 1,000 addresses a file, 20 files a minute, and
 // class creation had no limit. Invitation emails are capped per sender and UTC day
 // (INVITATION_EMAILS_PER_DAY, 3 here): a file that would pass the cap is refused whole, before
 // anything is stored or sent, with how many are left. Class creation is rate limited per account.
+const tests = apiTests({
+  env: { INVITATION_EMAILS_PER_DAY: "3" },
+  people: { teacher: "teacher", otherTeacher: "teacher", admin: "admin" },
+});
+
 describe.each(dialects)("roster and class limits (%s)", (dialect) => {
-  const t = testAppFor(dialect, { env: { INVITATION_EMAILS_PER_DAY: "3" } });
-  const people = signedInFor(t, { teacher: "teacher", otherTeacher: "teacher", admin: "admin" });
+  const test = tests[dialect];
 
   const fileOf = (...emails: string[]) =>
     `name,email\n${emails.map((e, i) => `Pupil ${i},${e}`).join("\n")}\n`;
-  const sentTo = async (emails: string[]) =>
+  const sentTo = async (t: TestApp, emails: string[]) =>
     (await readOutbox(t.dataDir)).filter((m) => emails.some((e) => m.to.includes(e))).length;
 
-  it("refuses a file that would pass the sender's daily cap of invitation emails, before anything is sent", async () => {
+  test("refuses a file that would pass the sender's daily cap of invitation emails, before anything is sent", async ({
+    t,
+    people,
+  }) => {
     const c = api(t);
     const klass = await c.createClass(people.teacher);
     const first = [uniqueEmail("cap"), uniqueEmail("cap")];
@@ -41,13 +48,13 @@ describe.each(dialects)("roster and class limits (%s)", (dialect) => {
         .invitations.map((i: { email: string }) => i.email)
         .sort(),
     ).toEqual([...first].sort());
-    expect(await sentTo(more)).toBe(0);
+    expect(await sentTo(t, more)).toBe(0);
     expect(await auditOf(t, "class.roster_imported", klass.id)).toHaveLength(1);
 
     // Addresses already invited cost nothing; one new one fits.
     const one = await c.roster(people.teacher, klass.id, fileOf(...first, more[0]!), false);
     expect(one.statusCode, one.body).toBe(200);
-    expect(await sentTo([more[0]!])).toBe(1);
+    expect(await sentTo(t, [more[0]!])).toBe(1);
 
     // The cap is the sender's: another teacher (or an admin) has a day of their own.
     const other = await c.createClass(people.otherTeacher);
@@ -65,7 +72,7 @@ describe.each(dialects)("roster and class limits (%s)", (dialect) => {
     expect(tomorrow.statusCode, tomorrow.body).toBe(200);
   });
 
-  it("refuses a file larger than the cap at all, with the cap named", async () => {
+  test("refuses a file larger than the cap at all, with the cap named", async ({ t }) => {
     const c = api(t);
     const teacher = await signIn(t, "teacher");
     const klass = await c.createClass(teacher);
@@ -73,10 +80,12 @@ describe.each(dialects)("roster and class limits (%s)", (dialect) => {
     const res = await c.roster(teacher, klass.id, fileOf(...emails), false);
     expect(res.statusCode).toBe(400);
     expect(errorOf(res.body).message).toBe(classMessages.rosterEmailCap(3, 3, 4));
-    expect(await sentTo(emails)).toBe(0);
+    expect(await sentTo(t, emails)).toBe(0);
   });
 
-  it("limits class creation per account: the 31st class in an hour is refused, another teacher is not", async () => {
+  test("limits class creation per account: the 31st class in an hour is refused, another teacher is not", async ({
+    t,
+  }) => {
     const c = api(t);
     const teacher = await signIn(t, "teacher");
     const statuses: number[] = [];

@@ -1,22 +1,21 @@
 import { embedTokenMinutes } from "@gradecast/contract/analytics";
 import { SignJWT } from "jose";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { loadEmbedKey } from "../../src/analytics/embed-token.ts";
-import { type SignedInUser, signIn } from "../support/accounts.ts";
-import { dialects, errorOf } from "../support/helpers.ts";
-import { testAppFor, testClock } from "../support/shared-app.ts";
+import type { SignedInUser } from "../support/accounts.ts";
+import { apiTests } from "../support/fixtures.ts";
+import { dialects, errorOf, type TestApp } from "../support/helpers.ts";
 
 // The report frame runs in an opaque origin (sandboxed without allow-same-origin): its data call
 // arrives with `Origin: null` and its embed token as the only credential. Only that route answers
 // such a caller, with CORS headers that never allow credentials; every other API route refuses it.
 
-describe.each(dialects)("the report's data from an opaque origin (%s)", (dialect) => {
-  const clock = testClock();
-  const t = testAppFor(dialect, { services: { now: clock.now } });
-  let student: SignedInUser;
-  let teacher: SignedInUser;
+const tests = apiTests({ clock: true });
 
-  const embedFor = async (who: SignedInUser) => {
+describe.each(dialects)("the report's data from an opaque origin (%s)", (dialect) => {
+  const test = tests[dialect];
+
+  const embedFor = async (t: TestApp, who: SignedInUser) => {
     const res = await t.app.inject({
       method: "GET",
       url: "/api/analytics/embed",
@@ -26,21 +25,19 @@ describe.each(dialects)("the report's data from an opaque origin (%s)", (dialect
     const url = (res.json() as { url: string }).url;
     return new URL(url, "http://x").searchParams.get("token") ?? "";
   };
-  const report = (query: string, headers: Record<string, string> = {}) =>
+  const report = (t: TestApp, query: string, headers: Record<string, string> = {}) =>
     t.app.inject({
       method: "GET",
       url: `/api/analytics/report${query}`,
       headers: { origin: "null", ...headers },
     });
 
-  beforeAll(async () => {
-    student = await signIn(t, "student");
-    teacher = await signIn(t, "teacher");
-  });
-
-  it("answers a valid token in the address, readable by any origin and without credentials", async () => {
-    const token = await embedFor(student);
-    const res = await report(`?token=${encodeURIComponent(token)}`);
+  test("answers a valid token in the address, readable by any origin and without credentials", async ({
+    t,
+    student,
+  }) => {
+    const token = await embedFor(t, student);
+    const res = await report(t, `?token=${encodeURIComponent(token)}`);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ scope: "student" });
     expect(res.headers["access-control-allow-origin"]).toBe("*");
@@ -48,7 +45,10 @@ describe.each(dialects)("the report's data from an opaque origin (%s)", (dialect
     expect(res.headers["cache-control"]).toBe("no-store");
   });
 
-  it("answers a valid token sent as a bearer token, after a preflight that allows exactly that", async () => {
+  test("answers a valid token sent as a bearer token, after a preflight that allows exactly that", async ({
+    t,
+    teacher,
+  }) => {
     const preflight = await t.app.inject({
       method: "OPTIONS",
       url: "/api/analytics/report",
@@ -64,17 +64,17 @@ describe.each(dialects)("the report's data from an opaque origin (%s)", (dialect
     expect(preflight.headers["access-control-allow-headers"]).toBe("authorization");
     expect(preflight.headers["access-control-allow-credentials"]).toBeUndefined();
 
-    const token = await embedFor(teacher);
-    const res = await report("", { authorization: `Bearer ${token}` });
+    const token = await embedFor(t, teacher);
+    const res = await report(t, "", { authorization: `Bearer ${token}` });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ scope: "staff" });
   });
 
-  it("refuses a token once it has expired", async () => {
-    const token = await embedFor(student);
+  test("refuses a token once it has expired", async ({ t, clock, student }) => {
+    const token = await embedFor(t, student);
     clock.tick((embedTokenMinutes * 60 + 5) * 1000);
     try {
-      const res = await report(`?token=${encodeURIComponent(token)}`);
+      const res = await report(t, `?token=${encodeURIComponent(token)}`);
       expect(res.statusCode).toBe(401);
       expect(errorOf(res.body).code).toBe("invalid_token");
     } finally {
@@ -82,7 +82,11 @@ describe.each(dialects)("the report's data from an opaque origin (%s)", (dialect
     }
   });
 
-  it("refuses a token signed with its key for another audience, and an ID token", async () => {
+  test("refuses a token signed with its key for another audience, and an ID token", async ({
+    t,
+    clock,
+    student,
+  }) => {
     const key = await loadEmbedKey(t.config);
     const iat = Math.floor(clock.now().getTime() / 1000);
     const foreign = await new SignJWT({ scope: "student", sid: "x" })
@@ -94,26 +98,33 @@ describe.each(dialects)("the report's data from an opaque origin (%s)", (dialect
       .setExpirationTime(iat + 300)
       .sign(key);
     for (const token of [foreign, student.token]) {
-      const res = await report(`?token=${encodeURIComponent(token)}`);
+      const res = await report(t, `?token=${encodeURIComponent(token)}`);
       expect(res.statusCode).toBe(401);
       expect(errorOf(res.body).code).toBe("invalid_token");
-      const bearer = await report("", { authorization: `Bearer ${token}` });
+      const bearer = await report(t, "", { authorization: `Bearer ${token}` });
       expect(bearer.statusCode).toBe(401);
     }
   });
 
-  it("ignores cookies: a refresh cookie alone reads nothing, and never changes whose report it is", async () => {
+  test("ignores cookies: a refresh cookie alone reads nothing, and never changes whose report it is", async ({
+    t,
+    student,
+    teacher,
+  }) => {
     const cookie = `gradecast_refresh=${teacher.refreshToken}`;
-    const alone = await report("", { cookie });
+    const alone = await report(t, "", { cookie });
     expect(alone.statusCode).toBe(401);
     expect(errorOf(alone.body).code).toBe("invalid_token");
-    const token = await embedFor(student);
-    const mixed = await report(`?token=${encodeURIComponent(token)}`, { cookie });
+    const token = await embedFor(t, student);
+    const mixed = await report(t, `?token=${encodeURIComponent(token)}`, { cookie });
     expect(mixed.statusCode).toBe(200);
     expect(mixed.json()).toMatchObject({ scope: "student" });
   });
 
-  it("refuses Origin: null on every other API route, even with a valid ID token", async () => {
+  test("refuses Origin: null on every other API route, even with a valid ID token", async ({
+    t,
+    student,
+  }) => {
     const calls = [
       { method: "GET", url: "/api/me", headers: student.auth },
       { method: "GET", url: "/api/analytics/embed", headers: student.auth },
@@ -148,7 +159,7 @@ describe.each(dialects)("the report's data from an opaque origin (%s)", (dialect
     expect(me.headers["access-control-allow-origin"]).toBeUndefined();
   });
 
-  it("serves /report sandboxed: scripts only, never the application's origin", async () => {
+  test("serves /report sandboxed: scripts only, never the application's origin", async ({ t }) => {
     const res = await t.app.inject({ method: "GET", url: "/report?token=x" });
     const csp = String(res.headers["content-security-policy"]);
     expect(csp).toContain("sandbox allow-scripts");

@@ -3,11 +3,11 @@ import { questionByKey, questionKeys } from "@gradecast/contract/questionnaire";
 import { bandMessages } from "@gradecast/contract/score";
 import { type GradeModel, loadDefaultModel } from "@gradecast/model";
 import { sql } from "kysely";
-import { describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { signIn } from "../support/accounts.ts";
-import { dialects, errorOf, type TestApp, withTestApp } from "../support/helpers.ts";
+import { apiTest, apiTests } from "../support/fixtures.ts";
+import { dialects, errorOf, type TestApp } from "../support/helpers.ts";
 import { sampleAnswers, sampleQuestionnaire } from "../support/sample-answers.ts";
-import { schoolFor } from "../support/shared-app.ts";
 
 // POST /api/predict and GET /api/predictions/mine through the real API (issue 6): the answer's
 // every field, the explanation adding up to the raw prediction, labels and actionable flags from
@@ -49,24 +49,29 @@ function shifted(model: GradeModel, by: number): GradeModel {
   };
 }
 
-describe.each(dialects)("prediction on %s", (dialect) => {
-  const { t, people } = schoolFor(dialect, {
+const tests = apiTests({
+  env: { RATE_LIMITS: "off" },
+  people: {
     student: "student",
     other: "student",
     teacher: "teacher",
     admin: "admin",
-  });
+  },
+});
 
-  const predict = (who: Session | null, payload: unknown, query = "") =>
+describe.each(dialects)("prediction on %s", (dialect) => {
+  const test = tests[dialect];
+
+  const predict = (t: TestApp, who: Session | null, payload: unknown, query = "") =>
     t.app.inject({
       method: "POST",
       url: `/api/predict${query}`,
       headers: who?.auth ?? {},
       payload: payload as object,
     });
-  const history = (who: Session | null) =>
+  const history = (t: TestApp, who: Session | null) =>
     t.app.inject({ method: "GET", url: "/api/predictions/mine", headers: who?.auth ?? {} });
-  const stored = async (userId: string) =>
+  const stored = async (t: TestApp, userId: string) =>
     Number(
       (
         await sql<{
@@ -77,8 +82,11 @@ describe.each(dialects)("prediction on %s", (dialect) => {
       ).rows[0]?.n,
     );
 
-  it("answers every field: score, band message, interval, explanation, model version", async () => {
-    const res = await predict(people.student, form);
+  test("answers every field: score, band message, interval, explanation, model version", async ({
+    t,
+    people,
+  }) => {
+    const res = await predict(t, people.student, form);
     expect(res.statusCode, res.body).toBe(200);
     const r = res.json() as PredictionResult;
     expect(typeof r.prediction).toBe("number");
@@ -102,8 +110,11 @@ describe.each(dialects)("prediction on %s", (dialect) => {
     expect(r.prediction).toBeCloseTo(loadDefaultModel().predict(numbers).prediction, 9);
   });
 
-  it("explains the prediction: baseValue plus every effect is the raw prediction, labels and flags from the contract", async () => {
-    const r = (await predict(people.student, form, "?store=false")).json() as PredictionResult;
+  test("explains the prediction: baseValue plus every effect is the raw prediction, labels and flags from the contract", async ({
+    t,
+    people,
+  }) => {
+    const r = (await predict(t, people.student, form, "?store=false")).json() as PredictionResult;
     expect(r.contributions).toHaveLength(questionKeys.length);
     expect(r.contributions.map((c) => c.feature).sort()).toEqual([...questionKeys].sort());
     expect(Math.abs(r.baseValue + sum(r.contributions.map((c) => c.effect)) - r.raw)).toBeLessThan(
@@ -128,19 +139,21 @@ describe.each(dialects)("prediction on %s", (dialect) => {
     );
   });
 
-  it("accepts strings and numbers alike, with the same prediction", async () => {
-    const a = (await predict(people.student, form, "?store=false")).json() as PredictionResult;
-    const b = (await predict(people.student, numbers, "?store=false")).json() as PredictionResult;
+  test("accepts strings and numbers alike, with the same prediction", async ({ t, people }) => {
+    const a = (await predict(t, people.student, form, "?store=false")).json() as PredictionResult;
+    const b = (
+      await predict(t, people.student, numbers, "?store=false")
+    ).json() as PredictionResult;
     expect(b.prediction).toBe(a.prediction);
     expect(b.inputs).toEqual(a.inputs);
   });
 
-  it("moves with the answers: better grades predict a higher score", async () => {
+  test("moves with the answers: better grades predict a higher score", async ({ t, people }) => {
     const low = (
-      await predict(people.student, { ...form, G1: "5", G2: "5" }, "?store=false")
+      await predict(t, people.student, { ...form, G1: "5", G2: "5" }, "?store=false")
     ).json();
     const high = (
-      await predict(people.student, { ...form, G1: "18", G2: "18" }, "?store=false")
+      await predict(t, people.student, { ...form, G1: "18", G2: "18" }, "?store=false")
     ).json();
     expect((high as PredictionResult).prediction).toBeGreaterThan(
       (low as PredictionResult).prediction + 5,
@@ -149,8 +162,9 @@ describe.each(dialects)("prediction on %s", (dialect) => {
     expect((high as PredictionResult).message).toBe("Congratulations!");
   });
 
-  it("flags extrapolation for age 25 and 100 absences", async () => {
+  test("flags extrapolation for age 25 and 100 absences", async ({ t, people }) => {
     const res = await predict(
+      t,
       people.student,
       { ...form, age: "25", absences: "100" },
       "?store=false",
@@ -159,17 +173,19 @@ describe.each(dialects)("prediction on %s", (dialect) => {
     const r = res.json() as PredictionResult;
     expect(r.extrapolation).toBe(true);
     expect([...r.extrapolationFeatures].sort()).toEqual(["absences", "age"]);
-    const one = (await predict(people.student, { ...form, age: "25" }, "?store=false")).json();
+    const one = (await predict(t, people.student, { ...form, age: "25" }, "?store=false")).json();
     expect((one as PredictionResult).extrapolationFeatures).toEqual(["age"]);
   });
 
-  it("stores each prediction with its answers, score and model version; ?store=false stores nothing", async () => {
+  test("stores each prediction with its answers, score and model version; ?store=false stores nothing", async ({
+    t,
+  }) => {
     // An account of its own: it counts the stored rows from none.
     const other = await signIn(t, "student");
     const me = other.user.uid;
-    expect(await stored(me)).toBe(0);
-    const r = (await predict(other, form)).json() as PredictionResult;
-    expect(await stored(me)).toBe(1);
+    expect(await stored(t, me)).toBe(0);
+    const r = (await predict(t, other, form)).json() as PredictionResult;
+    expect(await stored(t, me)).toBe(1);
     const row = await t.database.db
       .selectFrom("predictions")
       .selectAll()
@@ -183,25 +199,27 @@ describe.each(dialects)("prediction on %s", (dialect) => {
     const inputs = typeof row.inputs === "string" ? JSON.parse(row.inputs) : row.inputs;
     expect(inputs).toEqual(numbers);
 
-    const whatIf = await predict(other, { ...form, studytime: "4" }, "?store=false");
+    const whatIf = await predict(t, other, { ...form, studytime: "4" }, "?store=false");
     expect(whatIf.statusCode).toBe(200);
     expect((whatIf.json() as PredictionResult).id).toBeNull();
-    expect(await stored(me)).toBe(1);
-    const bad = await predict(other, form, "?store=maybe");
+    expect(await stored(t, me)).toBe(1);
+    const bad = await predict(t, other, form, "?store=maybe");
     expect(bad.statusCode).toBe(400);
     expect(Object.keys(errorOf(bad.body).fields ?? {})).toEqual(["store"]);
-    expect(await stored(me)).toBe(1);
+    expect(await stored(t, me)).toBe(1);
   });
 
-  it("lists the caller's predictions newest first, with the newest explained again", async () => {
+  test("lists the caller's predictions newest first, with the newest explained again", async ({
+    t,
+  }) => {
     const who = await signIn(t, "student");
-    expect((await history(who)).json()).toEqual({ items: [], latest: null });
+    expect((await history(t, who)).json()).toEqual({ items: [], latest: null });
     const scores: number[] = [];
     for (const g of ["8", "12", "16"]) {
-      const r = (await predict(who, { ...form, G1: g, G2: g })).json() as PredictionResult;
+      const r = (await predict(t, who, { ...form, G1: g, G2: g })).json() as PredictionResult;
       scores.push(r.prediction);
     }
-    const res = await history(who);
+    const res = await history(t, who);
     expect(res.statusCode).toBe(200);
     expect(res.headers["cache-control"]).toBe("no-store");
     const h = res.json() as PredictionHistory;
@@ -217,14 +235,18 @@ describe.each(dialects)("prediction on %s", (dialect) => {
     expect(h.latest!.inputs.G2).toBe(16);
   });
 
-  it("stores every one of many predictions sent at once, each under its own id and owner", async () => {
+  test("stores every one of many predictions sent at once, each under its own id and owner", async ({
+    t,
+  }) => {
     const a = await signIn(t, "student");
     const b = await signIn(t, "student");
     const sent = Array.from({ length: 24 }, (_, i) => ({
       who: i % 2 === 0 ? a : b,
       g: String(i % 21),
     }));
-    const answers = await Promise.all(sent.map(({ who, g }) => predict(who, { ...form, G2: g })));
+    const answers = await Promise.all(
+      sent.map(({ who, g }) => predict(t, who, { ...form, G2: g })),
+    );
     expect(answers.map((r) => r.statusCode)).toEqual(sent.map(() => 200));
     const results = answers.map((r) => r.json() as PredictionResult);
     expect(new Set(results.map((r) => r.id)).size).toBe(24);
@@ -244,34 +266,40 @@ describe.each(dialects)("prediction on %s", (dialect) => {
     });
   });
 
-  it("never shows another student's predictions", async () => {
+  test("never shows another student's predictions", async ({ t, people }) => {
     // Each test makes the predictions it reads: in a shuffled run no other has run before it.
-    expect((await predict(people.other, form)).statusCode).toBe(200);
-    await predict(people.student, { ...form, G2: "19" });
-    const theirs = (await history(people.student)).json() as PredictionHistory;
-    const mine = (await history(people.other)).json() as PredictionHistory;
+    expect((await predict(t, people.other, form)).statusCode).toBe(200);
+    await predict(t, people.student, { ...form, G2: "19" });
+    const theirs = (await history(t, people.student)).json() as PredictionHistory;
+    const mine = (await history(t, people.other)).json() as PredictionHistory;
     const theirIds = new Set(theirs.items.map((i) => i.id));
     expect(mine.items.length).toBeGreaterThan(0);
     expect(mine.items.some((i) => theirIds.has(i.id))).toBe(false);
     expect(mine.latest?.inputs.G2).toBe(numbers.G2);
   });
 
-  it("lets any signed-in user predict; teachers have no history to read; anonymous gets 401", async () => {
-    expect((await predict(people.teacher, form, "?store=false")).statusCode).toBe(200);
-    expect((await predict(people.admin, form)).statusCode).toBe(200);
-    expect(((await history(people.admin)).json() as PredictionHistory).items).toHaveLength(1);
-    const listed = await history(people.teacher);
+  test("lets any signed-in user predict; teachers have no history to read; anonymous gets 401", async ({
+    t,
+    people,
+  }) => {
+    expect((await predict(t, people.teacher, form, "?store=false")).statusCode).toBe(200);
+    expect((await predict(t, people.admin, form)).statusCode).toBe(200);
+    expect(((await history(t, people.admin)).json() as PredictionHistory).items).toHaveLength(1);
+    const listed = await history(t, people.teacher);
     expect(listed.statusCode).toBe(403);
     expect(errorOf(listed.body).code).toBe("forbidden");
-    expect((await predict(null, form)).statusCode).toBe(401);
-    expect((await history(null)).statusCode).toBe(401);
+    expect((await predict(t, null, form)).statusCode).toBe(401);
+    expect((await history(t, null)).statusCode).toBe(401);
   });
 
-  it("lets an admin alone read everyone's stored predictions, or one user's", async () => {
+  test("lets an admin alone read everyone's stored predictions, or one user's", async ({
+    t,
+    people,
+  }) => {
     const get = (who: Session, url: string) =>
       t.app.inject({ method: "GET", url, headers: who.auth });
     for (const who of [people.student, people.other])
-      expect((await predict(who, form)).statusCode).toBe(200);
+      expect((await predict(t, who, form)).statusCode).toBe(200);
     const all = await get(people.admin, "/api/predictions?limit=100");
     expect(all.statusCode).toBe(200);
     type Item = PredictionHistory["items"][number] & { userId: string };
@@ -290,7 +318,7 @@ describe.each(dialects)("prediction on %s", (dialect) => {
     expect((await get(people.teacher, "/api/predictions")).statusCode).toBe(403);
   });
 
-  it("answers no explanation for a prediction made by another model version", async () => {
+  test("answers no explanation for a prediction made by another model version", async ({ t }) => {
     const who = await signIn(t, "student");
     await t.database.db
       .insertInto("predictions")
@@ -305,7 +333,7 @@ describe.each(dialects)("prediction on %s", (dialect) => {
         model_version: "an-old-model",
       })
       .execute();
-    const h = (await history(who)).json() as PredictionHistory;
+    const h = (await history(t, who)).json() as PredictionHistory;
     expect(h.latest).toBeNull();
     expect(h.items).toHaveLength(1);
     expect(h.items[0]).toMatchObject({
@@ -320,9 +348,11 @@ describe.each(dialects)("prediction on %s", (dialect) => {
     });
   });
 
-  it("answers which setup answered, the two parts and how they combine, and stores them", async () => {
+  test("answers which setup answered, the two parts and how they combine, and stores them", async ({
+    t,
+  }) => {
     const who = await signIn(t, "student");
-    const res = await predict(who, form);
+    const res = await predict(t, who, form);
     expect(res.statusCode, res.body).toBe(200);
     const r = res.json() as PredictionResult;
     expect(r.modelSetup).toBe("A");
@@ -340,7 +370,7 @@ describe.each(dialects)("prediction on %s", (dialect) => {
     expect(row.model_setup).toBe("A");
     expect(row.score_if_sits).toBeCloseTo(r.scoreIfSits, 9);
     expect(row.no_final_score_risk).toBeCloseTo(r.noFinalScoreRisk, 12);
-    const h = (await history(who)).json() as PredictionHistory;
+    const h = (await history(t, who)).json() as PredictionHistory;
     expect(h.items[0]).toMatchObject({
       modelSetup: "A",
       scoreIfSits: r.scoreIfSits,
@@ -348,14 +378,17 @@ describe.each(dialects)("prediction on %s", (dialect) => {
     });
   });
 
-  it("answers early in the term: G1 and G2 not known yet (null) choose setups B and C, with wider intervals", async () => {
+  test("answers early in the term: G1 and G2 not known yet (null) choose setups B and C, with wider intervals", async ({
+    t,
+    people,
+  }) => {
     const width = (r: PredictionResult) => r.interval.high - r.interval.low;
-    const a = (await predict(people.student, form, "?store=false")).json() as PredictionResult;
-    const resB = await predict(people.student, { ...form, G2: null }, "?store=false");
+    const a = (await predict(t, people.student, form, "?store=false")).json() as PredictionResult;
+    const resB = await predict(t, people.student, { ...form, G2: null }, "?store=false");
     expect(resB.statusCode, resB.body).toBe(200);
     const b = resB.json() as PredictionResult;
     const c = (
-      await predict(people.student, { ...form, G1: null, G2: null }, "?store=false")
+      await predict(t, people.student, { ...form, G1: null, G2: null }, "?store=false")
     ).json() as PredictionResult;
     expect([a.modelSetup, b.modelSetup, c.modelSetup]).toEqual(["A", "B", "C"]);
     expect(b.inputs.G2).toBeNull();
@@ -368,25 +401,28 @@ describe.each(dialects)("prediction on %s", (dialect) => {
       1e-6,
     );
     // a second-period grade without the first is refused and nothing is stored
-    const before = await stored(people.student.user.uid);
-    const bad = await predict(people.student, { ...form, G1: null });
+    const before = await stored(t, people.student.user.uid);
+    const bad = await predict(t, people.student, { ...form, G1: null });
     expect(bad.statusCode).toBe(400);
     expect(errorOf(bad.body).fields).toEqual({
       G2: "Give the first period grade (G1) before the second (G2).",
     });
-    expect(await stored(people.student.user.uid)).toBe(before);
+    expect(await stored(t, people.student.user.uid)).toBe(before);
     // leaving a grade out is not the same as "not known yet"
     const { G1: _g1, ...noG1 } = form;
-    const missing = await predict(people.student, noG1, "?store=false");
+    const missing = await predict(t, people.student, noG1, "?store=false");
     expect(missing.statusCode).toBe(400);
     expect(Object.keys(errorOf(missing.body).fields ?? {})).toEqual(["G1"]);
   });
 
-  it("never suggests a harmful change: more absences or going out never raise, more study never lowers", async () => {
+  test("never suggests a harmful change: more absences or going out never raise, more study never lowers", async ({
+    t,
+    people,
+  }) => {
     const at = async (changes: Record<string, string | null>) =>
       (
         (
-          await predict(people.student, { ...form, ...changes }, "?store=false")
+          await predict(t, people.student, { ...form, ...changes }, "?store=false")
         ).json() as PredictionResult
       ).prediction;
     const early: Record<string, string | null>[] = [{}, { G2: null }, { G1: null, G2: null }];
@@ -408,15 +444,18 @@ describe.each(dialects)("prediction on %s", (dialect) => {
     }
   });
 
-  it("takes the subject as an input, and fills it in from the student's own class when left out", async () => {
+  test("takes the subject as an input, and fills it in from the student's own class when left out", async ({
+    t,
+    people,
+  }) => {
     const who = await signIn(t, "student");
-    const mat = (await predict(who, form, "?store=false")).json() as PredictionResult;
+    const mat = (await predict(t, who, form, "?store=false")).json() as PredictionResult;
     const por = (
-      await predict(who, { ...form, subject: "por" }, "?store=false")
+      await predict(t, who, { ...form, subject: "por" }, "?store=false")
     ).json() as PredictionResult;
     expect(por.prediction).not.toBe(mat.prediction);
     const { subject: _s, ...noSubject } = form;
-    const unknown = (await predict(who, noSubject, "?store=false")).json() as PredictionResult;
+    const unknown = (await predict(t, who, noSubject, "?store=false")).json() as PredictionResult;
     expect(unknown.inputs.subject).toBeNull();
     // enrolled in a Portuguese class: the class's subject is used
     const cls = await t.database.db
@@ -428,47 +467,53 @@ describe.each(dialects)("prediction on %s", (dialect) => {
       .insertInto("enrolments")
       .values({ class_id: cls.id, student_id: who.user.uid })
       .execute();
-    const filled = (await predict(who, noSubject, "?store=false")).json() as PredictionResult;
+    const filled = (await predict(t, who, noSubject, "?store=false")).json() as PredictionResult;
     expect(filled.inputs.subject).toBe("por");
     expect(filled.prediction).toBe(por.prediction);
     // another student's enrolment never fills this one's
     const stranger = (
-      await predict(people.other, noSubject, "?store=false")
+      await predict(t, people.other, noSubject, "?store=false")
     ).json() as PredictionResult;
     expect(stranger.inputs.subject).toBeNull();
-    const bad = await predict(who, { ...form, subject: "history" }, "?store=false");
+    const bad = await predict(t, who, { ...form, subject: "history" }, "?store=false");
     expect(bad.statusCode).toBe(400);
     expect(Object.keys(errorOf(bad.body).fields ?? {})).toEqual(["subject"]);
   });
 });
 
+// A model shifted far up or down, each on an app of its own (PGlite).
+const clamped = [
+  [30, 20, "Congratulations!"],
+  [-30, 0, "You need to improve!"],
+].map(([by, expected, message]) => ({
+  expected: expected as number,
+  message: message as string,
+  test: apiTest("pglite", {
+    env: { RATE_LIMITS: "off" },
+    services: { model: shifted(loadDefaultModel(), by as number) },
+  }),
+}));
+// The default limits, on PGlite.
+const limited = apiTest("pglite");
+
 describe("prediction clamps", () => {
-  for (const [by, expected, message] of [
-    [30, 20, "Congratulations!"],
-    [-30, 0, "You need to improve!"],
-  ] as const) {
-    it(`clamps to ${expected} and keeps the raw prediction equal to baseValue plus the effects`, async () => {
-      await withTestApp(
-        "pglite",
-        {
-          env: { RATE_LIMITS: "off" },
-          services: { model: shifted(loadDefaultModel(), by) },
-        },
-        async (t) => {
-          const s = await signIn(t, "student");
-          const res = await predict(t, s, form);
-          expect(res.statusCode, res.body).toBe(200);
-          const r = res.json() as PredictionResult;
-          expect(r.prediction).toBe(expected);
-          expect(r.message).toBe(message);
-          expect(r.raw).not.toBe(expected);
-          expect(
-            Math.abs(r.baseValue + sum(r.contributions.map((c) => c.effect)) - r.raw),
-          ).toBeLessThan(1e-6);
-          expect(((await history2(t, s)).json() as PredictionHistory).items[0]?.prediction).toBe(
-            expected,
-          );
-        },
+  for (const { expected, message, test } of clamped) {
+    test(`clamps to ${expected} and keeps the raw prediction equal to baseValue plus the effects`, async ({
+      t,
+      signedIn,
+    }) => {
+      const s = await signedIn("student");
+      const res = await predict(t, s, form);
+      expect(res.statusCode, res.body).toBe(200);
+      const r = res.json() as PredictionResult;
+      expect(r.prediction).toBe(expected);
+      expect(r.message).toBe(message);
+      expect(r.raw).not.toBe(expected);
+      expect(
+        Math.abs(r.baseValue + sum(r.contributions.map((c) => c.effect)) - r.raw),
+      ).toBeLessThan(1e-6);
+      expect(((await history2(t, s)).json() as PredictionHistory).items[0]?.prediction).toBe(
+        expected,
       );
     });
   }
@@ -484,9 +529,10 @@ describe("prediction clamps", () => {
 });
 
 describe("prediction rate limit", () => {
-  it("answers 429 in the error shape after 120 predictions a minute from one user", async () => {
-    await withTestApp("pglite", {}, async (t) => {
-      const s = await signIn(t, "student");
+  limited(
+    "answers 429 in the error shape after 120 predictions a minute from one user",
+    async ({ t, signedIn }) => {
+      const s = await signedIn("student");
       let last = { statusCode: 0, body: "" };
       for (let i = 0; i < 121; i++) {
         last = await t.app.inject({
@@ -500,7 +546,7 @@ describe("prediction rate limit", () => {
       expect(last.statusCode).toBe(429);
       expect(errorOf(last.body).code).toBe("rate_limited");
       // Another student is not held back.
-      const o = await signIn(t, "student");
+      const o = await signedIn("student");
       const res = await t.app.inject({
         method: "POST",
         url: "/api/predict?store=false",
@@ -508,6 +554,6 @@ describe("prediction rate limit", () => {
         payload: form,
       });
       expect(res.statusCode).toBe(200);
-    });
-  });
+    },
+  );
 });

@@ -1,12 +1,12 @@
 import type { LinkedReport } from "@gradecast/contract/report-students";
 import { sql } from "kysely";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { type SignedInUser, signIn } from "../support/accounts.ts";
 import { makeClass } from "../support/class-fixtures.ts";
-import { dialects } from "../support/helpers.ts";
+import { apiTests } from "../support/fixtures.ts";
+import { dialects, type TestApp } from "../support/helpers.ts";
 import { validReport } from "../support/report-fixture.ts";
 import { exportedIds } from "../support/reports-csv-parser.ts";
-import { schoolFor } from "../support/shared-app.ts";
 
 // A teacher's list, search and export read two walks (what they wrote, what their classes
 // hold) and merge them (reports/queries.ts). Paged two at a time in every order, the list must
@@ -16,16 +16,21 @@ import { schoolFor } from "../support/shared-app.ts";
 
 type Page = { items: LinkedReport[]; nextCursor: string | null };
 
-describe.each(dialects)("a teacher's list of reports on %s", (dialect) => {
-  const { t, people } = schoolFor(dialect, {
+const tests = apiTests({
+  env: { RATE_LIMITS: "off" },
+  people: {
     teacher: ["teacher", { name: "Tess Teacher" }],
     coTeacher: ["teacher", { name: "Cole Coteacher" }],
     outsider: ["teacher", { name: "Olga Outsider" }],
     admin: ["admin", { name: "Ada Admin" }],
-  });
+  },
+});
+
+describe.each(dialects)("a teacher's list of reports on %s", (dialect) => {
+  const test = tests[dialect];
   const sees = new Set<string>();
 
-  beforeAll(async () => {
+  test.beforeAll(async ({ t, people }) => {
     const pupils = await Promise.all(
       ["Petra Smith", "Paul Smith", "Quinn Jones", "Zed_Under 100% Smith"].map((name) =>
         signIn(t, "student", { name }),
@@ -78,7 +83,7 @@ describe.each(dialects)("a teacher's list of reports on %s", (dialect) => {
     );
   });
 
-  const pages = async (who: SignedInUser, query: string) => {
+  const pages = async (t: TestApp, who: SignedInUser, query: string) => {
     const ids: string[] = [];
     let cursor: string | null = null;
     do {
@@ -98,11 +103,14 @@ describe.each(dialects)("a teacher's list of reports on %s", (dialect) => {
   for (const sort of ["date", "name", "marks"]) {
     // `_` and `%` are matched as themselves, not as LIKE's wildcards.
     for (const search of ["", "smith", "SMI", "_", "0%", "\\"]) {
-      it(`pages sort=${sort} search=${search || "(none)"} two at a time: each readable report once, in order`, async () => {
+      test(`pages sort=${sort} search=${search || "(none)"} two at a time: each readable report once, in order`, async ({
+        t,
+        people,
+      }) => {
         const query = `&sort=${sort}${search ? `&search=${encodeURIComponent(search)}` : ""}`;
-        const everything = await pages(people.admin, query);
+        const everything = await pages(t, people.admin, query);
         const expected = everything.filter((id) => sees.has(id));
-        const listed = await pages(people.teacher, query);
+        const listed = await pages(t, people.teacher, query);
         expect(new Set(listed).size).toBe(listed.length);
         expect(listed).toEqual(expected);
         if (search === "") expect(listed).toHaveLength(sees.size);
@@ -112,14 +120,14 @@ describe.each(dialects)("a teacher's list of reports on %s", (dialect) => {
     }
   }
 
-  it("exports exactly what the list holds, each report once", async () => {
+  test("exports exactly what the list holds, each report once", async ({ t, people }) => {
     const ids = await exportedIds(t, people.teacher, "?sort=name");
-    expect(ids).toEqual(await pages(people.teacher, "&sort=name"));
+    expect(ids).toEqual(await pages(t, people.teacher, "&sort=name"));
   });
 
-  it("shows a teacher with no class and no report an empty list", async () => {
+  test("shows a teacher with no class and no report an empty list", async ({ t }) => {
     const fresh = await signIn(t, "teacher", { name: "Nina New" });
-    expect(await pages(fresh, "&sort=date")).toEqual([]);
-    expect(await pages(fresh, "&sort=name&search=smith")).toEqual([]);
+    expect(await pages(t, fresh, "&sort=date")).toEqual([]);
+    expect(await pages(t, fresh, "&sort=name&search=smith")).toEqual([]);
   });
 });

@@ -1,12 +1,12 @@
 import type { LinkedReport } from "@gradecast/contract/report-students";
 import { sql } from "kysely";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { forgetReaderShares, readsMostReports } from "../../src/reports/reader-share.ts";
 import type { SignedInUser } from "../support/accounts.ts";
 import { makeClass } from "../support/class-fixtures.ts";
-import { dialects } from "../support/helpers.ts";
+import { apiTests } from "../support/fixtures.ts";
+import { dialects, type TestApp } from "../support/helpers.ts";
 import { exportedIds } from "../support/reports-csv-parser.ts";
-import { schoolFor } from "../support/shared-app.ts";
 
 // A teacher who may read most of the school's reports takes one filtered walk of the school's
 // sort index instead of two walks (reports/reader-share.ts). Their list, search, paging and
@@ -14,15 +14,20 @@ import { schoolFor } from "../support/shared-app.ts";
 
 type Page = { items: LinkedReport[]; nextCursor: string | null };
 
-describe.each(dialects)("a teacher who reads most reports, on %s", (dialect) => {
-  const { t, people } = schoolFor(dialect, {
+const tests = apiTests({
+  env: { RATE_LIMITS: "off" },
+  people: {
     teacher: ["teacher", { name: "Wide Reader" }],
     other: ["teacher", { name: "Other Teacher" }],
     admin: "admin",
-  });
+  },
+});
+
+describe.each(dialects)("a teacher who reads most reports, on %s", (dialect) => {
+  const test = tests[dialect];
   let visible: Set<string>;
 
-  beforeAll(async () => {
+  test.beforeAll(async ({ t, people }) => {
     const shared = await makeClass(t, {
       teachers: [people.teacher.user.uid, people.other.user.uid],
     });
@@ -51,7 +56,7 @@ describe.each(dialects)("a teacher who reads most reports, on %s", (dialect) => 
     forgetReaderShares();
   });
 
-  const pages = async (who: SignedInUser, query: string, limit: number, max = 1000) => {
+  const pages = async (t: TestApp, who: SignedInUser, query: string, limit: number, max = 1000) => {
     const ids: string[] = [];
     let cursor: string | null = null;
     do {
@@ -68,37 +73,46 @@ describe.each(dialects)("a teacher who reads most reports, on %s", (dialect) => 
     return ids;
   };
 
-  it("counts the teacher as reading most reports, and the other teacher not", async () => {
+  test("counts the teacher as reading most reports, and the other teacher not", async ({
+    t,
+    people,
+  }) => {
     expect(await readsMostReports(t.database.db, people.teacher.user.uid)).toBe(true);
     expect(await readsMostReports(t.database.db, people.other.user.uid)).toBe(false);
   });
 
   for (const sort of ["date", "name", "marks"]) {
     for (const search of ["pupil 1", "shared", "foreign"]) {
-      it(`pages sort=${sort} search=${search}: what they may read, once each, in order`, async () => {
+      test(`pages sort=${sort} search=${search}: what they may read, once each, in order`, async ({
+        t,
+        people,
+      }) => {
         const query = `&sort=${sort}&search=${encodeURIComponent(search)}`;
-        const expected = (await pages(people.admin, query, 100, 100_000)).filter((id) =>
+        const expected = (await pages(t, people.admin, query, 100, 100_000)).filter((id) =>
           visible.has(id),
         );
-        const listed = await pages(people.teacher, query, 25, 100_000);
+        const listed = await pages(t, people.teacher, query, 25, 100_000);
         expect(new Set(listed).size).toBe(listed.length);
         expect(listed).toEqual(expected);
         if (search === "foreign") expect(listed).toEqual([]);
       });
     }
-    it(`gives the first pages of sort=${sort} without a search as the admin's, filtered`, async () => {
-      const expected = (await pages(people.admin, `&sort=${sort}`, 100, 300)).filter((id) =>
+    test(`gives the first pages of sort=${sort} without a search as the admin's, filtered`, async ({
+      t,
+      people,
+    }) => {
+      const expected = (await pages(t, people.admin, `&sort=${sort}`, 100, 300)).filter((id) =>
         visible.has(id),
       );
-      const listed = await pages(people.teacher, `&sort=${sort}`, 20, 100);
+      const listed = await pages(t, people.teacher, `&sort=${sort}`, 20, 100);
       expect(listed).toEqual(expected.slice(0, listed.length));
       expect(listed.length).toBeGreaterThanOrEqual(100);
     });
   }
 
-  it("exports what the list holds", async () => {
+  test("exports what the list holds", async ({ t, people }) => {
     const ids = await exportedIds(t, people.teacher, "?sort=name&search=shared");
     expect(ids).toHaveLength(150);
-    expect(ids).toEqual(await pages(people.teacher, "&sort=name&search=shared", 100, 100_000));
+    expect(ids).toEqual(await pages(t, people.teacher, "&sort=name&search=shared", 100, 100_000));
   });
 });

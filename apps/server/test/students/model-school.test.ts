@@ -2,9 +2,9 @@ import type { PredictionResult, StudentRecord } from "@gradecast/contract/predic
 import { loadDefaultModel } from "@gradecast/model";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.ts";
-import { dialects } from "../support/helpers.ts";
+import { apiTests, type People, type Person } from "../support/fixtures.ts";
+import { dialects, type TestApp } from "../support/helpers.ts";
 import { sampleAnswers, sampleQuestionnaire } from "../support/sample-answers.ts";
-import { signedInFor, testAppFor } from "../support/shared-app.ts";
 
 // The school is the deployment's, set in MODEL_SCHOOL, never the student's answer (issue 28):
 // whatever a client sends, a questionnaire and a prediction get the configured school, or none
@@ -21,30 +21,38 @@ describe("MODEL_SCHOOL", () => {
   });
 });
 
+const cast = { student: "student" } satisfies Record<string, Person>;
+const tests = apiTests({ env: { RATE_LIMITS: "off", MODEL_SCHOOL: "MS" }, people: cast });
+
 describe.each(dialects)("the deployment's school on %s", (dialect) => {
-  const t = testAppFor(dialect, { env: { RATE_LIMITS: "off", MODEL_SCHOOL: "MS" } });
-  const people = signedInFor(t, { student: "student" });
+  const test = tests[dialect];
   const model = loadDefaultModel();
 
-  const post = (url: string, payload: object) =>
+  const post = (people: People<typeof cast>, t: TestApp, url: string, payload: object) =>
     t.app.inject({ method: "POST", url, headers: people.student.auth, payload });
 
-  it("saves the configured school, not the one sent, and none when none is sent", async () => {
+  test("saves the configured school, not the one sent, and none when none is sent", async ({
+    t,
+    people,
+  }) => {
     for (const sent of [
       { ...sampleAnswers, school: "GP" },
       { ...sampleAnswers, school: null },
     ]) {
-      const res = await post("/api/students", sent);
+      const res = await post(people, t, "/api/students", sent);
       expect(res.statusCode, res.body).toBe(201);
       expect((res.json() as { student: StudentRecord }).student.school).toBe("MS");
     }
     const { school: _left, ...withoutSchool } = sampleAnswers;
-    const res = await post("/api/students", withoutSchool);
+    const res = await post(people, t, "/api/students", withoutSchool);
     expect((res.json() as { student: StudentRecord }).student.school).toBe("MS");
   });
 
-  it("predicts for the configured school", async () => {
-    const res = await post("/api/predict?store=false", { ...sampleAnswers, school: "GP" });
+  test("predicts for the configured school", async ({ t, people }) => {
+    const res = await post(people, t, "/api/predict?store=false", {
+      ...sampleAnswers,
+      school: "GP",
+    });
     expect(res.statusCode, res.body).toBe(200);
     const r = res.json() as PredictionResult;
     expect(r.inputs.school).toBe("MS");
@@ -54,12 +62,16 @@ describe.each(dialects)("the deployment's school on %s", (dialect) => {
   });
 });
 
+const tests2 = apiTests({ env: { RATE_LIMITS: "off" }, people: { student: "student" } });
+
 describe.each(dialects)("no school configured on %s", (dialect) => {
-  const t = testAppFor(dialect, { env: { RATE_LIMITS: "off" } });
-  const people = signedInFor(t, { student: "student" });
+  const test = tests2[dialect];
   const model = loadDefaultModel();
 
-  it("predicts for neither school: between the two, the school's answer shown as not set", async () => {
+  test("predicts for neither school: between the two, the school's answer shown as not set", async ({
+    t,
+    people,
+  }) => {
     const res = await t.app.inject({
       method: "POST",
       url: "/api/predict?store=false",

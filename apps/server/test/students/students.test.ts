@@ -1,11 +1,11 @@
 import type { StudentRecord } from "@gradecast/contract/prediction";
 import { type Question, questionKeys, questions } from "@gradecast/contract/questionnaire";
 import { sql } from "kysely";
-import { describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { signIn } from "../support/accounts.ts";
-import { dialects, errorOf } from "../support/helpers.ts";
+import { apiTests } from "../support/fixtures.ts";
+import { dialects, errorOf, type TestApp } from "../support/helpers.ts";
 import { sampleAnswers, sampleQuestionnaire } from "../support/sample-answers.ts";
-import { schoolFor } from "../support/shared-app.ts";
 
 // The student questionnaire through the real API (issue 6): every field's bad values are refused
 // naming the field (on both POST /api/students and POST /api/predict, which share the schema),
@@ -64,19 +64,24 @@ function badValuesOf(q: Question): unknown[] {
 /** Questions that may be left out of the body (the subject, the school). */
 const optional = new Set(["subject", "school"]);
 
-describe.each(dialects)("student questionnaire on %s", (dialect) => {
-  const { t, people } = schoolFor(dialect, {
+const tests = apiTests({
+  env: { RATE_LIMITS: "off" },
+  people: {
     student: ["student", { name: "Sara Student" }],
     other: ["student", { name: "Olga Other" }],
     teacher: "teacher",
     admin: "admin",
-  });
+  },
+});
 
-  const post = (who: Session | null, url: string, payload: unknown) =>
+describe.each(dialects)("student questionnaire on %s", (dialect) => {
+  const test = tests[dialect];
+
+  const post = (t: TestApp, who: Session | null, url: string, payload: unknown) =>
     t.app.inject({ method: "POST", url, headers: who?.auth ?? {}, payload: payload as object });
-  const mine = (who: Session | null) =>
+  const mine = (t: TestApp, who: Session | null) =>
     t.app.inject({ method: "GET", url: "/api/students/mine", headers: who?.auth ?? {} });
-  const count = async (table: "students" | "predictions") =>
+  const count = async (t: TestApp, table: "students" | "predictions") =>
     Number(
       (
         await sql<{ n: number }>`select count(*)::int as n from ${sql.table(table)}`.execute(
@@ -85,8 +90,11 @@ describe.each(dialects)("student questionnaire on %s", (dialect) => {
       ).rows[0]?.n,
     );
 
-  it("saves answers sent as strings: 201, every numeric answer stored and returned as a number", async () => {
-    const res = await post(people.student, "/api/students", asStrings);
+  test("saves answers sent as strings: 201, every numeric answer stored and returned as a number", async ({
+    t,
+    people,
+  }) => {
+    const res = await post(t, people.student, "/api/students", asStrings);
     expect(res.statusCode, res.body).toBe(201);
     const { student: record } = res.json() as { student: StudentRecord };
     expect(record).toMatchObject(asTyped);
@@ -113,16 +121,19 @@ describe.each(dialects)("student questionnaire on %s", (dialect) => {
     });
   });
 
-  it("saves answers sent as numbers the same way", async () => {
-    const res = await post(people.student, "/api/students", asTyped);
+  test("saves answers sent as numbers the same way", async ({ t, people }) => {
+    const res = await post(t, people.student, "/api/students", asTyped);
     expect(res.statusCode, res.body).toBe(201);
     expect((res.json() as { student: StudentRecord }).student).toMatchObject(asTyped);
   });
 
-  it("accepts every option of every question, at both ends of each range", async () => {
+  test("accepts every option of every question, at both ends of each range", async ({
+    t,
+    people,
+  }) => {
     for (const q of questions) {
       for (const o of [q.options[0]!, q.options[q.options.length - 1]!]) {
-        const res = await post(people.student, "/api/students", {
+        const res = await post(t, people.student, "/api/students", {
           ...asStrings,
           [q.key]: String(o.value),
         });
@@ -135,11 +146,17 @@ describe.each(dialects)("student questionnaire on %s", (dialect) => {
   });
 
   for (const url of ["/api/students", "/api/predict"]) {
-    it(`${url} refuses every field's bad values with 400 naming that field, and stores nothing`, async () => {
-      const before = { students: await count("students"), predictions: await count("predictions") };
+    test(`${url} refuses every field's bad values with 400 naming that field, and stores nothing`, async ({
+      t,
+      people,
+    }) => {
+      const before = {
+        students: await count(t, "students"),
+        predictions: await count(t, "predictions"),
+      };
       for (const q of questions) {
         for (const bad of badValuesOf(q)) {
-          const res = await post(people.student, url, { ...asStrings, [q.key]: bad });
+          const res = await post(t, people.student, url, { ...asStrings, [q.key]: bad });
           expect(res.statusCode, `${q.key}=${JSON.stringify(bad)}`).toBe(400);
           const error = errorOf(res.body);
           expect(error.code).toBe("validation_failed");
@@ -150,45 +167,52 @@ describe.each(dialects)("student questionnaire on %s", (dialect) => {
         }
         if (optional.has(q.key)) continue;
         const { [q.key]: _missing, ...rest } = asStrings;
-        const res = await post(people.student, url, rest);
+        const res = await post(t, people.student, url, rest);
         expect(res.statusCode, `${q.key} missing`).toBe(400);
         expect(Object.keys(errorOf(res.body).fields ?? {})).toEqual([q.key]);
       }
-      expect(await count("students")).toBe(before.students);
-      expect(await count("predictions")).toBe(before.predictions);
+      expect(await count(t, "students")).toBe(before.students);
+      expect(await count(t, "predictions")).toBe(before.predictions);
     });
   }
 
-  it("names every missing field of an empty body", async () => {
-    const res = await post(people.student, "/api/students", {});
+  test("names every missing field of an empty body", async ({ t, people }) => {
+    const res = await post(t, people.student, "/api/students", {});
     expect(res.statusCode).toBe(400);
     expect(Object.keys(errorOf(res.body).fields ?? {}).sort()).toEqual(
       questionKeys.filter((k) => !optional.has(k)).sort(),
     );
   });
 
-  it("saves G1 and G2 not known yet as null and a subject left out as null; G2 needs G1", async () => {
-    const early = await post(people.student, "/api/students", { ...asStrings, G1: null, G2: null });
+  test("saves G1 and G2 not known yet as null and a subject left out as null; G2 needs G1", async ({
+    t,
+    people,
+  }) => {
+    const early = await post(t, people.student, "/api/students", {
+      ...asStrings,
+      G1: null,
+      G2: null,
+    });
     expect(early.statusCode, early.body).toBe(201);
     expect((early.json() as { student: StudentRecord }).student).toMatchObject({
       G1: null,
       G2: null,
     });
-    const half = await post(people.student, "/api/students", { ...asStrings, G2: null });
+    const half = await post(t, people.student, "/api/students", { ...asStrings, G2: null });
     expect((half.json() as { student: StudentRecord }).student).toMatchObject({ G1: 12, G2: null });
     const { subject: _s, ...noSubject } = asStrings;
-    const left = await post(people.student, "/api/students", noSubject);
+    const left = await post(t, people.student, "/api/students", noSubject);
     expect(left.statusCode, left.body).toBe(201);
     expect((left.json() as { student: StudentRecord }).student.subject).toBeNull();
-    const before = await count("students");
-    const bad = await post(people.student, "/api/students", { ...asStrings, G1: null });
+    const before = await count(t, "students");
+    const bad = await post(t, people.student, "/api/students", { ...asStrings, G1: null });
     expect(bad.statusCode).toBe(400);
     expect(errorOf(bad.body).fields).toEqual({
       G2: "Give the first period grade (G1) before the second (G2).",
     });
-    expect(await count("students")).toBe(before);
+    expect(await count(t, "students")).toBe(before);
     // the records read back as saved, the latest first
-    const items = ((await mine(people.student)).json() as { items: StudentRecord[] }).items;
+    const items = ((await mine(t, people.student)).json() as { items: StudentRecord[] }).items;
     expect(items.slice(0, 3).map((i) => [i.G1, i.G2, i.subject])).toEqual([
       [12, 13, null],
       [12, null, "por"],
@@ -207,14 +231,14 @@ describe.each(dialects)("student questionnaire on %s", (dialect) => {
     await expect(row(12, "history")).rejects.toThrow(/check/i);
   });
 
-  it("lists only the caller's own questionnaires, newest first", async () => {
+  test("lists only the caller's own questionnaires, newest first", async ({ t, people }) => {
     // An account of this test's own, so that what other tests saved (in any order) is not listed.
     const caller = await signIn(t, "student");
-    const a = await post(caller, "/api/students", { ...asStrings, age: "15" });
-    const b = await post(caller, "/api/students", { ...asStrings, age: "16" });
-    const c = await post(people.student, "/api/students", asStrings);
+    const a = await post(t, caller, "/api/students", { ...asStrings, age: "15" });
+    const b = await post(t, caller, "/api/students", { ...asStrings, age: "16" });
+    const c = await post(t, people.student, "/api/students", asStrings);
     expect([a.statusCode, b.statusCode, c.statusCode]).toEqual([201, 201, 201]);
-    const res = await mine(caller);
+    const res = await mine(t, caller);
     expect(res.statusCode).toBe(200);
     expect(res.headers["cache-control"]).toBe("no-store");
     const items = (res.json() as { items: StudentRecord[] }).items;
@@ -224,7 +248,7 @@ describe.each(dialects)("student questionnaire on %s", (dialect) => {
       (a.json() as { student: StudentRecord }).student.id,
     ]);
 
-    const own = (await mine(people.student)).json() as { items: StudentRecord[] };
+    const own = (await mine(t, people.student)).json() as { items: StudentRecord[] };
     expect(own.items.length).toBeGreaterThan(0);
     const otherIds = new Set(items.map((i) => i.id));
     expect(own.items.some((i) => otherIds.has(i.id))).toBe(false);
@@ -232,18 +256,21 @@ describe.each(dialects)("student questionnaire on %s", (dialect) => {
     expect(Object.keys(own.items[0]!).sort()).toEqual([...questionKeys, "createdAt", "id"].sort());
   });
 
-  it("lets an admin save and list their own questionnaires only", async () => {
-    expect((await mine(people.admin)).json()).toEqual({ items: [] });
-    const res = await post(people.admin, "/api/students", asStrings);
+  test("lets an admin save and list their own questionnaires only", async ({ t, people }) => {
+    expect((await mine(t, people.admin)).json()).toEqual({ items: [] });
+    const res = await post(t, people.admin, "/api/students", asStrings);
     expect(res.statusCode).toBe(201);
-    const items = ((await mine(people.admin)).json() as { items: StudentRecord[] }).items;
+    const items = ((await mine(t, people.admin)).json() as { items: StudentRecord[] }).items;
     expect(items).toHaveLength(1);
   });
 
-  it("lets an admin alone read everyone's questionnaires, or one user's, with the owner", async () => {
+  test("lets an admin alone read everyone's questionnaires, or one user's, with the owner", async ({
+    t,
+    people,
+  }) => {
     const saved = [
-      await post(people.student, "/api/students", asStrings),
-      await post(people.other, "/api/students", { ...asStrings, age: "16" }),
+      await post(t, people.student, "/api/students", asStrings),
+      await post(t, people.other, "/api/students", { ...asStrings, age: "16" }),
     ];
     expect(saved.map((r) => r.statusCode)).toEqual([201, 201]);
     const all = await t.app.inject({
@@ -283,25 +310,28 @@ describe.each(dialects)("student questionnaire on %s", (dialect) => {
 
   // The questionnaire opens filled from the newest saved answers (issue 28): GET /mine is how the
   // form reads them, and no one but their owner reads a byte of them.
-  it("the newest saved answers reach their owner alone: not another student, a teacher, an admin or an unverified account", async () => {
+  test("the newest saved answers reach their owner alone: not another student, a teacher, an admin or an unverified account", async ({
+    t,
+    people,
+  }) => {
     const owner = await signIn(t, "student");
-    const older = await post(owner, "/api/students", { ...asStrings, age: "15" });
-    const newer = await post(owner, "/api/students", { ...asStrings, age: "24", G2: null });
+    const older = await post(t, owner, "/api/students", { ...asStrings, age: "15" });
+    const newer = await post(t, owner, "/api/students", { ...asStrings, age: "24", G2: null });
     expect([older.statusCode, newer.statusCode]).toEqual([201, 201]);
-    const newest = (await mine(owner)).json() as { items: StudentRecord[] };
+    const newest = (await mine(t, owner)).json() as { items: StudentRecord[] };
     expect(newest.items[0]).toEqual((newer.json() as { student: StudentRecord }).student);
     expect(newest.items[0]).toMatchObject({ age: 24, G2: null });
 
     const ids = new Set(newest.items.map((i) => i.id));
     const unverified = await signIn(t, "student", { verified: false });
     for (const who of [people.other, people.admin, unverified]) {
-      const res = await mine(who);
+      const res = await mine(t, who);
       expect(res.statusCode).toBe(200);
       const items = (res.json() as { items: StudentRecord[] }).items;
       expect(items.some((i) => ids.has(i.id))).toBe(false);
       expect(items.some((i) => i.age === 24 && i.G2 === null)).toBe(false);
     }
-    const teacher = await mine(people.teacher);
+    const teacher = await mine(t, people.teacher);
     expect(teacher.statusCode).toBe(403);
     expect(teacher.body).not.toContain(newest.items[0]!.id);
     // No route takes another user's id but the admins' list (GET /api/students?userId=).
@@ -315,17 +345,20 @@ describe.each(dialects)("student questionnaire on %s", (dialect) => {
     }
   });
 
-  it("refuses teachers (403) and anonymous callers (401)", async () => {
-    const listed = await mine(people.teacher);
+  test("refuses teachers (403) and anonymous callers (401)", async ({ t, people }) => {
+    const listed = await mine(t, people.teacher);
     expect(listed.statusCode).toBe(403);
     expect(errorOf(listed.body).code).toBe("forbidden");
-    const saved = await post(people.teacher, "/api/students", asStrings);
+    const saved = await post(t, people.teacher, "/api/students", asStrings);
     expect(saved.statusCode).toBe(403);
-    expect((await mine(null)).statusCode).toBe(401);
-    expect((await post(null, "/api/students", asStrings)).statusCode).toBe(401);
+    expect((await mine(t, null)).statusCode).toBe(401);
+    expect((await post(t, null, "/api/students", asStrings)).statusCode).toBe(401);
   });
 
-  it("the database itself refuses an out-of-range answer (CHECK constraint)", async () => {
+  test("the database itself refuses an out-of-range answer (CHECK constraint)", async ({
+    t,
+    people,
+  }) => {
     await expect(
       sql`insert into students (user_id, school, sex, age, address, famsize, pstatus, medu, fedu,
         mjob, fjob, reason, guardian, traveltime, studytime, failures, schoolsup, famsup, paid,
