@@ -20,45 +20,47 @@ import {
   uniqueEmail,
   waitForMail,
 } from "../support/accounts.ts";
-import { auditOf, dialects, errorOf, withTestApp } from "../support/helpers.ts";
-import { testAppFor, testClock } from "../support/shared-app.ts";
+import { apiTests } from "../support/fixtures.ts";
+import { auditOf, dialects, errorOf, type TestApp, withTestApp } from "../support/helpers.ts";
 
 // Email verification codes, password reset links, and the two ways mail leaves the server:
 // .eml files in DATA_DIR/outbox/, or a real SMTP server (here one in this process).
-describe.each(dialects)("verification and reset (%s)", (dialect) => {
-  const clock = testClock();
-  const t = testAppFor(dialect, { services: { now: clock.now } });
+const tests = apiTests({ clock: true });
 
-  const call = (method: "GET" | "POST", url: string, auth?: object, payload?: object) =>
+describe.each(dialects)("verification and reset (%s)", (dialect) => {
+  const test = tests[dialect];
+
+  const call = (t: TestApp, method: "GET" | "POST", url: string, auth?: object, payload?: object) =>
     t.app.inject({ method, url, headers: { ...auth }, payload, remoteAddress: randomIp() });
 
   /** A registered, signed-in student and the code of their registration email. */
-  async function newUser() {
+  async function newUser(t: TestApp) {
     const s = await signIn(t, "student", { verified: false });
     const mail = await waitForMail(t.dataDir, s.email, /verification code/);
     return { ...s, code: codeOf(mail) };
   }
 
-  const verify = (auth: object, code: unknown) => call("POST", "/api/verify", auth, { code });
+  const verify = (t: TestApp, auth: object, code: unknown) =>
+    call(t, "POST", "/api/verify", auth, { code });
   const wrongCode = (code: string) => (code === "000000" ? "111111" : "000000");
 
   describe("POST /api/verify", () => {
-    it("accepts the emailed code once and marks the email verified", async () => {
-      const u = await newUser();
+    test("accepts the emailed code once and marks the email verified", async ({ t }) => {
+      const u = await newUser(t);
       expect(u.code).toMatch(/^\d{6}$/);
       expect(u.user.emailVerified).toBe(false);
-      const res = await verify(u.auth, u.code);
+      const res = await verify(t, u.auth, u.code);
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({ message: messages.verifySuccess });
-      expect((await call("GET", "/api/me", u.auth)).json().emailVerified).toBe(true);
-      const again = await verify(u.auth, u.code);
+      expect((await call(t, "GET", "/api/me", u.auth)).json().emailVerified).toBe(true);
+      const again = await verify(t, u.auth, u.code);
       expect(again.statusCode).toBe(400);
     });
 
-    it("answers 400 invalid_code for a wrong or malformed code", async () => {
-      const u = await newUser();
+    test("answers 400 invalid_code for a wrong or malformed code", async ({ t }) => {
+      const u = await newUser(t);
       for (const code of [wrongCode(u.code), "12345", "abcdef", undefined]) {
-        const res = await verify(u.auth, code);
+        const res = await verify(t, u.auth, code);
         expect(res.statusCode).toBe(400);
         expect(errorOf(res.body)).toEqual({
           code: "invalid_code",
@@ -67,33 +69,33 @@ describe.each(dialects)("verification and reset (%s)", (dialect) => {
       }
     });
 
-    it("kills the code after 5 wrong tries, even when the 6th is right", async () => {
-      const u = await newUser();
+    test("kills the code after 5 wrong tries, even when the 6th is right", async ({ t }) => {
+      const u = await newUser(t);
       for (let i = 0; i < 5; i++) {
-        expect((await verify(u.auth, wrongCode(u.code))).statusCode).toBe(400);
+        expect((await verify(t, u.auth, wrongCode(u.code))).statusCode).toBe(400);
       }
-      const res = await verify(u.auth, u.code);
+      const res = await verify(t, u.auth, u.code);
       expect(res.statusCode).toBe(400);
       expect(errorOf(res.body).code).toBe("invalid_code");
-      expect((await call("GET", "/api/me", u.auth)).json().emailVerified).toBe(false);
+      expect((await call(t, "GET", "/api/me", u.auth)).json().emailVerified).toBe(false);
     });
 
-    it("still accepts the right code after 4 wrong tries", async () => {
-      const u = await newUser();
-      for (let i = 0; i < 4; i++) await verify(u.auth, wrongCode(u.code));
-      expect((await verify(u.auth, u.code)).statusCode).toBe(200);
+    test("still accepts the right code after 4 wrong tries", async ({ t }) => {
+      const u = await newUser(t);
+      for (let i = 0; i < 4; i++) await verify(t, u.auth, wrongCode(u.code));
+      expect((await verify(t, u.auth, u.code)).statusCode).toBe(200);
     });
 
-    it("expires the code after 10 minutes", async () => {
-      const u = await newUser();
+    test("expires the code after 10 minutes", async ({ t, clock }) => {
+      const u = await newUser(t);
       clock.tick(10 * 60_000 + 1_000);
       // The ID token is still valid (15 minutes); only the code has expired.
-      const res = await verify(u.auth, u.code);
+      const res = await verify(t, u.auth, u.code);
       expect(res.statusCode).toBe(400);
       expect(errorOf(res.body).code).toBe("invalid_code");
     });
 
-    it("needs a signed-in caller", async () => {
+    test("needs a signed-in caller", async ({ t }) => {
       const res = await t.app.inject({
         method: "POST",
         url: "/api/verify",
@@ -102,8 +104,8 @@ describe.each(dialects)("verification and reset (%s)", (dialect) => {
       expect(res.statusCode).toBe(401);
     });
 
-    it("stores the code hashed, never in clear", async () => {
-      const u = await newUser();
+    test("stores the code hashed, never in clear", async ({ t }) => {
+      const u = await newUser(t);
       const rows = await t.database.db
         .selectFrom("email_codes")
         .select("code_hash")
@@ -115,46 +117,46 @@ describe.each(dialects)("verification and reset (%s)", (dialect) => {
   });
 
   describe("POST /api/verify/resend", () => {
-    it("sends a new code that works, and the old one stops working", async () => {
-      const u = await newUser();
-      const res = await call("POST", "/api/verify/resend", u.auth);
+    test("sends a new code that works, and the old one stops working", async ({ t }) => {
+      const u = await newUser(t);
+      const res = await call(t, "POST", "/api/verify/resend", u.auth);
       expect(res.statusCode).toBe(202);
       const second = codeOf(await waitForMail(t.dataDir, u.email, /verification code/, 1));
       expect(second).toMatch(/^\d{6}$/);
-      if (second !== u.code) expect((await verify(u.auth, u.code)).statusCode).toBe(400);
-      expect((await verify(u.auth, second)).statusCode).toBe(200);
+      if (second !== u.code) expect((await verify(t, u.auth, u.code)).statusCode).toBe(400);
+      expect((await verify(t, u.auth, second)).statusCode).toBe(200);
     });
 
-    it("is limited to 5 an hour per account (429 with Retry-After)", async () => {
-      const u = await newUser();
+    test("is limited to 5 an hour per account (429 with Retry-After)", async ({ t }) => {
+      const u = await newUser(t);
       for (let i = 0; i < 5; i++) {
-        expect((await call("POST", "/api/verify/resend", u.auth)).statusCode).toBe(202);
+        expect((await call(t, "POST", "/api/verify/resend", u.auth)).statusCode).toBe(202);
       }
-      const res = await call("POST", "/api/verify/resend", u.auth);
+      const res = await call(t, "POST", "/api/verify/resend", u.auth);
       expect(res.statusCode).toBe(429);
       expect(res.headers["retry-after"]).toBeDefined();
       // Another account is not affected.
-      const other = await newUser();
-      expect((await call("POST", "/api/verify/resend", other.auth)).statusCode).toBe(202);
+      const other = await newUser(t);
+      expect((await call(t, "POST", "/api/verify/resend", other.auth)).statusCode).toBe(202);
     });
 
-    it("needs a signed-in caller", async () => {
-      expect((await call("POST", "/api/verify/resend")).statusCode).toBe(401);
+    test("needs a signed-in caller", async ({ t }) => {
+      expect((await call(t, "POST", "/api/verify/resend")).statusCode).toBe(401);
     });
   });
 
   describe("forgot and reset password", () => {
-    const forgot = (email: string) =>
-      call("POST", "/api/auth/forgot-password", undefined, { email });
-    const reset = (token: string, password: string) =>
-      call("POST", "/api/auth/reset-password", undefined, { token, password });
-    const login = (email: string, password: string) =>
-      call("POST", "/api/auth/login", undefined, { email, password });
+    const forgot = (t: TestApp, email: string) =>
+      call(t, "POST", "/api/auth/forgot-password", undefined, { email });
+    const reset = (t: TestApp, token: string, password: string) =>
+      call(t, "POST", "/api/auth/reset-password", undefined, { token, password });
+    const login = (t: TestApp, email: string, password: string) =>
+      call(t, "POST", "/api/auth/login", undefined, { email, password });
 
-    it("answers 202 the same way for a known and an unknown email", async () => {
-      const u = await newUser();
-      const known = await forgot(u.email);
-      const unknown = await forgot(uniqueEmail("ghost"));
+    test("answers 202 the same way for a known and an unknown email", async ({ t }) => {
+      const u = await newUser(t);
+      const known = await forgot(t, u.email);
+      const unknown = await forgot(t, uniqueEmail("ghost"));
       expect(known.statusCode).toBe(202);
       expect(unknown.statusCode).toBe(202);
       expect(known.body).toBe(unknown.body);
@@ -162,10 +164,12 @@ describe.each(dialects)("verification and reset (%s)", (dialect) => {
       await waitForMail(t.dataDir, u.email, /reset-password\?token=/);
     });
 
-    it("emails a single-use link to /reset-password that resets the password and ends every session", async () => {
-      const u = await newUser();
+    test("emails a single-use link to /reset-password that resets the password and ends every session", async ({
+      t,
+    }) => {
+      const u = await newUser(t);
       const newPassword = "a brand new passphrase";
-      await forgot(u.email.toUpperCase());
+      await forgot(t, u.email.toUpperCase());
       const mail = await waitForMail(t.dataDir, u.email, /reset-password\?token=/);
       expect(mail.text).toContain("http://localhost:3000/reset-password?token=");
       const token = resetTokenOf(mail);
@@ -173,77 +177,84 @@ describe.each(dialects)("verification and reset (%s)", (dialect) => {
 
       const me = () => t.app.inject({ method: "GET", url: "/api/me", headers: { ...u.auth } });
       expect((await me()).statusCode).toBe(200);
-      const res = await reset(token, newPassword);
+      const res = await reset(t, token, newPassword);
       expect(res.statusCode).toBe(200);
       // The ID token of the ended session is refused at once, not when it expires.
       expect((await me()).statusCode).toBe(401);
       const refresh = await sendRefreshCookie(t, "refresh", u.refreshToken);
       expect(refresh.statusCode).toBe(401);
-      expect((await login(u.email, testPassword)).statusCode).toBe(401);
-      expect((await login(u.email, newPassword)).statusCode).toBe(200);
+      expect((await login(t, u.email, testPassword)).statusCode).toBe(401);
+      expect((await login(t, u.email, newPassword)).statusCode).toBe(200);
 
-      const twice = await reset(token, "yet another passphrase");
+      const twice = await reset(t, token, "yet another passphrase");
       expect(twice.statusCode).toBe(400);
       expect(errorOf(twice.body).code).toBe("invalid_token");
-      expect((await login(u.email, newPassword)).statusCode).toBe(200);
+      expect((await login(t, u.email, newPassword)).statusCode).toBe(200);
 
       const audit = await auditOf(t, "auth.password_reset", u.user.uid);
       expect(audit).toHaveLength(1);
       expect(JSON.stringify(audit)).not.toContain(token);
     });
 
-    it("a new password ends every other link: older, newer, or sent before a password change", async () => {
-      const u = await newUser();
-      await forgot(u.email);
-      await forgot(u.email);
+    test("a new password ends every other link: older, newer, or sent before a password change", async ({
+      t,
+    }) => {
+      const u = await newUser(t);
+      await forgot(t, u.email);
+      await forgot(t, u.email);
       const links = [
         resetTokenOf(await waitForMail(t.dataDir, u.email, /reset-password\?token=/, 0)),
         resetTokenOf(await waitForMail(t.dataDir, u.email, /reset-password\?token=/, 1)),
       ];
       expect(new Set(links).size).toBe(2);
-      expect((await reset(links[0]!, "the first new passphrase")).statusCode).toBe(200);
-      const other = await reset(links[1]!, "an attacker's passphrase");
+      expect((await reset(t, links[0]!, "the first new passphrase")).statusCode).toBe(200);
+      const other = await reset(t, links[1]!, "an attacker's passphrase");
       expect(other.statusCode).toBe(400);
       expect(errorOf(other.body).code).toBe("invalid_token");
-      expect((await login(u.email, "the first new passphrase")).statusCode).toBe(200);
+      expect((await login(t, u.email, "the first new passphrase")).statusCode).toBe(200);
 
       // A link asked for before the owner changes the password in Settings dies with the change.
-      const v = await newUser();
-      await forgot(v.email);
+      const v = await newUser(t);
+      await forgot(t, v.email);
       const link = resetTokenOf(await waitForMail(t.dataDir, v.email, /reset-password\?token=/));
-      const changed = await call("POST", "/api/me/password", v.auth, {
+      const changed = await call(t, "POST", "/api/me/password", v.auth, {
         currentPassword: testPassword,
         newPassword: "changed in settings",
       });
       expect(changed.statusCode).toBe(204);
-      expect((await reset(link, "an attacker's passphrase")).statusCode).toBe(400);
-      expect((await login(v.email, "changed in settings")).statusCode).toBe(200);
+      expect((await reset(t, link, "an attacker's passphrase")).statusCode).toBe(400);
+      expect((await login(t, v.email, "changed in settings")).statusCode).toBe(200);
     });
 
-    it("refuses a link older than 30 minutes, an unknown token and a common new password", async () => {
-      const u = await newUser();
-      await forgot(u.email);
+    test("refuses a link older than 30 minutes, an unknown token and a common new password", async ({
+      t,
+      clock,
+    }) => {
+      const u = await newUser(t);
+      await forgot(t, u.email);
       const token = resetTokenOf(await waitForMail(t.dataDir, u.email, /reset-password\?token=/));
-      const common = await reset(token, "password123");
+      const common = await reset(t, token, "password123");
       expect(common.statusCode).toBe(400);
       expect(errorOf(common.body).fields?.password).toMatch(/too common/);
-      expect((await reset("A".repeat(43), "a fine new passphrase")).statusCode).toBe(400);
+      expect((await reset(t, "A".repeat(43), "a fine new passphrase")).statusCode).toBe(400);
       clock.tick(30 * 60_000 + 1_000);
-      const late = await reset(token, "a fine new passphrase");
+      const late = await reset(t, token, "a fine new passphrase");
       expect(late.statusCode).toBe(400);
       expect(errorOf(late.body).code).toBe("invalid_token");
     });
 
-    it("validates the request: an email is needed, a token and a password of 8+", async () => {
-      const bad = await call("POST", "/api/auth/forgot-password", undefined, { email: "nope" });
+    test("validates the request: an email is needed, a token and a password of 8+", async ({
+      t,
+    }) => {
+      const bad = await call(t, "POST", "/api/auth/forgot-password", undefined, { email: "nope" });
       expect(bad.statusCode).toBe(400);
       expect(errorOf(bad.body).fields?.email).toBe("Enter a valid email address.");
-      const short = await reset("token", "short");
+      const short = await reset(t, "token", "short");
       expect(short.statusCode).toBe(400);
       expect(errorOf(short.body).fields?.password).toBe("Use at least 8 characters.");
     });
 
-    it("forgot-password is limited to 5 an hour per email and client address", async () => {
+    test("forgot-password is limited to 5 an hour per email and client address", async ({ t }) => {
       const email = uniqueEmail("flood");
       const remoteAddress = randomIp();
       const from = (address: string) =>
@@ -259,12 +270,12 @@ describe.each(dialects)("verification and reset (%s)", (dialect) => {
       expect(res.headers["retry-after"]).toBeDefined();
       expect((await from(uniqueEmail("other"))).statusCode).toBe(202);
       // Another client is not held back (forgot-password-limit.test.ts: the owner's own).
-      expect((await forgot(email)).statusCode).toBe(202);
+      expect((await forgot(t, email)).statusCode).toBe(202);
     });
 
-    it("writes each mail as an .eml file with a readable text part", async () => {
+    test("writes each mail as an .eml file with a readable text part", async ({ t }) => {
       // Its own mail first: the test must not rely on others having sent some before it.
-      await newUser();
+      await newUser(t);
       const mails = await readOutbox(t.dataDir);
       expect(mails.length).toBeGreaterThan(0);
       for (const m of mails) {

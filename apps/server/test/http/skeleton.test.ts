@@ -3,13 +3,17 @@ import { readFileSync } from "node:fs";
 import { apiAccess } from "@gradecast/contract/api-access";
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../../src/config.ts";
+import { apiTests } from "../support/fixtures.ts";
 import { createTestApp, dialects, errorOf } from "../support/helpers.ts";
-import { testAppFor } from "../support/shared-app.ts";
+
+const tests = apiTests({});
 
 describe.each(dialects)("skeleton on %s", (dialect) => {
-  const t = testAppFor(dialect);
+  const test = tests[dialect];
 
-  it("reports health with the database and the model ok, and the model's version", async () => {
+  test("reports health with the database and the model ok, and the model's version", async ({
+    t,
+  }) => {
     const res = await t.app.inject({ method: "GET", url: "/api/health" });
     expect(res.statusCode).toBe(200);
     const artifact = JSON.parse(
@@ -27,7 +31,9 @@ describe.each(dialects)("skeleton on %s", (dialect) => {
     });
   });
 
-  it("describes its API at /api/docs: an OpenAPI document from the route schemas, and a page", async () => {
+  test("describes its API at /api/docs: an OpenAPI document from the route schemas, and a page", async ({
+    t,
+  }) => {
     const res = await t.app.inject({ method: "GET", url: "/api/openapi.json" });
     expect(res.statusCode).toBe(200);
     const doc = res.json() as {
@@ -63,7 +69,9 @@ describe.each(dialects)("skeleton on %s", (dialect) => {
     expect(page.body).not.toMatch(/<script|style=/);
   });
 
-  it("gives anyone the school's name and contact address, null (no placeholder) when unset", async () => {
+  test("gives anyone the school's name and contact address, null (no placeholder) when unset", async ({
+    t,
+  }) => {
     const res = await t.app.inject({ method: "GET", url: "/api/site" });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ contactEmail: null, schoolName: null });
@@ -83,14 +91,16 @@ describe.each(dialects)("skeleton on %s", (dialect) => {
     }
   });
 
-  it("answers an unknown API path with a JSON 404", async () => {
+  test("answers an unknown API path with a JSON 404", async ({ t }) => {
     const res = await t.app.inject({ method: "GET", url: "/api/no-such-thing" });
     expect(res.statusCode).toBe(404);
     expect(res.headers["content-type"]).toContain("application/json");
     expect(errorOf(res.body).code).toBe("not_found");
   });
 
-  it("refuses a body over the route's limit with 413 in the error shape, naming the limit", async () => {
+  test("refuses a body over the route's limit with 413 in the error shape, naming the limit", async ({
+    t,
+  }) => {
     const res = await t.app.inject({
       method: "POST",
       url: "/api/auth/login",
@@ -104,7 +114,7 @@ describe.each(dialects)("skeleton on %s", (dialect) => {
     });
   });
 
-  it("refuses malformed JSON with 400 in the error shape", async () => {
+  test("refuses malformed JSON with 400 in the error shape", async ({ t }) => {
     const res = await t.app.inject({
       method: "POST",
       url: "/api/auth/login",
@@ -115,7 +125,7 @@ describe.each(dialects)("skeleton on %s", (dialect) => {
     expect(errorOf(res.body).message).toMatch(/JSON/);
   });
 
-  it("sends the security headers", async () => {
+  test("sends the security headers", async ({ t }) => {
     const res = await t.app.inject({ method: "GET", url: "/api/health" });
     const csp = String(res.headers["content-security-policy"]);
     expect(csp).toContain("script-src 'self'");
@@ -126,7 +136,7 @@ describe.each(dialects)("skeleton on %s", (dialect) => {
     expect(res.headers["referrer-policy"]).toBe("no-referrer");
   });
 
-  it("answers 503 with db unavailable when the database is gone", async () => {
+  test("answers 503 with db unavailable when the database is gone", async () => {
     const other = await createTestApp(dialect);
     await other.database.close();
     const res = await other.app.inject({ method: "GET", url: "/api/health" });
