@@ -38,7 +38,7 @@ export default defineConfig({
         test: {
           name: "api",
           include: ["apps/server/test/**/*.test.ts"],
-          setupFiles: ["apps/server/test/setup/cheap-hashes.ts"],
+          setupFiles: ["apps/server/test/support/setup/cheap-hashes.ts"],
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },

@@ -20,7 +20,7 @@ import { fillReportForm } from "./report-form.ts";
 // (sign-up, settings, teacher input, the edit dialog; the admin's name through admin:create),
 // then every screen that shows it: the text must read back verbatim as text, and nothing in it may
 // run (no dialog but the app's own, window.__xss never set, no element or handler it could have
-// made). The API side (storage, literal search) is apps/server/test/security.test.ts; here the
+// made). The API side (storage, literal search) is apps/server/test/http/security.test.ts; here the
 // API only confirms that what the browser sent is what was stored, byte for byte.
 
 const payloads = {

@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import type { TestApp } from "../helpers.ts";
+import type { TestApp } from "../support/helpers.ts";
 
 // Outcomes and the predictions made before them, written directly with SQL as the gradebook and
 // the predictions would write them, so the evaluation's tests and benchmark depend on neither.

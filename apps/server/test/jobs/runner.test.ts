@@ -9,8 +9,8 @@ import { buildApp } from "../../src/app.ts";
 import { loadConfig } from "../../src/config.ts";
 import { type Database, migrate, openDatabase } from "../../src/db/database.ts";
 import { enqueueJob, type JobHandler } from "../../src/jobs/queue.ts";
-import { apiTests } from "../fixtures.ts";
-import { createPostgresDatabase, dialects, type TestApp } from "../helpers.ts";
+import { apiTests } from "../support/fixtures.ts";
+import { createPostgresDatabase, dialects, type TestApp } from "../support/helpers.ts";
 
 // The background job runner (issue 29): a job runs once and records its progress; a job that
 // throws is tried again, then fails with its message; a job whose instance died runs again after

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect } from "vitest";
 import { enqueueJob, type JobHandler } from "../../src/jobs/queue.ts";
-import { randomIp } from "../accounts.ts";
-import { apiTests } from "../fixtures.ts";
-import { dialects, errorOf } from "../helpers.ts";
+import { randomIp } from "../support/accounts.ts";
+import { apiTests } from "../support/fixtures.ts";
+import { dialects, errorOf } from "../support/helpers.ts";
 
 // GET /api/jobs/:id: the person who started a job follows its progress, an admin sees any job,
 // anybody else gets the answer of a job that does not exist (404), and a caller not signed in

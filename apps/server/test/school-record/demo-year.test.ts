@@ -11,9 +11,9 @@ import {
   removeDemoSchool,
 } from "../../scripts/demo-school.ts";
 import { hashPassword } from "../../src/auth/passwords.ts";
-import { postLogin, testPassword } from "../accounts.ts";
-import { apiTests } from "../fixtures.ts";
-import { dialects, type TestApp } from "../helpers.ts";
+import { postLogin, testPassword } from "../support/accounts.ts";
+import { apiTests } from "../support/fixtures.ts";
+import { dialects, type TestApp } from "../support/helpers.ts";
 
 // `npm run seed:demo` fills a school year (issue 29): after seeding, each demo class has its
 // students, their record, the school's predictions at each stage (C, B, A) made before the

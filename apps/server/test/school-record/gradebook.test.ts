@@ -13,10 +13,10 @@ import {
 } from "@gradecast/contract/school-record";
 import { describe, expect } from "vitest";
 import { jobKinds } from "../../src/jobs/queue.ts";
-import { randomIp, type SignedInUser, signIn } from "../accounts.ts";
-import { makeClass } from "../class-fixtures.ts";
-import { apiTests } from "../fixtures.ts";
-import { auditOf, type DialectName, dialects, errorOf, type TestApp } from "../helpers.ts";
+import { randomIp, type SignedInUser, signIn } from "../support/accounts.ts";
+import { makeClass } from "../support/class-fixtures.ts";
+import { apiTests } from "../support/fixtures.ts";
+import { auditOf, type DialectName, dialects, errorOf, type TestApp } from "../support/helpers.ts";
 
 // The gradebook (issue 29) through the real API: who reads and who changes a class's school
 // record (every relationship), a value's history (a correction keeps the earlier value), the

@@ -12,12 +12,12 @@ import { describe, expect } from "vitest";
 import { forgetRecordContext } from "../../src/db/record-context.ts";
 import type { JobContext } from "../../src/jobs/queue.ts";
 import { recomputeAfterModelChange, recomputePredictions } from "../../src/prediction/recompute.ts";
-import type { SignedInUser } from "../accounts.ts";
-import { enrol, makeClass } from "../class-fixtures.ts";
-import { api } from "../class-helpers.ts";
-import { apiTests } from "../fixtures.ts";
-import { dialects, type TestApp } from "../helpers.ts";
-import { sampleQuestionnaire } from "../sample-answers.ts";
+import type { SignedInUser } from "../support/accounts.ts";
+import { enrol, makeClass } from "../support/class-fixtures.ts";
+import { api } from "../support/class-helpers.ts";
+import { apiTests } from "../support/fixtures.ts";
+import { dialects, type TestApp } from "../support/helpers.ts";
+import { sampleQuestionnaire } from "../support/sample-answers.ts";
 
 // Issue 29, "the record wins, and says so": for an enrolled student each class's prediction
 // uses the class's record where it holds a value and the student's answers otherwise, every

@@ -1,0 +1,467 @@
+import { adminMessages } from "@gradecast/contract/admin";
+import { messages } from "@gradecast/contract/messages";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  postLogin,
+  type SignedInUser,
+  sendRefreshCookie,
+  signIn,
+  uniqueEmail,
+} from "../support/accounts.ts";
+import {
+  auditOf,
+  createTestApp,
+  dialects,
+  errorOf,
+  recordingMailer,
+  type TestApp,
+  withTestApp,
+} from "../support/helpers.ts";
+
+// User management (issue 8): list and search, role changes and teacher approval, disabling
+// (sessions and ID tokens end at once), the last-admin rule under concurrency, admin-sent
+// password resets, and the audit entries each of them writes.
+
+type AdminUser = {
+  uid: string;
+  name: string;
+  email: string;
+  role: string;
+  pendingRole: string | null;
+  emailVerified: boolean;
+  disabled: boolean;
+  createdAt: string;
+};
+
+describe.each(dialects)("admin users (%s)", (dialect) => {
+  let t: TestApp;
+  let admin: SignedInUser;
+  const mailer = recordingMailer();
+  const outbox = mailer.sent;
+  const adminIp = "10.99.0.1";
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect, { services: { mailer } });
+    admin = await signIn(t, "admin", { name: "Ada Admin" });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  /** Leaves the file's admin as the only one (earlier tests may have made others). */
+  const demoteOtherAdmins = () =>
+    t.database.db
+      .updateTable("users")
+      .set({ role: "student" })
+      .where("role", "=", "admin")
+      .where("id", "!=", admin.user.uid)
+      .execute();
+
+  function list(query: string, who: SignedInUser = admin) {
+    return t.app.inject({ method: "GET", url: `/api/admin/users${query}`, headers: who.auth });
+  }
+
+  function patch(uid: string, payload: unknown, who: SignedInUser = admin) {
+    return t.app.inject({
+      method: "PATCH",
+      url: `/api/admin/users/${uid}`,
+      headers: who.auth,
+      remoteAddress: adminIp,
+      payload: payload as object,
+    });
+  }
+
+  async function row(uid: string) {
+    return t.database.db
+      .selectFrom("users")
+      .selectAll()
+      .where("id", "=", uid)
+      .executeTakeFirstOrThrow();
+  }
+
+  describe("GET /api/admin/users", () => {
+    it("finds users by part of their name or email, whatever the case, with exactly the public fields", async () => {
+      const a = await signIn(t, "student", {
+        name: "Zebedee Quaffle",
+        email: uniqueEmail("zq-find"),
+      });
+      const b = await signIn(t, "teacher", { name: "Other", email: uniqueEmail("quaffle-mail") });
+      const byName = await list("?search=zEBEDEE%20quaff");
+      expect(byName.statusCode).toBe(200);
+      const found = (byName.json() as { items: AdminUser[] }).items;
+      expect(found.map((u) => u.uid)).toEqual([a.user.uid]);
+      expect(Object.keys(found[0]!).sort()).toEqual(
+        [
+          "uid",
+          "name",
+          "email",
+          "role",
+          "pendingRole",
+          "emailVerified",
+          "disabled",
+          "createdAt",
+        ].sort(),
+      );
+      expect(found[0]).toMatchObject({
+        name: "Zebedee Quaffle",
+        role: "student",
+        pendingRole: null,
+        emailVerified: true,
+        disabled: false,
+      });
+      expect(byName.body).not.toContain("password");
+
+      const both = (await list("?search=QUAFFLE")).json() as { items: AdminUser[] };
+      expect(both.items.map((u) => u.uid).sort()).toEqual([a.user.uid, b.user.uid].sort());
+      const byEmail = (await list(`?search=${encodeURIComponent(b.email.toUpperCase())}`)).json();
+      expect(byEmail.items.map((u: AdminUser) => u.uid)).toEqual([b.user.uid]);
+    });
+
+    it("matches % and _ literally", async () => {
+      const odd = await signIn(t, "student", { name: "Per%cent_Under", email: uniqueEmail("pc") });
+      await signIn(t, "student", { name: "PerXcentYUnder", email: uniqueEmail("pc") });
+      const res = (await list(`?search=${encodeURIComponent("per%cent_")}`)).json();
+      expect(res.items.map((u: AdminUser) => u.uid)).toEqual([odd.user.uid]);
+      const none = (await list(`?search=${encodeURIComponent("%")}`)).json();
+      expect(none.items.map((u: AdminUser) => u.uid)).toEqual([odd.user.uid]);
+    });
+
+    it("pages newest first with a cursor, without gaps or repeats", async () => {
+      const tag = `pager${Date.now()}`;
+      for (let i = 0; i < 5; i++) {
+        await signIn(t, "student", { name: `${tag} ${i}`, email: uniqueEmail(tag) });
+      }
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      let pages = 0;
+      do {
+        const query: string = `?search=${tag}&limit=2${cursor ? `&cursor=${cursor}` : ""}`;
+        const res = await list(query);
+        expect(res.statusCode).toBe(200);
+        const body = res.json() as { items: AdminUser[]; nextCursor: string | null };
+        expect(body.items.length).toBeLessThanOrEqual(2);
+        seen.push(...body.items.map((u) => u.name));
+        cursor = body.nextCursor;
+        pages += 1;
+      } while (cursor && pages < 10);
+      expect(pages).toBe(3);
+      expect(seen).toEqual([4, 3, 2, 1, 0].map((i) => `${tag} ${i}`));
+    });
+
+    it("refuses a bad limit or cursor with 400 naming the field", async () => {
+      for (const [query, field] of [
+        ["?limit=0", "limit"],
+        ["?cursor=not-a-cursor", "cursor"],
+      ] as const) {
+        const res = await list(query);
+        expect(res.statusCode, query).toBe(400);
+        expect(errorOf(res.body).fields).toHaveProperty(field);
+      }
+    });
+
+    it("is refused to teachers (403) and anonymous callers (401)", async () => {
+      const teacher = await signIn(t, "teacher");
+      expect((await list("", teacher)).statusCode).toBe(403);
+      const anon = await t.app.inject({ method: "GET", url: "/api/admin/users" });
+      expect(anon.statusCode).toBe(401);
+    });
+  });
+
+  describe("PATCH /api/admin/users/:uid", () => {
+    it("changes a role, which the user's existing ID token carries at once, and audits it", async () => {
+      const s = await signIn(t, "student");
+      const before = await t.app.inject({ method: "GET", url: "/api/reports", headers: s.auth });
+      expect(before.statusCode).toBe(403);
+      const res = await patch(s.user.uid, { role: "teacher" });
+      expect(res.statusCode).toBe(200);
+      expect((res.json() as { user: AdminUser }).user).toMatchObject({
+        uid: s.user.uid,
+        role: "teacher",
+        pendingRole: null,
+      });
+      expect((await row(s.user.uid)).role).toBe("teacher");
+      const after = await t.app.inject({ method: "GET", url: "/api/reports", headers: s.auth });
+      expect(after.statusCode).toBe(200);
+      const [entry] = await auditOf(t, "admin.role_changed", s.user.uid);
+      expect(entry).toMatchObject({
+        actor_id: admin.user.uid,
+        actor_email: admin.email,
+        ip: adminIp,
+      });
+      expect(entry!.details).toMatchObject({ from: "student", to: "teacher" });
+      expect(entry!.at).toBeTruthy();
+    });
+
+    it("validates the body and the user", async () => {
+      const s = await signIn(t, "student");
+      const empty = await patch(s.user.uid, {});
+      expect(empty.statusCode).toBe(400);
+      expect(errorOf(empty.body).message).toBe(adminMessages.nothingToChange);
+      const badRole = await patch(s.user.uid, { role: "principal" });
+      expect(badRole.statusCode).toBe(400);
+      expect(errorOf(badRole.body).fields).toHaveProperty("role");
+      const badFlag = await patch(s.user.uid, { disabled: "yes" });
+      expect(badFlag.statusCode).toBe(400);
+      expect(errorOf(badFlag.body).fields).toHaveProperty("disabled");
+      const extra = await patch(s.user.uid, { role: "teacher", email: "x@example.com" });
+      expect(extra.statusCode).toBe(400);
+      expect((await row(s.user.uid)).role).toBe("student");
+      const unknown = await patch("00000000-0000-4000-8000-000000000000", { role: "teacher" });
+      expect(unknown.statusCode).toBe(404);
+      expect(errorOf(unknown.body).message).toBe(adminMessages.userNotFound);
+      expect((await patch("not-a-uuid", { role: "teacher" })).statusCode).toBe(404);
+    });
+
+    it("writes nothing when nothing changes", async () => {
+      const s = await signIn(t, "student");
+      const res = await patch(s.user.uid, { role: "student", disabled: false });
+      expect(res.statusCode).toBe(200);
+      expect(await auditOf(t, "admin.role_changed", s.user.uid)).toHaveLength(0);
+      expect(await auditOf(t, "admin.user_enabled", s.user.uid)).toHaveLength(0);
+    });
+  });
+
+  describe("disabling an account", () => {
+    it("ends every session and the ID token at once, refuses sign-in and refresh, and can be undone", async () => {
+      const s = await signIn(t, "teacher");
+      // A second session of the same user (another device).
+      const login2 = await postLogin(t, s.email);
+      expect(login2.statusCode).toBe(200);
+
+      const res = await patch(s.user.uid, { disabled: true });
+      expect(res.statusCode).toBe(200);
+      expect((res.json() as { user: AdminUser }).user.disabled).toBe(true);
+
+      const sessions = await t.database.db
+        .selectFrom("sessions")
+        .select(["revoked_at"])
+        .where("user_id", "=", s.user.uid)
+        .execute();
+      expect(sessions.length).toBeGreaterThanOrEqual(2);
+      expect(sessions.every((x) => x.revoked_at !== null)).toBe(true);
+
+      const me = await t.app.inject({ method: "GET", url: "/api/me", headers: s.auth });
+      expect(me.statusCode).toBe(401);
+      expect(errorOf(me.body)).toMatchObject({
+        code: "account_disabled",
+        message: messages.accountDisabled,
+      });
+      const reports = await t.app.inject({ method: "GET", url: "/api/reports", headers: s.auth });
+      expect(reports.statusCode).toBe(401);
+
+      const refresh = await sendRefreshCookie(t, "refresh", s.refreshToken);
+      expect(refresh.statusCode).toBe(401);
+
+      const login = await postLogin(t, s.email);
+      expect(login.statusCode).toBe(401);
+      expect(errorOf(login.body)).toMatchObject({
+        code: "account_disabled",
+        message: messages.accountDisabled,
+      });
+
+      const [entry] = await auditOf(t, "admin.user_disabled", s.user.uid);
+      expect(entry).toMatchObject({ actor_id: admin.user.uid, ip: adminIp });
+
+      const enable = await patch(s.user.uid, { disabled: false });
+      expect(enable.statusCode).toBe(200);
+      expect(await auditOf(t, "admin.user_enabled", s.user.uid)).toHaveLength(1);
+      const again = await postLogin(t, s.email);
+      expect(again.statusCode).toBe(200);
+      // The old refresh token stays dead after re-enabling.
+      const oldRefresh = await sendRefreshCookie(t, "refresh", s.refreshToken);
+      expect(oldRefresh.statusCode).toBe(401);
+    });
+  });
+
+  describe("the last active admin", () => {
+    it("can be neither demoted nor disabled, by anyone; a disabled admin does not count", async () => {
+      // Start from this one admin only.
+      await demoteOtherAdmins();
+      for (const body of [{ role: "teacher" }, { role: "student" }, { disabled: true }]) {
+        const res = await patch(admin.user.uid, body);
+        expect(res.statusCode).toBe(409);
+        expect(errorOf(res.body)).toMatchObject({
+          code: "conflict",
+          message: adminMessages.lastAdmin,
+        });
+      }
+      expect(await row(admin.user.uid)).toMatchObject({ role: "admin", disabled: false });
+
+      const second = await signIn(t, "admin", { name: "Second Admin" });
+      const disableSecond = await patch(second.user.uid, { disabled: true });
+      expect(disableSecond.statusCode).toBe(200);
+      // The second admin is disabled: the first is again the last active one.
+      expect((await patch(admin.user.uid, { role: "teacher" })).statusCode).toBe(409);
+      // A disabled admin may be demoted (it changes nothing for the active count).
+      expect((await patch(second.user.uid, { role: "student" })).statusCode).toBe(200);
+      // With another active admin, demoting works, by the admin themself too.
+      const third = await signIn(t, "admin", { name: "Third Admin" });
+      const self = await patch(third.user.uid, { role: "teacher" }, third);
+      expect(self.statusCode).toBe(200);
+      expect((await row(third.user.uid)).role).toBe("teacher");
+      // Their token lost the admin pages at once.
+      expect((await list("", third)).statusCode).toBe(403);
+    });
+
+    it("holds when two admins demote each other at the same time", async () => {
+      const db = t.database.db;
+      for (let round = 0; round < 4; round++) {
+        await demoteOtherAdmins();
+        const other = await signIn(t, "admin", { name: `Rival ${round}` });
+        const [a, b] = await Promise.all([
+          patch(other.user.uid, round % 2 ? { disabled: true } : { role: "student" }, admin),
+          patch(admin.user.uid, { role: "teacher" }, other),
+        ]);
+        const statuses = [a.statusCode, b.statusCode];
+        // Exactly one wins; the other is refused: 409, or 403/401 when its caller was demoted
+        // or disabled before its own request was authenticated.
+        const why = `round ${round}: ${a.statusCode} ${a.body} / ${b.statusCode} ${b.body}`;
+        expect(
+          statuses.filter((s) => s === 200),
+          why,
+        ).toHaveLength(1);
+        expect(
+          statuses.filter((s) => [401, 403, 409].includes(s)),
+          why,
+        ).toHaveLength(1);
+        const active = await db
+          .selectFrom("users")
+          .select("id")
+          .where("role", "=", "admin")
+          .where("disabled", "=", false)
+          .execute();
+        expect(active).toHaveLength(1);
+        // Put the original admin back for the next round.
+        await db
+          .updateTable("users")
+          .set({ role: "admin", disabled: false })
+          .where("id", "=", admin.user.uid)
+          .execute();
+      }
+    });
+  });
+
+  describe("POST /api/admin/users/:uid/reset-password", () => {
+    const sendReset = (uid: string) =>
+      t.app.inject({
+        method: "POST",
+        url: `/api/admin/users/${uid}/reset-password`,
+        headers: admin.auth,
+        remoteAddress: adminIp,
+      });
+
+    it("emails a working single-use reset link, audited without the token", async () => {
+      const s = await signIn(t, "student");
+      outbox.length = 0;
+      const res = await sendReset(s.user.uid);
+      expect(res.statusCode).toBe(202);
+      expect(res.json()).toEqual({ message: adminMessages.resetSent });
+      const mail = outbox.find((m) => m.to === s.email);
+      expect(mail).toBeDefined();
+      const token = /reset-password\?token=([A-Za-z0-9_-]+)/.exec(mail!.text)?.[1];
+      expect(token).toBeDefined();
+      const reset = await t.app.inject({
+        method: "POST",
+        url: "/api/auth/reset-password",
+        payload: { token, password: "a brand new passphrase" },
+      });
+      expect(reset.statusCode).toBe(200);
+      const [entry] = await auditOf(t, "admin.password_reset_sent", s.user.uid);
+      expect(entry).toMatchObject({ actor_id: admin.user.uid, ip: adminIp });
+      expect(JSON.stringify(entry!.details)).not.toContain(token!);
+    });
+
+    it("is refused for a disabled account (409) and an unknown one (404)", async () => {
+      const s = await signIn(t, "student");
+      await patch(s.user.uid, { disabled: true });
+      outbox.length = 0;
+      const res = await sendReset(s.user.uid);
+      expect(res.statusCode).toBe(409);
+      expect(errorOf(res.body).message).toBe(adminMessages.resetDisabled);
+      expect(outbox).toHaveLength(0);
+      const unknown = await sendReset("00000000-0000-4000-8000-000000000000");
+      expect(unknown.statusCode).toBe(404);
+    });
+  });
+});
+
+describe.each(dialects)("teacher approval (%s)", (dialect) => {
+  it("TEACHER_SIGNUP=approval: a teacher sign-up waits as a student until an admin approves it", async () => {
+    await withTestApp(dialect, { env: { TEACHER_SIGNUP: "approval" } }, async (t) => {
+      const admin = await signIn(t, "admin");
+      const teacher = await signIn(t, "teacher", { name: "Pending Teacher", pending: true });
+      expect(teacher.user.role).toBe("student");
+      const denied = await t.app.inject({
+        method: "GET",
+        url: "/api/reports",
+        headers: teacher.auth,
+      });
+      expect(denied.statusCode).toBe(403);
+      const student = await signIn(t, "student");
+
+      const pending = await t.app.inject({
+        method: "GET",
+        url: "/api/admin/users?pending=true",
+        headers: admin.auth,
+      });
+      const items = (pending.json() as { items: AdminUser[] }).items;
+      expect(items.map((u) => u.uid)).toEqual([teacher.user.uid]);
+      // The sidebar's count, whatever the list's filter.
+      expect((pending.json() as { pendingCount: number }).pendingCount).toBe(1);
+      const all = await t.app.inject({
+        method: "GET",
+        url: "/api/admin/users?limit=1",
+        headers: admin.auth,
+      });
+      expect((all.json() as { pendingCount: number }).pendingCount).toBe(1);
+      // One active admin: the screen turns off demoting or disabling it.
+      expect((all.json() as { activeAdminCount: number }).activeAdminCount).toBe(1);
+      expect(items[0]).toMatchObject({ role: "student", pendingRole: "teacher" });
+      expect(items.map((u) => u.uid)).not.toContain(student.user.uid);
+
+      const approve = await t.app.inject({
+        method: "PATCH",
+        url: `/api/admin/users/${teacher.user.uid}`,
+        headers: admin.auth,
+        payload: { role: "teacher" },
+      });
+      expect(approve.statusCode).toBe(200);
+      expect((approve.json() as { user: AdminUser }).user).toMatchObject({
+        role: "teacher",
+        pendingRole: null,
+      });
+      const allowed = await t.app.inject({
+        method: "GET",
+        url: "/api/reports",
+        headers: teacher.auth,
+      });
+      expect(allowed.statusCode).toBe(200);
+      const entry = await t.database.db
+        .selectFrom("audit_log")
+        .selectAll()
+        .where("action", "=", "admin.teacher_approved")
+        .executeTakeFirst();
+      expect(entry).toMatchObject({ actor_id: admin.user.uid, target: teacher.user.uid });
+      const none = await t.app.inject({
+        method: "GET",
+        url: "/api/admin/users?pending=true",
+        headers: admin.auth,
+      });
+      expect((none.json() as { items: AdminUser[] }).items).toEqual([]);
+      expect((none.json() as { pendingCount: number }).pendingCount).toBe(0);
+    });
+  });
+
+  it("TEACHER_SIGNUP=open: a teacher sign-up is a teacher at once", async () => {
+    await withTestApp(dialect, { env: { TEACHER_SIGNUP: "open" } }, async (t) => {
+      const teacher = await signIn(t, "teacher", { pending: true });
+      expect(teacher.user.role).toBe("teacher");
+      const row = await t.database.db
+        .selectFrom("users")
+        .select(["role", "pending_role"])
+        .where("id", "=", teacher.user.uid)
+        .executeTakeFirstOrThrow();
+      expect(row).toEqual({ role: "teacher", pending_role: null });
+    });
+  });
+});

@@ -1,0 +1,48 @@
+import { forgetRecordContext } from "../../src/db/record-context.ts";
+import type { TestApp } from "./helpers.ts";
+
+// Classes for tests of what depends on them (reports, analytics): rows written directly, as the
+// classes routes would, so these tests do not depend on how a class is created or joined.
+let classCounter = 0;
+
+export async function makeClass(
+  t: TestApp,
+  opts: {
+    teachers: string[];
+    students?: string[];
+    name?: string;
+    subject?: "mat" | "por";
+    joinCode?: string;
+  },
+): Promise<string> {
+  classCounter += 1;
+  const db = t.database.db;
+  const row = await db
+    .insertInto("classes")
+    .values({
+      name: opts.name ?? `Class ${classCounter}`,
+      subject: opts.subject ?? "mat",
+      year: "2026-27",
+      created_by: opts.teachers[0] ?? null,
+      join_code: opts.joinCode ?? null,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  for (const teacherId of opts.teachers) {
+    await db
+      .insertInto("class_teachers")
+      .values({ class_id: row.id, teacher_id: teacherId })
+      .execute();
+  }
+  for (const studentId of opts.students ?? []) await enrol(t, row.id, studentId);
+  return row.id;
+}
+
+export async function enrol(t: TestApp, classId: string, studentId: string): Promise<void> {
+  await t.database.db
+    .insertInto("enrolments")
+    .values({ class_id: classId, student_id: studentId })
+    .execute();
+  // As the classes routes do: the server forgets what it kept of the student's classes.
+  forgetRecordContext(studentId);
+}

@@ -1,0 +1,96 @@
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { signIn } from "../support/accounts.ts";
+import { createTestApp, errorOf, type TestApp } from "../support/helpers.ts";
+
+// PostgreSQL only: each instance remembers the users it has checked and forgets them when the
+// database says the users table changed (migration 0004, db/user-notices.ts). These tests
+// write through a connection of their own, as another instance or `npm run admin:create`
+// would, so nothing passes through the app's own driver.
+describe.skipIf(!process.env.TEST_DATABASE_URL)("user change notices (postgres)", () => {
+  let t: TestApp;
+  let other: pg.Client;
+
+  beforeAll(async () => {
+    t = await createTestApp("postgres");
+    other = new pg.Client({ connectionString: t.databaseUrl });
+    await other.connect();
+  });
+
+  afterAll(async () => {
+    await other.end();
+    await t.close();
+  });
+
+  const reports = (auth: Record<string, string>) =>
+    t.app.inject({ method: "GET", url: "/api/reports", headers: auth });
+  // The count moves on every call while the app does not trust its cache of users.
+  const trusting = () => {
+    const before = t.database.userWrites();
+    return t.database.userWrites() === before;
+  };
+
+  it("applies a role change and a disable made by another process as soon as the notice arrives", async () => {
+    await vi.waitFor(() => expect(trusting()).toBe(true), { timeout: 5_000 });
+    const s = await signIn(t, "student");
+    expect((await reports(s.auth)).statusCode).toBe(403);
+
+    await other.query("update users set role = 'teacher' where id = $1", [s.user.uid]);
+    await vi.waitFor(async () => expect((await reports(s.auth)).statusCode).toBe(200), {
+      timeout: 3_000,
+      interval: 20,
+    });
+
+    await other.query("update users set disabled = true where id = $1", [s.user.uid]);
+    await vi.waitFor(
+      async () => {
+        const res = await reports(s.auth);
+        expect(res.statusCode).toBe(401);
+        expect(errorOf(res.body).code).toBe("account_disabled");
+      },
+      { timeout: 3_000, interval: 20 },
+    );
+  });
+
+  it("refuses the ID token of a session ended by another process once the notice arrives", async () => {
+    await vi.waitFor(() => expect(trusting()).toBe(true), { timeout: 5_000 });
+    const s = await signIn(t, "teacher");
+    const kept = await signIn(t, "teacher");
+    expect((await reports(s.auth)).statusCode).toBe(200);
+    expect((await reports(kept.auth)).statusCode).toBe(200);
+
+    // As a logout on another instance does (migration 0006 sends the notice).
+    await other.query("update sessions set revoked_at = now() where user_id = $1", [s.user.uid]);
+    await vi.waitFor(async () => expect((await reports(s.auth)).statusCode).toBe(401), {
+      timeout: 3_000,
+      interval: 20,
+    });
+    expect((await reports(kept.auth)).statusCode).toBe(200);
+  });
+
+  it("trusts nothing it remembers while its listening connection is down, then listens again", async () => {
+    await vi.waitFor(() => expect(trusting()).toBe(true), { timeout: 5_000 });
+    const s = await signIn(t, "teacher");
+    expect((await reports(s.auth)).statusCode).toBe(200);
+
+    const cut = await other.query(
+      "select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and application_name = 'gradecast-user-notices'",
+    );
+    expect(cut.rowCount).toBe(1);
+    await vi.waitFor(() => expect(trusting()).toBe(false), { timeout: 3_000, interval: 5 });
+
+    // No notice can arrive now; the change is still seen on the next call.
+    await other.query("update users set disabled = true where id = $1", [s.user.uid]);
+    const refused = await reports(s.auth);
+    expect(refused.statusCode).toBe(401);
+    expect(errorOf(refused.body).code).toBe("account_disabled");
+
+    // The connection comes back by itself, and notices flow again.
+    await vi.waitFor(() => expect(trusting()).toBe(true), { timeout: 5_000, interval: 50 });
+    await other.query("update users set disabled = false where id = $1", [s.user.uid]);
+    await vi.waitFor(async () => expect((await reports(s.auth)).statusCode).toBe(200), {
+      timeout: 3_000,
+      interval: 20,
+    });
+  });
+});
