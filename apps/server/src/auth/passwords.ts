@@ -41,7 +41,7 @@ export const pooled = {
   verify: (hash: string, password: string): Promise<boolean> =>
     pool().run({ op: "verify", hash, password }),
 };
-/** What hashPassword and verifyPassword call: the pool (API tests: test/setup/cheap-hashes.ts). */
+/** What hashPassword and verifyPassword call: the pool (API tests: test/support/setup/cheap-hashes.ts). */
 export const argon2 = { ...pooled };
 
 // At most one hash per core at once; a burst of sign-ins queues here.
