@@ -6,7 +6,7 @@ import type {
 } from "@gradecast/contract/account-security";
 import type { User } from "@gradecast/contract/auth";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { api } from "../../api/client.ts";
+import { api, call } from "../../api/client.ts";
 import { getQuery } from "../../api/queries.ts";
 import { useSession } from "../../auth/session.tsx";
 
@@ -63,7 +63,7 @@ export function useChangeEmail(confirmed: Confirmed) {
 export function useVerifyEmail() {
   const { refresh } = useSession();
   return useMutation({
-    mutationFn: (code: string) => api<unknown>("POST", "/api/verify", { code }),
+    mutationFn: (code: string) => call("POST /api/verify", { body: { code } }),
     onSuccess: async () => {
       await refresh().catch(() => null);
     },
@@ -71,7 +71,7 @@ export function useVerifyEmail() {
 }
 
 export function useResendCode() {
-  return useMutation({ mutationFn: () => api<unknown>("POST", "/api/verify/resend") });
+  return useMutation({ mutationFn: () => call("POST /api/verify/resend") });
 }
 
 /** The password (and code) that lets a sensitive change through for a few minutes. */
@@ -93,8 +93,7 @@ export function useStartMfa() {
 export function useConfirmMfa() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (code: string) =>
-      api<{ recoveryCodes: string[] }>("POST", "/api/me/mfa/totp/confirm", { code }),
+    mutationFn: (code: string) => call("POST /api/me/mfa/totp/confirm", { body: { code } }),
     onSuccess: () => client.invalidateQueries({ queryKey: mfaKey }),
   });
 }
@@ -102,7 +101,7 @@ export function useConfirmMfa() {
 export function useTurnOffMfa(confirmed: Confirmed) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: () => confirmed(() => api<void>("DELETE", "/api/me/mfa")),
+    mutationFn: () => confirmed(() => call("DELETE /api/me/mfa")),
     onSuccess: () => client.invalidateQueries({ queryKey: mfaKey }),
   });
 }

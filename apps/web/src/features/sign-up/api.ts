@@ -1,6 +1,5 @@
-import type { User } from "@gradecast/contract/auth";
 import { useMutation } from "@tanstack/react-query";
-import { api } from "../../api/client.ts";
+import { call } from "../../api/client.ts";
 
 // The calls made before anyone is signed in: creating an account, asking for a password-reset
 // link, and choosing the new password. None sends a token, and none changes a cached answer
@@ -16,20 +15,25 @@ export interface Registration {
 export function useRegister() {
   return useMutation({
     mutationFn: (form: Registration) =>
-      api<{ user: User }>("POST", "/api/auth/register", form, { auth: false }),
+      call(
+        "POST /api/auth/register",
+        // The form's select offers only these two roles.
+        { body: { ...form, role: form.role === "teacher" ? "teacher" : "student" } },
+        { auth: false },
+      ),
   });
 }
 
 export function useForgotPassword() {
   return useMutation({
     mutationFn: (email: string) =>
-      api<void>("POST", "/api/auth/forgot-password", { email }, { auth: false }),
+      call("POST /api/auth/forgot-password", { body: { email } }, { auth: false }),
   });
 }
 
 export function useResetPassword() {
   return useMutation({
     mutationFn: (reset: { token: string; password: string }) =>
-      api<unknown>("POST", "/api/auth/reset-password", reset, { auth: false }),
+      call("POST /api/auth/reset-password", { body: reset }, { auth: false }),
   });
 }
