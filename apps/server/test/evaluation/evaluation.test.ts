@@ -6,11 +6,11 @@ import {
 } from "@gradecast/contract/evaluation";
 import { sql } from "kysely";
 import { describe, expect } from "vitest";
-import { parseCsv } from "../support/reports-csv-parser.ts";
 import { signIn } from "../support/accounts.ts";
 import { enrol, makeClass } from "../support/class-fixtures.ts";
 import { apiTests } from "../support/fixtures.ts";
 import { auditOf, dialects, type TestApp } from "../support/helpers.ts";
+import { parseCsv } from "../support/reports-csv-parser.ts";
 import { insertOutcome, insertPredictions, type PredictionRow } from "./outcomes-fixture.ts";
 
 // How the model did for this school, through the real API: who reads it (every relationship),
