@@ -419,6 +419,7 @@ describe("accounts in the browser", () => {
       "Student Dashboard",
       "Teacher Dashboard",
       "Classes",
+      "How the model did",
       "Settings",
       "Logout",
     ]);
