@@ -17,8 +17,10 @@ export const classesKey = ["classes"] as const;
 const classKey = (id: string) => [...classesKey, "one", id] as const;
 const membersKey = (id: string) => [...classesKey, "members", id] as const;
 
-export function useClasses() {
+/** The caller's classes; `enabled: false` asks nothing (a caller who may have none). */
+export function useClasses({ enabled = true }: { enabled?: boolean } = {}) {
   return useQuery({
+    enabled,
     queryKey: [...classesKey, "list"],
     queryFn: ({ signal }) =>
       api<{ items: ClassView[] }>("GET", "/api/classes", undefined, { signal }).then(

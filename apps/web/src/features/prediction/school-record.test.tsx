@@ -64,13 +64,15 @@ describe("the prediction's school record marks", () => {
     expect(screen.queryByTestId("prediction-class")).toBeNull();
   });
 
-  it("shows nothing when every value is the student's own and there is one subject", async () => {
+  it("shows nothing, and asks for no class, for a prediction made for no class from the student's own values", async () => {
     const server = serve([]);
     renderPage(
       <PredictionSource result={{ ...result, sources: studentSources, classId: null }} />,
       "/prediction",
     );
-    await waitFor(() => expect(server.calls.map((c) => c.route)).toContain("GET /api/classes"));
+    await waitFor(() => expect(server.calls.map((c) => c.route)).toContain("GET /api/me"));
+    // An unverified student may list no class: the screen must not ask (a 403 in the console).
+    expect(server.calls.map((c) => c.route)).not.toContain("GET /api/classes");
     expect(screen.queryByText(/school record/)).toBeNull();
   });
 

@@ -25,7 +25,8 @@ export function PredictionSource({
 }: {
   result: Pick<PredictionResult, "inputs" | "sources" | "classId">;
 }) {
-  const classes = useClasses();
+  // Only a prediction made for a class needs the classes (an unverified student may list none).
+  const classes = useClasses({ enabled: result.classId !== null });
   const school = (Object.keys(result.sources ?? {}) as QuestionKey[]).filter((k) =>
     fromSchool(result, k),
   );
