@@ -23,6 +23,7 @@ import { repoRoot } from "../../e2e/harness.ts";
 import { mulberry32 } from "../../packages/model/src/prng.ts";
 import { numberArg } from "../lib/args.ts";
 import {
+  checkGeneratorCeiling,
   type LoadResult,
   loadAverage,
   runLoad,
@@ -202,6 +203,8 @@ async function main() {
   const bare = await startBareHttp();
   const results: [string, Measured][] = [];
   try {
+    // A GET has no body to vary: the one request is the page's, on every round.
+    await checkGeneratorCeiling(bare, [{ method: "GET", path: "/" }], CLIENTS, "(GET)");
     results.push(["PGlite", await benchDialect("PGlite", bare)]);
     if (!skipPostgres) {
       const database = await createBenchDatabase();
