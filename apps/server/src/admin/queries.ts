@@ -35,7 +35,7 @@ export async function listUsers(
     // The expression of the trigram index users_search_idx, so a search uses it.
     .$if(search !== "", (q) =>
       q.where(
-        sql<SqlBool>`lower(name || ' ' || email) like '%' || lower(${likeEscape(search)}) || '%' escape '\\'`,
+        sql<SqlBool>`fold_for_search(name || ' ' || email) like '%' || fold_for_search(${likeEscape(search)}) || '%' escape '\\'`,
       ),
     )
     .$if(pendingOnly, (q) => q.where("pending_role", "is not", null))

@@ -96,7 +96,7 @@ export interface StudentReportsTable {
   behavior: string;
   feedback: string;
   /** lower(student_name), kept by the database for the name search (migration 0005). */
-  student_name_lower: GeneratedAlways<string>;
+  student_name_folded: GeneratedAlways<string>;
   created_at: Generated<Timestamp>;
   updated_at: Generated<Timestamp>;
   /** The enrolled student the report is about; null for a free-text name. */

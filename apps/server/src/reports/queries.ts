@@ -5,7 +5,7 @@ import type { DB } from "../db/schema.ts";
 import { Memo } from "../memo.ts";
 
 // The student_reports table. Lists use keyset pagination on the sort key plus the id, each
-// order backed by its index of migration 0001; the name search is a LIKE on student_name_lower
+// order backed by its index of migration 0001; the name search is a LIKE on student_name_folded
 // (migration 0005) so the trigram index serves it. Writes go through Kysely's builder.
 // A teacher's lists are scoped (issue 17): their own reports and those filed through a class
 // they teach; an admin's are not.
@@ -128,9 +128,10 @@ const listSql = new Memo<string, string>((key) => {
   const where = (scope: string[], match: "like" | "strpos") => {
     const all = [...scope];
     if (search && match === "like") {
-      all.push(`r.student_name_lower like '%' || lower(${s}) || '%' escape '\\'`);
+      all.push(`r.student_name_folded like '%' || fold_for_search(${s}) || '%' escape '\\'`);
     }
-    if (search && match === "strpos") all.push(`strpos(r.student_name_lower, lower(${typed})) > 0`);
+    if (search && match === "strpos")
+      all.push(`strpos(r.student_name_folded, fold_for_search(${typed})) > 0`);
     if (after) all.push(o.after.replace("$K", k[0]!).replace("$I", k[1]!));
     return all.length > 0 ? `where ${all.join(" and ")}` : "";
   };

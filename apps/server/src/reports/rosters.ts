@@ -65,7 +65,7 @@ export async function enrolledStudents(
     ${
       opts.search === ""
         ? sql``
-        : sql`where lower(u.name) like '%' || lower(${likeEscape(opts.search)}) || '%' escape '\\'`
+        : sql`where fold_for_search(u.name) like '%' || fold_for_search(${likeEscape(opts.search)}) || '%' escape '\\'`
     }
     order by lower(u.name), u.id, lower(c.name), c.id
     limit ${opts.limit}`.execute(db);

@@ -152,7 +152,7 @@ describe.each(dialects)("db:backup and db:restore on %s", (dialect: DialectName)
       // and new rows go in.
       await migrate(database.db);
       // A copy of a restored row under a new id (the lower-case name is generated).
-      const { id: _id, student_name_lower: _lower, ...copy } = source.rows.reports[0]!;
+      const { id: _id, student_name_folded: _folded, ...copy } = source.rows.reports[0]!;
       await database.db
         .insertInto("student_reports")
         .values({ ...copy, student_name: "after restore" })
