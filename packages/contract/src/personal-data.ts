@@ -683,9 +683,29 @@ export const personalData: readonly PersonalDataEntry[] = [
     category: "auditLog",
     agedBy: "at",
     links: [
-      { column: "actor_id", kind: "id", role: "actor", export: "all", erase: "pseudonymise" },
-      { column: "actor_email", kind: "email", role: "actor", export: "all", erase: "pseudonymise" },
-      { column: "target", kind: "id", role: "subject", export: "all", erase: "pseudonymise" },
+      // What the person did: when, what and from where, not on whom (that may be a student).
+      {
+        column: "actor_id",
+        kind: "id",
+        role: "actor",
+        export: ["id", "at", "action", "ip"],
+        erase: "pseudonymise",
+      },
+      {
+        column: "actor_email",
+        kind: "email",
+        role: "actor",
+        export: "none",
+        erase: "pseudonymise",
+      },
+      // What was done to the person's account or records: not the staff member's address.
+      {
+        column: "target",
+        kind: "id",
+        role: "subject",
+        export: ["id", "at", "action", "target", "details"],
+        erase: "pseudonymise",
+      },
     ],
     fields: {
       at: "when",
