@@ -111,7 +111,6 @@ export const dataRightsMessages = {
   deletionRequested:
     "Your account will be deleted. You have been signed out; signing in again before the date cancels the deletion.",
   deletionCancelled: "You signed in, so the deletion of your account was cancelled.",
-  noDeletion: "No deletion is waiting for this account.",
   ownAccount: "Use your own account page to delete your own account.",
   nothingDue: "Nothing in this category is due.",
   notConfigurable: "This category is kept as long as the account or class it belongs to.",

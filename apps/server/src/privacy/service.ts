@@ -204,14 +204,20 @@ export async function requestDeletionOf(
   return { dueAt: due.toISOString(), graceDays: services.config.accountDeletionGraceDays };
 }
 
-/** DELETE /api/admin/users/:uid/deletion. */
+/** DELETE /api/admin/users/:uid/deletion: idempotent (204 when none waits; 404: no account). */
 export async function cancelDeletionOf(services: Services, actor: Actor, uid: string) {
-  if (!isId(uid)) throw notFound(dataRightsMessages.noDeletion);
+  if (!isId(uid)) throw notFound("No such account.");
+  const user = await services.db
+    .selectFrom("users")
+    .select("id")
+    .where("id", "=", uid)
+    .executeTakeFirst();
+  if (!user) throw notFound("No such account.");
   const removed = await services.db
     .deleteFrom("account_deletions")
     .where("user_id", "=", uid)
     .executeTakeFirst();
-  if (Number(removed.numDeletedRows) === 0) throw notFound(dataRightsMessages.noDeletion);
+  if (Number(removed.numDeletedRows) === 0) return;
   await audit(services.db, {
     ...who(actor, uid),
     action: "privacy.deletion_cancelled",

@@ -85,7 +85,7 @@ export const cancelUserDeletion = defineRoute({
   method: "DELETE",
   path: "/api/admin/users/:uid/deletion",
   access: admins,
-  summary: "Cancel an account's pending deletion (admins)",
+  summary: "Cancel an account's pending deletion, if one waits (admins)",
   params: uidParams,
   response: { 204: noContentSchema },
 });
