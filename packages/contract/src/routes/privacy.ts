@@ -58,7 +58,7 @@ export const updateDataProtection = defineRoute({
   summary: "Set retention periods and what happens to reports about deleted students (admins)",
   body: retentionPatchSchema,
   response: { 200: dataProtectionSchema },
-  bodyLimit: kb(8),
+  bodyLimit: kb(6),
 });
 
 export const purge = defineRoute({
