@@ -1,4 +1,4 @@
-import type { retentionPatchSchema } from "@gradecast/contract/data-rights";
+import { deletionConfirmation, type retentionPatchSchema } from "@gradecast/contract/data-rights";
 import type { RetentionCategory } from "@gradecast/contract/personal-data";
 import { routes } from "@gradecast/contract/routes/index";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
@@ -40,5 +40,13 @@ export function useCancelDeletion() {
   return useMutation({
     mutationFn: (uid: string) => call(routes.privacy.cancelUserDeletion.key, { params: { uid } }),
     onSuccess: () => client.invalidateQueries({ queryKey: dataProtectionKey }),
+  });
+}
+
+/** An admin deletes an account on its owner's request (re-authentication: run it in reauth.run). */
+export function requestDeletion(uid: string, reason: string) {
+  return call(routes.privacy.deleteUser.key, {
+    params: { uid },
+    body: { confirm: deletionConfirmation, reason },
   });
 }
