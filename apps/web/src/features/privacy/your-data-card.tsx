@@ -44,7 +44,7 @@ export function YourDataCard() {
 
   if (deleted) {
     return (
-      <Card title="Your data" id="your-data">
+      <Card title="Your data" id="your-data" aria-label="Your data">
         <Alert tone="success" title={`Your account will be deleted on ${deleted}.`}>
           {dataRightsMessages.deletionRequested}
         </Alert>
@@ -56,7 +56,7 @@ export function YourDataCard() {
   }
 
   return (
-    <Card title="Your data" id="your-data">
+    <Card title="Your data" id="your-data" aria-label="Your data">
       <p>
         Download everything Gradecast holds about you: your account, answers, predictions and their
         reasons, what teachers recorded about you, your sign-ins and the audit entries about your
