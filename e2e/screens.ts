@@ -37,6 +37,8 @@ export const screens: readonly Screen[] = [
   { path: "/teacher-input", heading: "Teacher Input", audiences: ["teacher"] },
   { path: "/admin/users", heading: "Users", audiences: ["admin"] },
   { path: "/admin/audit", heading: "Audit log", audiences: ["admin"] },
+  { path: "/admin/data-protection", heading: "Data protection", audiences: ["admin"] },
+  { path: "/privacy", heading: "Privacy notice", audiences: ["anonymous", "student"] },
   { path: "/classes", heading: "Classes", audiences: ["teacher", "admin"] },
   { path: "/classes/{classId}", heading: "Maths 10B", audiences: ["teacher", "admin"] },
   { path: "/evaluation", heading: "How the model did", audiences: ["teacher", "admin"] },

@@ -23,6 +23,7 @@ import { jobHandlers } from "./job-handlers.ts";
 import type { JobHandler } from "./jobs/queue.ts";
 import type { JobRunner } from "./jobs/runner.ts";
 import { recomputeAfterModelChange } from "./prediction/recompute.ts";
+import { scheduleDaily } from "./privacy/service.ts";
 import { registerRoutes } from "./routes.ts";
 import { createServices, type ServiceOptions } from "./services.ts";
 
@@ -184,6 +185,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await recomputeAfterModelChange(services).catch((err) =>
       app.log.warn({ err }, "could not queue the recomputation of predictions"),
     );
+    // Issue 31: the daily purge of due deletions and retention check, on the jobs table.
+    if (options.runJobs !== false) {
+      await scheduleDaily(services).catch((err) =>
+        app.log.warn({ err }, "could not queue the daily privacy job"),
+      );
+    }
   });
 
   // The web app: static files, and index.html for every other path so that client routes work.

@@ -165,6 +165,17 @@ export const envSchema = z.object({
       .max(100_000, { error: "must be a whole number from 1 to 100000" })
       .default(1000),
   ),
+  // Data protection (issue 31): who a data subject writes to, and the erasure grace period.
+  DPO_CONTACT: optional(z.string().trim().max(300, { error: "must be at most 300 characters" })),
+  ACCOUNT_DELETION_GRACE_DAYS: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ error: "must be a whole number from 0 to 365" })
+      .int({ error: "must be a whole number from 0 to 365" })
+      .min(0, { error: "must be a whole number from 0 to 365" })
+      .max(365, { error: "must be a whole number from 0 to 365" })
+      .default(14),
+  ),
 });
 
 export interface Config {
@@ -201,6 +212,10 @@ export interface Config {
   rateLimits: boolean;
   /** Roster invitation emails one person's imports may send per UTC day (issue 26). */
   invitationEmailsPerDay: number;
+  /** Data protection (issue 31): the DPO's contact on /privacy; unset, the notice says so. */
+  dpoContact: string | undefined;
+  /** Days between a deletion request and the purge; signing in cancels it. */
+  accountDeletionGraceDays: number;
 }
 
 export class ConfigError extends Error {
@@ -257,5 +272,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     rateLimits: e.RATE_LIMITS === "on",
     invitationEmailsPerDay: e.INVITATION_EMAILS_PER_DAY,
+    dpoContact: e.DPO_CONTACT,
+    accountDeletionGraceDays: e.ACCOUNT_DELETION_GRACE_DAYS,
   };
 }

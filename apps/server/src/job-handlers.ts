@@ -1,5 +1,7 @@
 import { type JobHandler, jobKinds } from "./jobs/queue.ts";
 import { recomputePredictions } from "./prediction/recompute.ts";
+import { dailyPrivacyJob, retentionPurgeJob } from "./privacy/jobs.ts";
+import { privacyJobs } from "./privacy/service.ts";
 import type { Services } from "./services.ts";
 
 // Every job kind the server runs, with its handler: one line per kind (jobs/queue.ts `jobKinds`).
@@ -9,5 +11,7 @@ import type { Services } from "./services.ts";
 export function jobHandlers(services: Services): Record<string, JobHandler> {
   return {
     [jobKinds.recomputePredictions]: recomputePredictions(services),
+    [privacyJobs.daily]: dailyPrivacyJob(services),
+    [privacyJobs.retentionPurge]: retentionPurgeJob(services),
   };
 }

@@ -14,6 +14,7 @@ import { setupRoutes } from "./http/setup.ts";
 import { siteRoutes } from "./http/site.ts";
 import { jobStatusRoutes } from "./job-status/routes.ts";
 import { predictionRoutes } from "./prediction/routes.ts";
+import { privacyRoutes } from "./privacy/routes.ts";
 import { recordRoutes } from "./record/routes.ts";
 import { reportRoutes } from "./reports/routes.ts";
 import { reportStudentRoutes } from "./reports/student-routes.ts";
@@ -45,4 +46,5 @@ export async function registerRoutes(app: FastifyInstance, services: Services) {
 
   await evaluationRoutes(app, auth);
   await jobStatusRoutes(app, services);
+  await privacyRoutes(app, auth);
 }

@@ -13,6 +13,7 @@ const ResetPassword = lazy(() => import("./pages/reset-password.tsx"));
 const About = lazy(() => import("./pages/about.tsx"));
 const Help = lazy(() => import("./pages/help.tsx"));
 const Contact = lazy(() => import("./pages/contact.tsx"));
+const Privacy = lazy(() => import("./pages/privacy.tsx"));
 const NotFound = lazy(() => import("./pages/not-found.tsx"));
 const Home = lazy(() => import("./pages/home.tsx"));
 const Report = lazy(() => import("./pages/report.tsx"));
@@ -29,6 +30,7 @@ const appPages = {
   "/prediction": lazy(() => import("./pages/prediction.tsx")),
   "/admin/users": lazy(() => import("./pages/admin-users.tsx")),
   "/admin/audit": lazy(() => import("./pages/admin-audit.tsx")),
+  "/admin/data-protection": lazy(() => import("./pages/data-protection.tsx")),
   "/classes": lazy(() => import("./pages/classes.tsx")),
   "/classes/:id": lazy(() => import("./pages/class.tsx")),
   "/evaluation": lazy(() => import("./pages/evaluation.tsx")),
@@ -51,6 +53,7 @@ export const routes = (
       <Route path="/about" caseSensitive element={<About />} />
       <Route path="/help" caseSensitive element={<Help />} />
       <Route path="/contact" caseSensitive element={<Contact />} />
+      <Route path="/privacy" caseSensitive element={<Privacy />} />
       <Route id="not-found" path="*" element={<NotFound />} />
     </Route>
     <Route element={<QueryShell />}>

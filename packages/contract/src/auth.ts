@@ -68,5 +68,7 @@ export const sessionSchema = z.object({
   token: z.string(),
   expiresIn: z.number(),
   user: userSchema,
+  /** True when this sign-in cancelled the account's pending deletion (issue 31). */
+  deletionCancelled: z.literal(true).optional(),
 });
 export type Session = z.infer<typeof sessionSchema>;

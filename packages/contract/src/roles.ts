@@ -70,6 +70,13 @@ export const appPages: readonly PageRule[] = [
   { path: "/settings", title: "Settings", roles: everyone, sidebar: "Settings" },
   { path: "/admin/users", title: "Users", roles: ["admin"], sidebar: "Users" },
   { path: "/admin/audit", title: "Audit log", roles: ["admin"], sidebar: "Audit log" },
+  // Retention, purges, deletions and students to review (issue 31).
+  {
+    path: "/admin/data-protection",
+    title: "Data protection",
+    roles: ["admin"],
+    sidebar: "Data protection",
+  },
   { path: "/Verify", title: "Verify email", roles: everyone },
   { path: "/Home", title: "Home", roles: everyone },
 ];

@@ -42,7 +42,12 @@ function sendSession(services: Services, reply: FastifyReply, session: SignedIn)
       maxAge: refreshDays * 86_400,
     })
     .header("cache-control", "no-store");
-  return { token: session.token, expiresIn: session.expiresIn, user: session.user };
+  return {
+    token: session.token,
+    expiresIn: session.expiresIn,
+    user: session.user,
+    ...(session.deletionCancelled ? { deletionCancelled: true as const } : {}),
+  };
 }
 
 function emailOf(request: FastifyRequest): string {

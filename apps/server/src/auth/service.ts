@@ -17,6 +17,7 @@ import { acceptTeacherInvitation, isInvitedTeacher } from "../admin/teacher-invi
 import { notifyAdminsOfTeacherRequest } from "../admin/teacher-requests.ts";
 import { audit, auditOwn } from "../audit/audit.ts";
 import { enrolInvitedStudent } from "../classes/invitations.ts";
+import { cancelDeletionOnSignIn } from "../db/account-deletions.ts";
 import type { DB, UserRow } from "../db/schema.ts";
 import * as users from "../db/users.ts";
 import { conflict, DomainError, hasCode, invalid, unauthenticated } from "../domain-errors.ts";
@@ -47,6 +48,8 @@ export interface SignedIn {
   expiresIn: number;
   user: User;
   refreshToken: string;
+  /** This sign-in cancelled the account's pending deletion (issue 31). */
+  deletionCancelled?: true;
 }
 
 /** A right password of an account with MFA on: the code comes next (POST /api/auth/mfa). */
@@ -179,6 +182,10 @@ export async function login(
   }
   const signedIn = await startSession(ctx, row, randomUUID(), services.now(), origin);
   await auditOwn(services.db, row, "auth.login", origin.ip);
+  // Issue 31: signing in during a deletion's grace period cancels it, and the answer says so.
+  if (await cancelDeletionOnSignIn(services.db, row, origin.ip)) {
+    return { ...signedIn, deletionCancelled: true };
+  }
   return signedIn;
 }
 
@@ -202,7 +209,8 @@ export async function completeMfaLogin(
   }
   const signedIn = await startSession(ctx, row, randomUUID(), services.now(), origin);
   await auditOwn(services.db, row, "auth.login", origin.ip, { mfa: method });
-  return { ...signedIn, email: row.email };
+  const cancelled = await cancelDeletionOnSignIn(services.db, row, origin.ip);
+  return { ...signedIn, email: row.email, ...(cancelled ? { deletionCancelled: true } : {}) };
 }
 
 async function startSession(

@@ -310,6 +310,40 @@ export interface JobsTable {
   error: string | null;
 }
 
+/** Migration 0027: an account deletion waiting for its grace period (issue 31). */
+export interface AccountDeletionsTable {
+  user_id: string;
+  requested_by: string | null;
+  requested_at: Timestamp;
+  due_at: Timestamp;
+  via: "self" | "admin";
+  reason: string | null;
+}
+
+/** Migration 0027: how long each retention category is kept (a row once an admin sets it). */
+export interface RetentionSettingsTable {
+  category: string;
+  /** null: until the person or the record is deleted. */
+  keep_days: number | null;
+  /** Purge what is due without waiting for an admin to confirm. */
+  auto_purge: Generated<boolean>;
+  updated_by: string | null;
+  updated_at: Timestamp | null;
+  /** The daily job's last look: when, and how many rows were due. */
+  checked_at: Timestamp | null;
+  due_count: number | null;
+  purged_at: Timestamp | null;
+  purged_count: number | null;
+}
+
+/** Migration 0027: one row. */
+export interface PrivacySettingsTable {
+  id: Generated<boolean>;
+  deleted_student_reports: Generated<"delete" | "anonymise">;
+  updated_by: string | null;
+  updated_at: Timestamp | null;
+}
+
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
@@ -332,6 +366,9 @@ export interface DB {
   record_entries: RecordEntriesTable;
   school_records: SchoolRecordsTable;
   jobs: JobsTable;
+  account_deletions: AccountDeletionsTable;
+  retention_settings: RetentionSettingsTable;
+  privacy_settings: PrivacySettingsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -243,6 +243,8 @@ describe.skipIf(!dialects.includes("postgres"))("two instances on one PostgreSQL
           .selectFrom("jobs")
           .select((eb) => eb.fn.countAll<number>().as("n"))
           .where("state", "<>", "done")
+          // Each start also queues the daily privacy job for tomorrow (issue 31): not counted.
+          .where("kind", "=", "test.count")
           .executeTakeFirstOrThrow();
         left = Number(row.n);
       }

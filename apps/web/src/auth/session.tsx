@@ -15,6 +15,9 @@ import { forgetDrafts } from "../api/device-draft.ts";
 import { announceSessionChange } from "./session-events.ts";
 import { tokenSubject } from "./token-subject.ts";
 
+/** Set when a sign-in cancelled a pending account deletion (read once by the app's frame). */
+export const deletionCancelledKey = "gradecast:deletion-cancelled";
+
 // Who is signed in. The ID token lives in localStorage `token` (the product's contract); the user is
 // fetched from GET /api/me whenever a token exists. Other tabs follow through the `storage`
 // event: a token removed elsewhere signs this tab out, a new one signs it in.
@@ -89,6 +92,14 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     generation.current += 1;
     announceSessionChange();
     setToken(session.token);
+    // Issue 31: this sign-in cancelled the account's deletion; the app's frame says so once.
+    if (session.deletionCancelled) {
+      try {
+        sessionStorage.setItem(deletionCancelledKey, "1");
+      } catch {
+        // Storage refused: the notice is not shown.
+      }
+    }
     setEndedBy(null);
     setUserState(session.user);
     setStatus("signedIn");

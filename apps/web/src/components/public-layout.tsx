@@ -36,7 +36,8 @@ export function PublicLayout() {
       <footer className="public-footer">
         <p>
           Gradecast, student performance analytics. The grade model learns from the UCI Student
-          Performance data (Cortez and Silva, 2008, CC BY 4.0).
+          Performance data (Cortez and Silva, 2008, CC BY 4.0).{" "}
+          <Link to="/privacy">Privacy notice</Link>
         </p>
       </footer>
     </div>

@@ -15,6 +15,7 @@ import { AdminFilters } from "../features/admin/admin-filters.tsx";
 import { useUserActions, useUserList } from "../features/admin/api.ts";
 import { InviteTeacher } from "../features/admin/invite-teacher.tsx";
 import { PagedTable } from "../features/admin/paged-table.tsx";
+import { requestDeletion } from "../features/privacy/api.ts";
 import "../features/admin/admin.css";
 
 // /admin/users (issue 8): find accounts by name or email, see role, verification and creation
@@ -41,7 +42,8 @@ type Pending =
   | { kind: "enable"; user: AdminUser }
   | { kind: "reset"; user: AdminUser }
   | { kind: "sessions"; user: AdminUser }
-  | { kind: "mfa"; user: AdminUser };
+  | { kind: "mfa"; user: AdminUser }
+  | { kind: "delete"; user: AdminUser };
 
 export default function AdminUsers() {
   const { user: me, refresh } = useSession();
@@ -223,6 +225,13 @@ function rowActions(u: AdminUser, meId: string | undefined): RowAction[] {
         name: `Reset two-step login of ${u.name}`,
         variant: "ghost",
       },
+      {
+        kind: "delete",
+        label: "Delete account",
+        name: `Delete the account of ${u.name}`,
+        variant: "danger",
+        guarded: true,
+      },
     );
   }
   return actions;
@@ -383,6 +392,7 @@ function ActionDialog({
   const { user } = action;
   const { updateUser, rejectTeacher, sendReset, endAllSessions, resetMfa } = useUserActions();
   const [role, setRole] = useState<Role>(user.role);
+  const [reason, setReason] = useState("");
   const who = `${user.name} (${user.email})`;
   // A role change needs a sign-in or a password confirmation in the last 10 minutes.
   const reauth = useReauth();
@@ -504,6 +514,35 @@ function ActionDialog({
           message = (await resetMfa(user.uid)).message;
         });
         return [`${user.name}: ${message}`];
+      },
+    },
+    delete: {
+      title: `Delete the account of ${user.name}?`,
+      confirmLabel: "Delete account",
+      variant: "danger",
+      body: (
+        <>
+          <p>
+            Only when {who} asked for it. They are logged out everywhere; after the grace period
+            their data is removed everywhere (Data protection page). Signing in before then cancels
+            it.
+          </p>
+          <Field
+            label="Their request"
+            hint="How and when they asked (kept until the purge, not in the audit log)."
+            required
+            maxLength={500}
+            value={reason}
+            onChange={(e) => setReason(e.target.value)}
+          />
+        </>
+      ),
+      confirm: async () => {
+        let due = "";
+        await reauth.run(async () => {
+          due = (await requestDeletion(user.uid, reason)).dueAt;
+        });
+        return [`${user.name}'s account will be deleted on ${formatDay(due)}.`];
       },
     },
     reset: {

@@ -11,6 +11,7 @@ import { VerifyBanner } from "../components/verify-banner.tsx";
 
 const NotAllowed = lazy(() => import("../components/not-allowed.tsx"));
 const PendingCount = lazy(() => import("../features/admin/pending-count.tsx"));
+const DeletionCancelled = lazy(() => import("../features/privacy/deletion-cancelled.tsx"));
 
 /**
  * The frame of every app page: the product's sidebar filtered for the role by the
@@ -104,6 +105,9 @@ export function AppLayout() {
       </nav>
       <main id="main" className="app-main" tabIndex={-1}>
         <VerifyBanner />
+        <Suspense fallback={null}>
+          <DeletionCancelled />
+        </Suspense>
         <RouteErrorBoundary>
           <Suspense fallback={<Spinner label="Loading..." className="spinner-page" />}>
             {allowed ? <Outlet /> : <NotAllowed />}

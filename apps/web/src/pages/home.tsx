@@ -6,6 +6,7 @@ import { useDocumentTitle } from "../components/page-header.tsx";
 import { SkipLink } from "../components/skip-link.tsx";
 import { useFocusMainOnNavigate } from "../components/use-focus-main.ts";
 import { VerifyBanner } from "../components/verify-banner.tsx";
+import DeletionCancelled from "../features/privacy/deletion-cancelled.tsx";
 
 /** The landing page after login: the nav bar and Get Started. */
 export default function Home() {
@@ -35,6 +36,7 @@ export default function Home() {
       </header>
       <main id="main" className="home-main" tabIndex={-1}>
         <VerifyBanner />
+        <DeletionCancelled />
         <section className="hero">
           <h1 className="hero-title">See how learning is going, early enough to act.</h1>
           <p className="hero-text">

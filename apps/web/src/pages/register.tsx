@@ -73,7 +73,8 @@ export default function Register() {
       description="Create your Gradecast account."
       links={
         <span>
-          Already have an account? <Link to="/login">Login</Link>
+          Already have an account? <Link to="/login">Login</Link>. What we keep about you: the{" "}
+          <Link to="/privacy">privacy notice</Link>.
         </span>
       }
     >

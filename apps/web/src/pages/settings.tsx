@@ -18,6 +18,7 @@ import { FormCard } from "../features/account-security/form-card.tsx";
 import { MfaCard } from "../features/account-security/mfa-card.tsx";
 import { useReauth } from "../features/account-security/reauth.tsx";
 import { SessionsCard } from "../features/account-security/sessions-card.tsx";
+import { YourDataCard } from "../features/privacy/your-data-card.tsx";
 
 /** With the messages that go beside the fields. */
 type Outcome = AlertOutcome & { fields?: Partial<Record<string, string>> };
@@ -166,6 +167,7 @@ export default function Settings() {
       {user ? <EmailCard /> : null}
       {user && !mfaFirst ? <MfaCard /> : null}
       {user ? <SessionsCard /> : null}
+      {user ? <YourDataCard /> : null}
     </div>
   );
 }

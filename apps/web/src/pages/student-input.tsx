@@ -5,7 +5,7 @@ import {
   sections,
 } from "@gradecast/contract/questionnaire";
 import { type FormEvent, useEffect, useMemo, useRef, useState } from "react";
-import { useNavigate } from "react-router";
+import { Link, useNavigate } from "react-router";
 import { ApiError, isTokenProblem } from "../api/client.ts";
 import { useSession } from "../auth/session.tsx";
 import { Alert, ErrorAlert } from "../components/alert.tsx";
@@ -210,6 +210,10 @@ function Questionnaire({ userId, sent }: { userId: string; sent: Sent | null }) 
         title="Student Input"
         description="Answer every question, then save your answers or predict your final score out of 20. Early in the term, choose “Not known yet” for a term grade you do not have: the prediction then says it is less sure. Your answers are kept on this device until you save them, log out or your session ends."
       />
+      <p className="muted">
+        Who sees your answers and how long they are kept: the{" "}
+        <Link to="/privacy">privacy notice</Link>.
+      </p>
       {from === "sent" && sent ? (
         <Alert tone="info">
           <p data-testid="answers-source">

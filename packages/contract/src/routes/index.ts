@@ -7,6 +7,7 @@ import * as classes from "./classes.ts";
 import * as evaluation from "./evaluation.ts";
 import * as jobs from "./jobs.ts";
 import * as predictions from "./predictions.ts";
+import * as privacy from "./privacy.ts";
 import * as record from "./record.ts";
 import * as reports from "./reports.ts";
 import * as site from "./site.ts";
@@ -29,6 +30,7 @@ export const routes = {
   record,
   evaluation,
   jobs,
+  privacy,
   accountSecurity,
 } as const;
 

@@ -1,0 +1,85 @@
+import { routes } from "@gradecast/contract/routes/index";
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import type { AuthContext } from "../auth/service.ts";
+import { perAccount } from "../http/rate-limits.ts";
+import { actorOf } from "../http/request-actor.ts";
+import { serve } from "../http/route-schemas.ts";
+import { exportMine } from "./export.ts";
+import {
+  cancelDeletionOf,
+  dataProtection,
+  privacyNotice,
+  queuePurge,
+  requestDeletionOf,
+  requestOwnDeletion,
+  updateDataProtection,
+} from "./service.ts";
+
+// Issue 31: the privacy notice, a person's export and deletion, and the admin's data protection
+// page (docs/decisions/0021-data-rights.md). The access hook checks who may call; deletions also
+// need a re-authentication within the last minutes (auth/reauth.ts).
+export async function privacyRoutes(fastify: FastifyInstance, auth: AuthContext) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { services } = auth;
+  const noStore = { "cache-control": "no-store" };
+
+  serve(app, routes.privacy.notice, async (_request, reply) => {
+    // Follows the retention settings: read again each time.
+    reply.headers(noStore);
+    return privacyNotice(services);
+  });
+
+  // A whole history in one answer: five an hour per account.
+  serve(
+    app,
+    routes.privacy.exportMine,
+    { config: { ...perAccount(services, "export", 5, 60 * 60_000) } },
+    async (request, reply) => {
+      const { zip, fileName } = await exportMine(services, actorOf(request));
+      return reply
+        .headers(noStore)
+        .header("content-type", "application/zip")
+        .header("content-disposition", `attachment; filename="${fileName}"`)
+        .send(Buffer.from(zip) as unknown as string);
+    },
+  );
+
+  serve(app, routes.privacy.deleteMine, async (request, reply) => {
+    reply.headers(noStore);
+    return reply.code(202).send(await requestOwnDeletion(auth, actorOf(request)));
+  });
+
+  serve(app, routes.privacy.dataProtection, async (_request, reply) => {
+    reply.headers(noStore);
+    return dataProtection(services);
+  });
+
+  serve(app, routes.privacy.updateDataProtection, async (request, reply) => {
+    reply.headers(noStore);
+    return updateDataProtection(services, actorOf(request), request.body);
+  });
+
+  serve(app, routes.privacy.purge, async (request, reply) => {
+    reply.headers(noStore);
+    return reply
+      .code(202)
+      .send(await queuePurge(services, actorOf(request), request.body.category));
+  });
+
+  serve(app, routes.privacy.deleteUser, async (request, reply) => {
+    reply.headers(noStore);
+    const answer = await requestDeletionOf(
+      auth,
+      actorOf(request),
+      request.params.uid,
+      request.body.reason,
+    );
+    return reply.code(202).send(answer);
+  });
+
+  serve(app, routes.privacy.cancelUserDeletion, async (request, reply) => {
+    await cancelDeletionOf(services, actorOf(request), request.params.uid);
+    return reply.headers(noStore).code(204).send();
+  });
+}

@@ -1,0 +1,756 @@
+// The person-data registry (issue 31, docs/decisions/0021-data-rights.md): every table that holds
+// data about a person, in ONE place. What is driven from it:
+//   - GET /api/me/export: for each entry and each of its links, the rows naming the caller
+//     (all columns but the `secret` ones, or the link's own `export` columns), as JSON and CSV;
+//   - the purge after an account deletion: each link's `erase` rule, in the entries' order;
+//   - retention: each entry's `category` and `agedBy` column, with the admin's settings;
+//   - the privacy notice at /privacy: each entry's title, purpose, who sees it, its fields and
+//     how long its category is kept.
+// A test reads the database's own catalogue and fails when a table with a person column (a
+// foreign key to users(id), or a column named like an email, a name or a person's id) has no
+// entry here, or when a column of an entry's table is named nowhere in the entry.
+//
+// ADDING A TABLE = adding one entry to `personalData` below:
+//   1. `table`, `title`, `purpose`, `whoSees`, `category` (a retention category) and, when its
+//      rows may be deleted after a time, `agedBy` (the date column the period counts from);
+//   2. `links`: each column naming a person: `kind` "id" (a user id), "email" or "name" (a copy
+//      of a name kept by a trigger), `role` (whose row it is: the "subject" the data is about, or
+//      the "author"/"actor" who made it), `export` ("all", "none" or the columns the person
+//      gets), `erase` (see Erasure);
+//   3. `fields`: every other column holding something about the person, with what it is (the
+//      notice lists them); `secret`: the columns never exported (hashes, keys); `internal`: the
+//      rest (ids of other records, counters, flags).
+// Then bump privacyNoticeVersion (privacy.ts): the notice changed.
+
+/** Retention categories: an admin sets how long each is kept (GET /api/admin/data-protection). */
+export const retentionCategories = [
+  "account",
+  "sessions",
+  "questionnaire",
+  "predictions",
+  "reports",
+  "interventionNotes",
+  "records",
+  "classes",
+  "invitations",
+  "auditLog",
+  "outbox",
+  "jobs",
+] as const;
+export type RetentionCategory = (typeof retentionCategories)[number];
+
+export interface CategoryInfo {
+  label: string;
+  /** False: kept as long as the account or the class it belongs to (no period to set). */
+  configurable: boolean;
+  /** The period until an admin sets one; null: until the person or the record is deleted. */
+  defaultDays: number | null;
+  /** What the notice says when no period is set. */
+  untilText: string;
+}
+
+export const categoryInfo: Record<RetentionCategory, CategoryInfo> = {
+  account: {
+    label: "Accounts",
+    configurable: false,
+    defaultDays: null,
+    untilText: "until the account is deleted",
+  },
+  sessions: {
+    label: "Sign-in sessions and codes",
+    configurable: true,
+    defaultDays: 90,
+    untilText: "until the account is deleted",
+  },
+  questionnaire: {
+    label: "Questionnaire answers",
+    configurable: true,
+    defaultDays: null,
+    untilText: "until the account is deleted",
+  },
+  predictions: {
+    label: "Predictions",
+    configurable: true,
+    defaultDays: null,
+    untilText: "until the account is deleted",
+  },
+  reports: {
+    label: "Teachers' reports",
+    configurable: true,
+    defaultDays: null,
+    untilText: "until the report or the student's account is deleted",
+  },
+  interventionNotes: {
+    label: "Intervention notes",
+    configurable: true,
+    defaultDays: null,
+    untilText: "until the student's account is deleted",
+  },
+  records: {
+    label: "School records (grades, absences)",
+    configurable: true,
+    defaultDays: null,
+    untilText: "until the student's account is deleted",
+  },
+  classes: {
+    label: "Classes and enrolments",
+    configurable: false,
+    defaultDays: null,
+    untilText: "until the class or the account is deleted",
+  },
+  invitations: {
+    label: "Invitations",
+    configurable: true,
+    defaultDays: null,
+    untilText: "until accepted, declined or withdrawn",
+  },
+  auditLog: {
+    label: "Audit log",
+    configurable: true,
+    defaultDays: null,
+    untilText: "kept; a deleted person is replaced by a pseudonym",
+  },
+  outbox: {
+    label: "Outgoing emails",
+    configurable: true,
+    defaultDays: 30,
+    untilText: "until sent",
+  },
+  jobs: {
+    label: "Background jobs",
+    configurable: false,
+    defaultDays: 7,
+    untilText: "7 days after they finish",
+  },
+};
+
+/**
+ * What the purge does with a row naming the deleted person through one link:
+ *   "delete": the row goes;
+ *   { anonymise }: the row stays with these columns set (null, a text, or "$formerStaff": the
+ *     placeholder account "Former staff member" for a column that cannot be null);
+ *   "pseudonymise": the audit log: the person's id, email and name become their pseudonym;
+ *   "deletedStudentReports": per the school's setting, the row goes or stays anonymised;
+ *   "derived": a copy kept by a trigger from another table; it follows that table.
+ */
+export type Erasure =
+  | "delete"
+  | { anonymise: Record<string, string | null> }
+  | "pseudonymise"
+  | "deletedStudentReports"
+  | "derived";
+
+export interface PersonLink {
+  column: string;
+  kind: "id" | "email" | "name";
+  /** Whose row this is for the person named: it is about them, or they made it. */
+  role: "subject" | "author" | "actor";
+  /** What the person named gets in their export: every column but the secret ones, some, none. */
+  export: "all" | "none" | readonly string[];
+  erase: Erasure;
+}
+
+export interface PersonalDataEntry {
+  table: string;
+  title: string;
+  purpose: string;
+  whoSees: string;
+  category: RetentionCategory;
+  /** The date a retention period counts from; absent: not purged by age. */
+  agedBy?: string;
+  links: readonly PersonLink[];
+  /** Columns holding something about the person, with what each is. */
+  fields: Readonly<Record<string, string>>;
+  /** Columns never exported (hashes, encrypted keys); the notice still names them. */
+  secret?: readonly string[];
+  /** Other columns: ids of other records, counters, flags. */
+  internal?: readonly string[];
+}
+
+/** The name anonymised rows give the author who was deleted. */
+export const formerStaffName = "Former staff member";
+/** The name anonymised reports give the student who was deleted. */
+export const deletedStudentName = "Deleted student";
+
+/** Authored rows about students: a teacher's export lists them without what they say. */
+const authoredReportColumns = ["id", "course", "class_id", "created_at", "updated_at"] as const;
+
+export const personalData: readonly PersonalDataEntry[] = [
+  {
+    table: "students",
+    title: "Questionnaire answers",
+    purpose: "The answers a student gives to the questionnaire, which the prediction is made from",
+    whoSees:
+      "The student; an admin. Teachers never see them (a student may share the explanation of a prediction)",
+    category: "questionnaire",
+    agedBy: "created_at",
+    links: [{ column: "user_id", kind: "id", role: "subject", export: "all", erase: "delete" }],
+    fields: {
+      school: "the school (from the deployment's settings)",
+      sex: "sex",
+      age: "age",
+      address: "urban or rural home address type",
+      famsize: "family size",
+      pstatus: "whether the parents live together",
+      medu: "mother's education",
+      fedu: "father's education",
+      mjob: "mother's job",
+      fjob: "father's job",
+      reason: "reason for choosing the school",
+      guardian: "guardian",
+      traveltime: "travel time to school",
+      studytime: "weekly study time",
+      failures: "past class failures",
+      schoolsup: "extra educational support",
+      famsup: "family educational support",
+      paid: "extra paid classes",
+      activities: "extra-curricular activities",
+      nursery: "attended nursery school",
+      higher: "wants higher education",
+      internet: "internet access at home",
+      romantic: "in a romantic relationship",
+      famrel: "quality of family relationships",
+      freetime: "free time after school",
+      goout: "going out with friends",
+      health: "current health status",
+      absences: "number of absences",
+      g1: "first-period grade",
+      g2: "second-period grade",
+      subject: "subject (mathematics or Portuguese)",
+      created_at: "when the answers were saved",
+    },
+    internal: ["id"],
+  },
+  {
+    table: "predictions",
+    title: "Predictions",
+    purpose: "The predicted final score, its interval and the inputs and model it came from",
+    whoSees:
+      "The student; the teachers of the student's classes (score and risk, not the private answers); admins",
+    category: "predictions",
+    agedBy: "created_at",
+    links: [{ column: "user_id", kind: "id", role: "subject", export: "all", erase: "delete" }],
+    fields: {
+      inputs: "the answers and grades the prediction used",
+      score: "predicted final score",
+      raw_score: "the model's raw output",
+      interval_low: "interval, low end",
+      interval_high: "interval, high end",
+      extrapolation: "whether the answers lay outside what the model was trained on",
+      model_version: "model version",
+      model_setup: "which of the model's setups answered",
+      score_if_sits: "predicted score if the student sits the final exam",
+      no_final_score_risk: "risk of not sitting the final exam",
+      created_at: "when it was made",
+      sources: "which inputs came from the school record",
+      own_values: "the student's own grades and absences as typed",
+      record_version: "version of the school record used",
+      made_by: "made by the student or by the school",
+    },
+    internal: ["id", "class_id"],
+  },
+  {
+    table: "student_reports",
+    title: "Teachers' reports",
+    purpose:
+      "What a teacher reports about a student's marks, attendance, assignments and behaviour",
+    whoSees:
+      "The author, the teachers of the student's class, admins, and the student the report names",
+    category: "reports",
+    agedBy: "created_at",
+    links: [
+      {
+        column: "student_id",
+        kind: "id",
+        role: "subject",
+        export: "all",
+        erase: "deletedStudentReports",
+      },
+      {
+        column: "author_id",
+        kind: "id",
+        role: "author",
+        export: authoredReportColumns,
+        erase: { anonymise: { author_id: "$formerStaff" } },
+      },
+    ],
+    fields: {
+      student_name: "the student's name as written",
+      student_name_folded: "the same name in lower case without accents, for searching",
+      course: "course",
+      marks: "marks",
+      attendance: "attendance",
+      assignments: "assignments handed in",
+      behavior: "behaviour",
+      feedback: "the teacher's feedback",
+      created_at: "when it was written",
+      updated_at: "when it was last changed",
+    },
+    internal: ["id", "class_id"],
+  },
+  {
+    table: "intervention_notes",
+    title: "Intervention notes",
+    purpose: "What a class's teacher did for a student on the risk list, and when to follow up",
+    whoSees: "The teachers of the class; admins",
+    category: "interventionNotes",
+    agedBy: "created_at",
+    links: [
+      { column: "student_id", kind: "id", role: "subject", export: "all", erase: "delete" },
+      {
+        column: "author_id",
+        kind: "id",
+        role: "author",
+        export: ["id", "class_id", "done_on", "created_at"],
+        erase: { anonymise: { author_id: null, author_name: formerStaffName } },
+      },
+    ],
+    fields: {
+      author_name: "the author's name",
+      action: "what was done",
+      done_on: "when",
+      follow_up_on: "when to follow up",
+      created_at: "when it was written",
+    },
+    internal: ["id", "class_id"],
+  },
+  {
+    table: "record_entries",
+    title: "School record history",
+    purpose: "Every value the school record of a student held (grades, absences), with who set it",
+    whoSees: "The teachers of the class; admins; the student sees the record's current values",
+    category: "records",
+    agedBy: "set_at",
+    links: [
+      { column: "student_id", kind: "id", role: "subject", export: "all", erase: "delete" },
+      {
+        column: "set_by",
+        kind: "id",
+        role: "author",
+        export: ["id", "class_id", "field", "set_at", "via"],
+        erase: { anonymise: { set_by: null, set_by_name: formerStaffName } },
+      },
+    ],
+    fields: {
+      field: "which value (G1, G2, absences, failures, G3, sat the exam)",
+      value: "the value",
+      set_by_name: "name of the person who set it",
+      set_at: "when",
+      via: "typed, imported or demo data",
+    },
+    internal: ["id", "class_id"],
+  },
+  {
+    table: "school_records",
+    title: "School records",
+    purpose: "The current grades, absences and final outcome of a student in a class",
+    whoSees: "The student; the teachers of the class; admins",
+    category: "records",
+    agedBy: "updated_at",
+    links: [{ column: "student_id", kind: "id", role: "subject", export: "all", erase: "delete" }],
+    fields: {
+      g1: "first-period grade",
+      g2: "second-period grade",
+      absences: "absences",
+      failures: "past failures",
+      g3: "final grade",
+      sat: "whether the student sat the final exam",
+      updated_at: "when it last changed",
+      outcome_at: "when the outcome was recorded",
+    },
+    internal: ["class_id", "inputs_version"],
+  },
+  {
+    table: "explanation_shares",
+    title: "Explanation sharing",
+    purpose: "A student's choice to share the full explanation of their prediction with teachers",
+    whoSees: "The student; their teachers see the shared explanation",
+    category: "predictions",
+    links: [{ column: "student_id", kind: "id", role: "subject", export: "all", erase: "delete" }],
+    fields: { shared: "shared or not", changed_at: "when it changed" },
+  },
+  {
+    table: "explanation_share_teachers",
+    title: "Teachers an explanation is shared with",
+    purpose: "The teachers a student shared the full explanation with",
+    whoSees: "The student; the teacher named",
+    category: "predictions",
+    links: [
+      { column: "student_id", kind: "id", role: "subject", export: "all", erase: "delete" },
+      { column: "teacher_id", kind: "id", role: "subject", export: ["shared_at"], erase: "delete" },
+    ],
+    fields: { shared_at: "when" },
+  },
+  {
+    table: "enrolments",
+    title: "Enrolments",
+    purpose: "Which classes a student is enrolled in",
+    whoSees: "The student; the class's teachers; admins",
+    category: "classes",
+    links: [{ column: "student_id", kind: "id", role: "subject", export: "all", erase: "delete" }],
+    fields: { enrolled_at: "when" },
+    internal: ["class_id"],
+  },
+  {
+    table: "class_teachers",
+    title: "Class teachers",
+    purpose: "Which classes a teacher teaches",
+    whoSees: "The class's teachers and students; admins",
+    category: "classes",
+    links: [{ column: "teacher_id", kind: "id", role: "subject", export: "all", erase: "delete" }],
+    fields: { added_at: "when" },
+    internal: ["class_id"],
+  },
+  {
+    table: "classes",
+    title: "Classes",
+    purpose: "A class's name, subject and year, and who created it",
+    whoSees: "The class's teachers and students; admins",
+    category: "classes",
+    links: [
+      {
+        column: "created_by",
+        kind: "id",
+        role: "author",
+        export: ["id", "name", "subject", "year", "created_at"],
+        erase: { anonymise: { created_by: null } },
+      },
+    ],
+    fields: {
+      name: "the class's name (not a person's)",
+      subject: "subject",
+      year: "school year",
+      created_at: "when it was created",
+      updated_at: "when it last changed",
+    },
+    secret: ["join_code"],
+    internal: ["id"],
+  },
+  {
+    table: "class_invitations",
+    title: "Class invitations",
+    purpose: "An invitation to join a class, from an imported class list",
+    whoSees: "The person invited; the class's teachers; admins",
+    category: "invitations",
+    agedBy: "created_at",
+    links: [
+      { column: "email", kind: "email", role: "subject", export: "all", erase: "delete" },
+      {
+        column: "invited_by",
+        kind: "id",
+        role: "author",
+        export: ["class_id", "created_at"],
+        erase: { anonymise: { invited_by: null } },
+      },
+    ],
+    fields: {
+      name: "the invited person's name",
+      created_at: "when",
+      needs_consent: "whether the invited person must accept",
+    },
+    internal: ["class_id"],
+  },
+  {
+    table: "teacher_invitations",
+    title: "Teacher invitations",
+    purpose: "An admin's invitation to create a teacher account",
+    whoSees: "Admins",
+    category: "invitations",
+    agedBy: "created_at",
+    links: [
+      { column: "email", kind: "email", role: "subject", export: "all", erase: "delete" },
+      {
+        column: "invited_by",
+        kind: "id",
+        role: "author",
+        export: ["created_at"],
+        erase: { anonymise: { invited_by: null } },
+      },
+    ],
+    fields: { name: "the invited person's name", created_at: "when" },
+  },
+  {
+    table: "roster_email_counts",
+    title: "Invitation email counts",
+    purpose: "How many invitation emails a person's class-list imports sent each day (a limit)",
+    whoSees: "Nobody reads it; it caps the emails sent",
+    category: "invitations",
+    agedBy: "day",
+    links: [{ column: "sender_id", kind: "id", role: "subject", export: "all", erase: "delete" }],
+    fields: { day: "the day", sent: "emails sent" },
+  },
+  {
+    table: "sessions",
+    title: "Sign-in sessions",
+    purpose: "Keeping a person signed in, and showing them where they are signed in",
+    whoSees: "The person (Account security page)",
+    category: "sessions",
+    agedBy: "expires_at",
+    links: [{ column: "user_id", kind: "id", role: "subject", export: "all", erase: "delete" }],
+    fields: {
+      created_at: "when the session was renewed",
+      expires_at: "when it expires",
+      used_at: "when it was last renewed",
+      revoked_at: "when it was ended",
+      signed_in_at: "when the person signed in",
+      ip: "the network address signed in from",
+      user_agent: "the browser signed in with",
+      reauthenticated_at: "when the password was last confirmed",
+    },
+    secret: ["token_hash"],
+    internal: ["id", "family_id"],
+  },
+  {
+    table: "email_codes",
+    title: "Email verification codes",
+    purpose: "Proving a person owns their email address",
+    whoSees: "Nobody: the code is stored as a hash",
+    category: "sessions",
+    agedBy: "expires_at",
+    links: [
+      { column: "user_id", kind: "id", role: "subject", export: "all", erase: "delete" },
+      { column: "email", kind: "email", role: "subject", export: "none", erase: "delete" },
+    ],
+    fields: {
+      attempts: "wrong codes typed",
+      created_at: "when",
+      expires_at: "when it expires",
+      consumed_at: "when it was used",
+    },
+    secret: ["code_hash"],
+    internal: ["id"],
+  },
+  {
+    table: "password_resets",
+    title: "Password-reset links",
+    purpose: "Letting a person set a new password",
+    whoSees: "Nobody: the link is stored as a hash",
+    category: "sessions",
+    agedBy: "expires_at",
+    links: [
+      { column: "user_id", kind: "id", role: "subject", export: "all", erase: "delete" },
+      { column: "email", kind: "email", role: "subject", export: "none", erase: "delete" },
+    ],
+    fields: { created_at: "when", expires_at: "when it expires", used_at: "when it was used" },
+    secret: ["token_hash"],
+    internal: ["id"],
+  },
+  {
+    table: "mfa_recovery_codes",
+    title: "Two-step sign-in recovery codes",
+    purpose: "Signing in when the authenticator app is lost",
+    whoSees: "Nobody: the codes are stored as hashes",
+    category: "account",
+    links: [{ column: "user_id", kind: "id", role: "subject", export: "all", erase: "delete" }],
+    fields: { used_at: "when a code was used" },
+    secret: ["code_hash", "code_id"],
+    internal: ["id"],
+  },
+  {
+    table: "account_deletions",
+    title: "Account deletion requests",
+    purpose: "A deletion waiting for its grace period to end",
+    whoSees: "The person; admins",
+    category: "account",
+    links: [
+      { column: "user_id", kind: "id", role: "subject", export: "all", erase: "delete" },
+      {
+        column: "requested_by",
+        kind: "id",
+        role: "actor",
+        export: ["requested_at"],
+        erase: { anonymise: { requested_by: null } },
+      },
+    ],
+    fields: {
+      requested_at: "when it was asked for",
+      due_at: "when the data will be removed",
+      via: "asked by the person or by an admin",
+      reason: "why an admin asked for it",
+    },
+  },
+  {
+    table: "retention_settings",
+    title: "Retention settings",
+    purpose: "How long each kind of data is kept, and which admin last changed it",
+    whoSees: "Admins",
+    category: "account",
+    links: [
+      {
+        column: "updated_by",
+        kind: "id",
+        role: "actor",
+        export: ["category", "updated_at"],
+        erase: { anonymise: { updated_by: null } },
+      },
+    ],
+    fields: { updated_at: "when it changed" },
+    internal: [
+      "category",
+      "keep_days",
+      "auto_purge",
+      "checked_at",
+      "due_count",
+      "purged_at",
+      "purged_count",
+    ],
+  },
+  {
+    table: "privacy_settings",
+    title: "Privacy settings",
+    purpose: "What happens to reports about a deleted student, and which admin last changed it",
+    whoSees: "Admins",
+    category: "account",
+    links: [
+      {
+        column: "updated_by",
+        kind: "id",
+        role: "actor",
+        export: ["updated_at"],
+        erase: { anonymise: { updated_by: null } },
+      },
+    ],
+    fields: { updated_at: "when it changed" },
+    internal: ["id", "deleted_student_reports"],
+  },
+  {
+    table: "jobs",
+    title: "Background jobs",
+    purpose: "Work run in the background (recomputing predictions, purges), and who asked for it",
+    whoSees: "The person who asked; admins",
+    category: "jobs",
+    links: [
+      {
+        column: "created_by",
+        kind: "id",
+        role: "actor",
+        export: ["id", "kind", "state", "created_at", "finished_at"],
+        erase: { anonymise: { created_by: null } },
+      },
+    ],
+    fields: { created_at: "when it was asked for" },
+    internal: [
+      "id",
+      "kind",
+      "key",
+      "payload",
+      "state",
+      "progress_done",
+      "progress_total",
+      "attempts",
+      "run_after",
+      "locked_by",
+      "locked_until",
+      "started_at",
+      "finished_at",
+      "error",
+    ],
+  },
+  {
+    table: "analytics_latest_report",
+    title: "Analytics: latest report per student",
+    purpose: "A copy of each student's latest report per course, for the analytics charts",
+    whoSees: "Staff, through the analytics report",
+    category: "reports",
+    links: [
+      { column: "student_name", kind: "name", role: "subject", export: "none", erase: "derived" },
+    ],
+    fields: {
+      student_key: "the student's name in lower case",
+      course_key: "the course in lower case",
+      course: "course",
+      marks: "marks",
+      attendance: "attendance",
+      created_at: "when the report was written",
+    },
+    internal: ["report_id"],
+  },
+  {
+    table: "analytics_report_rollup",
+    title: "Analytics: totals",
+    purpose: "Sums of marks and attendance per course, behaviour and student name (the charts)",
+    whoSees: "Staff, through the analytics report",
+    category: "reports",
+    links: [{ column: "key", kind: "name", role: "subject", export: "none", erase: "derived" }],
+    fields: {},
+    internal: ["dim", "n", "sum_x", "sum_y", "sum_xx", "sum_xy", "sum_yy"],
+  },
+  {
+    table: "audit_log",
+    title: "Audit log",
+    purpose: "Who did what to which record, for security and accountability",
+    whoSees: "Admins",
+    category: "auditLog",
+    agedBy: "at",
+    links: [
+      // What the person did: when, what and from where, not on whom (that may be a student).
+      {
+        column: "actor_id",
+        kind: "id",
+        role: "actor",
+        export: ["id", "at", "action", "ip"],
+        erase: "pseudonymise",
+      },
+      {
+        column: "actor_email",
+        kind: "email",
+        role: "actor",
+        export: "none",
+        erase: "pseudonymise",
+      },
+      // What was done to the person's account or records: not the staff member's address.
+      {
+        column: "target",
+        kind: "id",
+        role: "subject",
+        export: ["id", "at", "action", "target", "details"],
+        erase: "pseudonymise",
+      },
+    ],
+    fields: {
+      at: "when",
+      action: "what was done",
+      details: "details of the change (never a password or code)",
+      ip: "the network address it came from",
+    },
+    internal: ["id"],
+  },
+  // Last: the other entries name the account, and the purge removes it after them.
+  {
+    table: "users",
+    title: "Accounts",
+    purpose: "Signing in, and naming a person to the people they work with",
+    whoSees: "The person; admins; teachers see the names and emails of their classes' students",
+    category: "account",
+    links: [{ column: "id", kind: "id", role: "subject", export: "all", erase: "delete" }],
+    fields: {
+      name: "name",
+      email: "email address",
+      role: "student, teacher or admin",
+      pending_role: "a teacher sign-up waiting for approval",
+      email_verified: "whether the address is verified",
+      disabled: "whether an admin disabled the account",
+      created_at: "when it was created",
+      updated_at: "when it last changed",
+      mfa_enabled_at: "when two-step sign-in was turned on",
+    },
+    secret: ["password_hash", "mfa_secret", "mfa_pending_secret", "mfa_last_step"],
+  },
+];
+
+/** The entry of a table, for tests and the server. */
+export function entryOf(table: string): PersonalDataEntry | undefined {
+  return personalData.find((entry) => entry.table === table);
+}
+
+/** Every column an entry names (links, fields, secret, internal). */
+export function columnsOf(entry: PersonalDataEntry): string[] {
+  return [
+    ...new Set([
+      ...entry.links.map((l) => l.column),
+      ...Object.keys(entry.fields),
+      ...(entry.secret ?? []),
+      ...(entry.internal ?? []),
+    ]),
+  ];
+}
