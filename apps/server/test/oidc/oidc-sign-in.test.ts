@@ -389,3 +389,35 @@ describe.each(dialects)("without a provider configured (%s)", (dialect) => {
     }
   });
 });
+
+const passwordsOffTests = apiTests({
+  env: { ...oidcEnv(provider), LOCAL_PASSWORDS_OFF: "student" },
+});
+
+describe.each(dialects)("passwords switched off for students (%s)", (dialect) => {
+  const test = passwordsOffTests[dialect];
+
+  test("a student's password sign-in is refused with the way in; the provider's works", async ({
+    t,
+  }) => {
+    const email = `pw-${randomUUID().slice(0, 8)}@school.test`;
+    const password = "a long and uncommon passphrase 4821";
+    const register = await t.app.inject({
+      method: "POST",
+      url: "/api/auth/register",
+      payload: { name: "Rui", email, password, role: "student" },
+    });
+    expect(register.statusCode, register.body).toBe(201);
+    const login = await t.app.inject({
+      method: "POST",
+      url: "/api/auth/login",
+      payload: { email, password },
+    });
+    expect(login.statusCode).toBe(401);
+    expect(login.json()).toMatchObject({ error: { code: "password_sign_in_off" } });
+
+    const person = schoolPerson();
+    const outcome = await signInThroughProvider(t, person.sub);
+    expect((await session(t, outcome.refresh)).user.email).toBe(person.email);
+  });
+});

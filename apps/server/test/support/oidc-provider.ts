@@ -1,3 +1,4 @@
+/// <reference path="./oidc-provider-types.d.ts" />
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import Provider from "oidc-provider";
@@ -22,6 +23,10 @@ export interface TestProvider {
   issuer: string;
   clientId: string;
   clientSecret: string;
+  /** Registers the client with the app's callback address (when not given at the start). */
+  register(redirectUris: string[]): void;
+  /** The account a browser's sign-in at the provider becomes. */
+  browserSignsInAs(sub: string): void;
   /** Adds (or replaces) an account: its subject and claims. */
   account(sub: string, claims: TestAccountClaims): void;
   /** Follows the provider from its authorization URL, signing in as `sub`, to the app's callback URL. */
@@ -35,7 +40,8 @@ async function listen(server: Server): Promise<number> {
 }
 
 export async function startTestProvider(options: {
-  redirectUris: string[];
+  /** Unset: the client is registered later (`register`), once the app's address is known. */
+  redirectUris?: string[];
   postLogoutRedirectUris?: string[];
   clientId?: string;
 }): Promise<TestProvider> {
@@ -49,64 +55,71 @@ export async function startTestProvider(options: {
   const issuer = `http://127.0.0.1:${port}`;
   const clientId = options.clientId ?? "gradecast-test";
   const clientSecret = "a-test-client-secret-of-enough-length-0123456789";
-  const provider = new Provider(issuer, {
-    clients: [
-      {
-        client_id: clientId,
-        client_secret: clientSecret,
-        redirect_uris: options.redirectUris,
-        post_logout_redirect_uris: options.postLogoutRedirectUris ?? [],
-        response_types: ["code"],
-        grant_types: ["authorization_code"],
-        token_endpoint_auth_method: "client_secret_post",
-      },
-    ],
-    // Scope claims go into the ID token (as Google's and Microsoft's do), which is what the app reads.
-    conformIdTokenClaims: false,
-    claims: {
-      amr: null,
-      openid: ["sub", "hd", "tid", "groups", "amr"],
-      email: ["email", "email_verified"],
-      profile: ["name"],
-    },
-    features: { devInteractions: { enabled: false } },
-    pkce: { required: () => true },
-    cookies: { keys: ["a-test-cookie-key-0123456789"] },
-    findAccount: async (_ctx: unknown, sub: string) => {
-      const claims = accounts.get(sub);
-      if (!claims) return undefined;
-      return { accountId: sub, claims: async () => ({ sub, ...claims }) };
-    },
-  });
   const next = new Map<string, string>();
-  const callback = provider.callback();
-  handler = (req, res) => {
-    const interaction = /^\/interaction\/([^/?]+)/.exec(req.url ?? "");
-    if (!interaction) {
-      callback(req, res);
-      return;
-    }
-    // The login and consent pages, answered at once for the account the test asked for.
-    (async () => {
-      const details = await provider.interactionDetails(req, res);
-      const sub = next.get(String(details.params.state ?? "")) ?? "";
-      const grant = new provider.Grant({
-        accountId: sub,
-        clientId: String(details.params.client_id),
-      });
-      grant.addOIDCScope(String(details.params.scope));
-      const grantId = await grant.save();
-      await provider.interactionFinished(
-        req,
-        res,
-        { login: { accountId: sub, amr: accounts.get(sub)?.amr }, consent: { grantId } },
-        { mergeWithLastSubmission: false },
-      );
-    })().catch((error: unknown) => {
-      res.statusCode = 500;
-      res.end(String(error));
+  // Whom a browser (which does not say) signs in as.
+  let browserAccount = "";
+  const register = (redirectUris: string[]) => {
+    const provider = new Provider(issuer, {
+      clients: [
+        {
+          client_id: clientId,
+          client_secret: clientSecret,
+          redirect_uris: redirectUris,
+          post_logout_redirect_uris:
+            options.postLogoutRedirectUris ??
+            redirectUris.map((uri) => `${new URL(uri).origin}/login`),
+          response_types: ["code"],
+          grant_types: ["authorization_code"],
+          token_endpoint_auth_method: "client_secret_post",
+        },
+      ],
+      // Scope claims go into the ID token (as Google's and Microsoft's do), which is what the app reads.
+      conformIdTokenClaims: false,
+      claims: {
+        amr: null,
+        openid: ["sub", "hd", "tid", "groups", "amr"],
+        email: ["email", "email_verified"],
+        profile: ["name"],
+      },
+      features: { devInteractions: { enabled: false } },
+      pkce: { required: () => true },
+      cookies: { keys: ["a-test-cookie-key-0123456789"] },
+      findAccount: async (_ctx: unknown, sub: string) => {
+        const claims = accounts.get(sub);
+        if (!claims) return undefined;
+        return { accountId: sub, claims: async () => ({ sub, ...claims }) };
+      },
     });
+    const callback = provider.callback();
+    handler = (req, res) => {
+      const interaction = /^\/interaction\/([^/?]+)/.exec(req.url ?? "");
+      if (!interaction) {
+        callback(req, res);
+        return;
+      }
+      // The login and consent pages, answered at once for the account the test asked for.
+      (async () => {
+        const details = await provider.interactionDetails(req, res);
+        const sub = next.get(String(details.params.state ?? "")) ?? browserAccount;
+        const grant = new provider.Grant({
+          accountId: sub,
+          clientId: String(details.params.client_id),
+        });
+        grant.addOIDCScope(String(details.params.scope));
+        const grantId = await grant.save();
+        await provider.interactionFinished(
+          req,
+          res,
+          { login: { accountId: sub, amr: accounts.get(sub)?.amr }, consent: { grantId } },
+          { mergeWithLastSubmission: false },
+        );
+      })().catch((error: unknown) => {
+        res.statusCode = 500;
+        res.end(String(error));
+      });
+    };
   };
+  if (options.redirectUris) register(options.redirectUris);
 
   async function authorize(url: string, sub: string): Promise<string> {
     const state = new URL(url).searchParams.get("state") ?? "";
@@ -136,6 +149,10 @@ export async function startTestProvider(options: {
     issuer,
     clientId,
     clientSecret,
+    register,
+    browserSignsInAs: (sub) => {
+      browserAccount = sub;
+    },
     account: (sub, claims) => accounts.set(sub, claims),
     authorize,
     close: () =>
