@@ -259,6 +259,29 @@ describe.each(dialects)("sign-in with the school's provider (%s)", (dialect) => 
     expect(signed.user.role).toBe("admin");
   });
 
+  test("an admin without Gradecast's own MFA: the provider's asserted MFA counts for that session only", async ({
+    t,
+    signedIn,
+  }) => {
+    const email = `admin-${randomUUID().slice(0, 8)}@school.test`;
+    const byPassword = await signedIn("admin", { email, mfa: false });
+    const adminCall = (auth: { authorization: string }) =>
+      t.app.inject({ method: "GET", url: "/api/admin/users", headers: auth });
+    const refused = await adminCall(byPassword.auth);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({ error: { code: "mfa_enrolment_required" } });
+
+    const person = schoolPerson({ email, amr: ["pwd", "mfa"] });
+    const viaProvider = await session(t, (await signInThroughProvider(t, person.sub)).refresh);
+    expect((await adminCall(viaProvider.auth)).statusCode).toBe(200);
+    // The password session is still held to enrolment.
+    expect((await adminCall(byPassword.auth)).statusCode).toBe(403);
+
+    provider.account(person.sub, { email, email_verified: true, tid: "tenant-a", amr: ["pwd"] });
+    const without = await session(t, (await signInThroughProvider(t, person.sub)).refresh);
+    expect((await adminCall(without.auth)).statusCode).toBe(403);
+  });
+
   test("refused: an unverified email", async ({ t }) => {
     const person = schoolPerson({ email_verified: false });
     const before = await counts(t);
