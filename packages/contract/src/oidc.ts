@@ -23,7 +23,7 @@ export const oidcRefusals = {
   tenant_not_allowed:
     "This school's Gradecast only accepts accounts of the school's own organisation. Sign in with your school account.",
   email_taken:
-    "An account with this email already exists here. Sign in with its password, then ask your administrator to allow school sign-in for your email domain.",
+    "An account with this email already exists here, and it cannot be joined to your school account automatically. Sign in with its password, or ask your school's administrator.",
   account_disabled: "This account has been disabled. Contact your school's administrator.",
   unavailable: "Your school's sign-in service could not be reached. Try again in a few minutes.",
 } as const;
