@@ -444,3 +444,25 @@ describe.each(dialects)("passwords switched off for students (%s)", (dialect) =>
     expect((await session(t, outcome.refresh)).user.email).toBe(person.email);
   });
 });
+
+const googleTests = apiTests({ env: { ...oidcEnv(provider), OIDC_GOOGLE_HD: "school.test" } });
+
+describe.each(dialects)("a Google Workspace domain (hd) (%s)", (dialect) => {
+  const test = googleTests[dialect];
+
+  test("the hd claim must name the school's domain: a personal account of the same address is refused", async ({
+    t,
+  }) => {
+    const { authUrl } = await begin(t);
+    expect(new URL(authUrl).searchParams.get("hd")).toBe("school.test");
+
+    const personal = schoolPerson();
+    const before = await counts(t);
+    await refusedWith(t, await signInThroughProvider(t, personal.sub), "domain_not_allowed");
+    expect(await counts(t)).toEqual(before);
+
+    const workspace = schoolPerson({ hd: "school.test" });
+    const signed = await session(t, (await signInThroughProvider(t, workspace.sub)).refresh);
+    expect(signed.user.email).toBe(workspace.email);
+  });
+});
