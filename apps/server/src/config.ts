@@ -81,6 +81,18 @@ function isEd25519PrivateKey(pem: string): boolean {
   }
 }
 
+const list = z.string().transform((v) =>
+  v
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean),
+);
+const roleList = list.pipe(
+  z.array(
+    z.enum(["student", "teacher", "admin"], { error: "must list student, teacher or admin" }),
+  ),
+);
+
 export const envSchema = z.object({
   PORT: z.preprocess(emptyToUndefined, port.default(3000)),
   HOST: z.preprocess(emptyToUndefined, z.string().default("0.0.0.0")),
@@ -176,7 +188,42 @@ export const envSchema = z.object({
       .max(365, { error: "must be a whole number from 0 to 365" })
       .default(14),
   ),
+  // Sign-in with the school's identity provider (issue 34): off while OIDC_ISSUER is unset.
+  OIDC_ISSUER: optional(url(["http", "https"])),
+  OIDC_CLIENT_ID: optional(z.string().trim()),
+  OIDC_CLIENT_SECRET: optional(z.string()),
+  OIDC_NAME: optional(z.string().trim().max(40, { error: "must be at most 40 characters" })),
+  OIDC_ALLOWED_DOMAINS: optional(list),
+  OIDC_GOOGLE_HD: optional(z.string().trim()),
+  OIDC_ALLOWED_TENANTS: optional(list),
+  OIDC_TEACHER_GROUPS: optional(list),
+  OIDC_GROUPS_CLAIM: optional(z.string().trim()),
+  OIDC_TRUST_AMR_MFA: z.preprocess(
+    emptyToUndefined,
+    z.enum(["on", "off"], { error: "must be on or off" }).default("off"),
+  ),
+  LOCAL_PASSWORDS_OFF: optional(roleList),
 });
+
+/** Sign-in with the school's OpenID provider, when OIDC_ISSUER is set. */
+export interface OidcConfig {
+  issuer: string;
+  clientId: string;
+  clientSecret: string | undefined;
+  /** The button's "Sign in with …" and the session list's "oidc:<name>". */
+  name: string;
+  /** Lower-case email domains: an address outside them is refused; linking needs one of them. */
+  allowedDomains: string[];
+  /** Google Workspace: the ID token's `hd` must be this domain. */
+  googleHd: string | undefined;
+  /** Microsoft Entra: the ID token's `tid` must be one of these. */
+  allowedTenants: string[];
+  /** A new account whose groups claim names one of these asks for the teacher role. */
+  teacherGroups: string[];
+  groupsClaim: string | undefined;
+  /** An admin skips the local TOTP code when the token's `amr` says "mfa". */
+  trustAmrMfa: boolean;
+}
 
 export interface Config {
   port: number;
@@ -216,6 +263,10 @@ export interface Config {
   dpoContact: string | undefined;
   /** Days between a deletion request and the purge; signing in cancels it. */
   accountDeletionGraceDays: number;
+  /** undefined: no sign-in with a provider (no button; its routes answer 404). */
+  oidc: OidcConfig | undefined;
+  /** Roles that may not sign in with a password (only through the provider). */
+  localPasswordsOff: ("student" | "teacher" | "admin")[];
 }
 
 export class ConfigError extends Error {
@@ -226,7 +277,7 @@ export class ConfigError extends Error {
 
 /** A bad value as the error line shows it: never a key, nor a password inside an address. */
 function shown(name: string, value: string): string {
-  if (name === "JWT_PRIVATE_KEY") return "(hidden)";
+  if (name === "JWT_PRIVATE_KEY" || name === "OIDC_CLIENT_SECRET") return "(hidden)";
   return JSON.stringify(value.replace(/(\/\/[^:/@]*:)[^@/]*@/, "$1***@"));
 }
 
@@ -251,6 +302,33 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(problems);
   }
   const e = parsed.data;
+  const oidcProblems = [
+    ...(e.OIDC_ISSUER && !e.OIDC_CLIENT_ID ? ["OIDC_CLIENT_ID: must be set with OIDC_ISSUER"] : []),
+    ...(e.OIDC_ISSUER && !e.PUBLIC_URL
+      ? ["PUBLIC_URL: must be set with OIDC_ISSUER (the provider sends people back to it)"]
+      : []),
+    ...(!e.OIDC_ISSUER && e.LOCAL_PASSWORDS_OFF?.length
+      ? ["LOCAL_PASSWORDS_OFF: needs OIDC_ISSUER, or nobody of those roles could sign in"]
+      : []),
+    ...(Boolean(e.OIDC_TEACHER_GROUPS?.length) !== Boolean(e.OIDC_GROUPS_CLAIM)
+      ? ["OIDC_TEACHER_GROUPS and OIDC_GROUPS_CLAIM: set both or neither"]
+      : []),
+  ];
+  if (oidcProblems.length > 0) throw new ConfigError(oidcProblems);
+  const oidc: OidcConfig | undefined = e.OIDC_ISSUER
+    ? {
+        issuer: e.OIDC_ISSUER,
+        clientId: e.OIDC_CLIENT_ID ?? "",
+        clientSecret: e.OIDC_CLIENT_SECRET,
+        name: e.OIDC_NAME ?? "your school's account",
+        allowedDomains: (e.OIDC_ALLOWED_DOMAINS ?? []).map((d) => d.toLowerCase()),
+        googleHd: e.OIDC_GOOGLE_HD?.toLowerCase(),
+        allowedTenants: e.OIDC_ALLOWED_TENANTS ?? [],
+        teacherGroups: e.OIDC_TEACHER_GROUPS ?? [],
+        groupsClaim: e.OIDC_GROUPS_CLAIM,
+        trustAmrMfa: e.OIDC_TRUST_AMR_MFA === "on",
+      }
+    : undefined;
   return {
     port: e.PORT,
     host: e.HOST,
@@ -274,5 +352,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     invitationEmailsPerDay: e.INVITATION_EMAILS_PER_DAY,
     dpoContact: e.DPO_CONTACT,
     accountDeletionGraceDays: e.ACCOUNT_DELETION_GRACE_DAYS,
+    oidc,
+    localPasswordsOff: e.LOCAL_PASSWORDS_OFF ?? [],
   };
 }

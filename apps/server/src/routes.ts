@@ -4,6 +4,7 @@ import { adminRoutes } from "./admin/routes.ts";
 import { analyticsRoutes } from "./analytics/routes.ts";
 import { installAccessHook } from "./auth/access-hook.ts";
 import { createAuthContext, createAuthenticate } from "./auth/authenticate.ts";
+import { oidcRoutes } from "./auth/oidc-routes.ts";
 import { authRoutes } from "./auth/routes.ts";
 import { classRiskRoutes } from "./classes/risk-routes.ts";
 import { classRoutes } from "./classes/routes.ts";
@@ -32,6 +33,7 @@ export async function registerRoutes(app: FastifyInstance, services: Services) {
   await setupRoutes(app, services);
   await apiDocsRoutes(app);
   await authRoutes(app, auth);
+  await oidcRoutes(app, auth);
   await meRoutes(app, auth);
   await analyticsRoutes(app, auth);
   await reportRoutes(app, services);

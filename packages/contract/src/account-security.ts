@@ -86,6 +86,8 @@ export const sessionInfoSchema = z.object({
   lastUsedAt: z.string(),
   ip: z.string().nullable(),
   userAgent: z.string().nullable(),
+  /** How it signed in: "password", or "oidc:<the provider's name>" (issue 34). */
+  method: z.string(),
   current: z.boolean(),
 });
 export type SessionInfo = z.infer<typeof sessionInfoSchema>;

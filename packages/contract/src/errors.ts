@@ -22,6 +22,7 @@ export const errorCodes = [
   "reauth_required",
   "mfa_enrolment_required",
   "cross_origin_refused",
+  "password_sign_in_off",
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];
 

@@ -24,6 +24,8 @@ export const messages = {
   loadingReports: "Loading student reports...",
   loadingUser: "Loading user information...",
   invalidCredentials: "Invalid email or password.",
+  passwordSignInOff:
+    'This school signs you in with its own accounts: use the "Sign in with" button instead of a password.',
   emailTaken: "An account with this email already exists.",
   notAllowed: "You are not allowed to do this.",
   crossOriginRefused: "This request must come from Gradecast's own pages.",

@@ -19,6 +19,8 @@ export type SiteInfo = z.infer<typeof siteInfoSchema>;
 export const setupStateSchema = z.object({
   adminExists: z.boolean(),
   teacherSignup: z.enum(["approval", "open", "closed"]),
+  /** Sign-in with the school's identity provider (issue 34): the button's name, or null. */
+  oidcName: z.string().nullable(),
 });
 
 export type SetupState = z.infer<typeof setupStateSchema>;

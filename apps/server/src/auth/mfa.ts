@@ -206,12 +206,20 @@ export async function checkSecondFactor(
   });
 }
 
-/** Between a right password and the code: a signed, 5-minute note naming the user. */
-export async function signChallenge(keys: SigningKeys, userId: string, now: Date) {
+/**
+ * Between a right password (or a sign-in at the school's provider) and the code: a signed,
+ * 5-minute note naming the user and how the first step was made ("password" or "oidc:<name>").
+ */
+export async function signChallenge(
+  keys: SigningKeys,
+  userId: string,
+  now: Date,
+  via = "password",
+) {
   return signNote(
     keys,
     challengeAudience,
-    { subject: userId, seconds: challengeMinutes * 60 },
+    { subject: userId, seconds: challengeMinutes * 60, claims: { via } },
     now,
   );
 }
@@ -220,9 +228,11 @@ export async function challengeUser(
   keys: SigningKeys,
   challenge: string,
   now: Date,
-): Promise<string> {
+): Promise<{ userId: string; via: string }> {
   const payload = await readNote(keys, challenge, challengeAudience, now);
-  if (typeof payload?.sub === "string") return payload.sub;
+  if (typeof payload?.sub === "string") {
+    return { userId: payload.sub, via: typeof payload.via === "string" ? payload.via : "password" };
+  }
   throw unauthenticated(securityMessages.mfaChallengeExpired);
 }
 

@@ -20,6 +20,8 @@ export async function insertSession(
     signedInAt: Date;
     ip: string | null;
     userAgent: string | null;
+    signInMethod: string;
+    providerMfa: boolean;
   },
 ): Promise<void> {
   await db
@@ -34,6 +36,8 @@ export async function insertSession(
       signed_in_at: row.signedInAt,
       ip: row.ip,
       user_agent: row.userAgent,
+      sign_in_method: row.signInMethod,
+      provider_mfa: row.providerMfa,
     })
     .execute();
 }
@@ -50,6 +54,7 @@ export async function listLiveSessions(db: Db, userId: string, now: Date) {
       "used_at",
       "ip",
       "user_agent",
+      "sign_in_method",
     ])
     .where("user_id", "=", userId)
     .where("revoked_at", "is", null)

@@ -173,6 +173,11 @@ export async function login(
     await auditOwn(services.db, row, "auth.login_failed", origin.ip, { reason: "disabled" });
     throw accountDisabled();
   }
+  // The deployment signs this role in through the school's provider only (LOCAL_PASSWORDS_OFF).
+  if (services.config.localPasswordsOff.includes(row.role)) {
+    await auditOwn(services.db, row, "auth.login_failed", origin.ip, { reason: "password_off" });
+    throw unauthenticated(messages.passwordSignInOff, "password_sign_in_off");
+  }
   if (mfaEnabled(row)) {
     return {
       mfaRequired: true,
@@ -196,7 +201,7 @@ export async function completeMfaLogin(
   input: { challenge: string; code: string },
 ): Promise<SignedIn & { email: string }> {
   const { services } = ctx;
-  const userId = await challengeUser(ctx.keys, input.challenge, services.now());
+  const { userId, via } = await challengeUser(ctx.keys, input.challenge, services.now());
   const row = await users.findUserById(services.db, userId);
   if (!row || !mfaEnabled(row)) throw invalidCredentials();
   if (row.disabled) throw accountDisabled();
@@ -207,18 +212,30 @@ export async function completeMfaLogin(
     await auditOwn(services.db, row, "auth.login_failed", origin.ip, { reason: "wrong_mfa_code" });
     throw error;
   }
-  const signedIn = await startSession(ctx, row, randomUUID(), services.now(), origin);
-  await auditOwn(services.db, row, "auth.login", origin.ip, { mfa: method });
+  const signedIn = await startSession(ctx, row, randomUUID(), services.now(), origin, {
+    method: via,
+  });
+  await auditOwn(services.db, row, "auth.login", origin.ip, {
+    mfa: method,
+    ...(via === "password" ? {} : { via }),
+  });
   const cancelled = await cancelDeletionOnSignIn(services.db, row, origin.ip);
   return { ...signedIn, email: row.email, ...(cancelled ? { deletionCancelled: true } : {}) };
 }
 
-async function startSession(
+/** How a session signed in: "password" or "oidc:<name>", and whether the provider did MFA. */
+export interface SignInMethod {
+  method: string;
+  providerMfa?: boolean;
+}
+
+export async function startSession(
   ctx: AuthContext,
   row: UserRow,
   familyId: string,
   signedInAt: Date,
   origin: Origin,
+  how: SignInMethod = { method: "password" },
 ): Promise<SignedIn> {
   const { services } = ctx;
   const now = services.now();
@@ -234,6 +251,8 @@ async function startSession(
     signedInAt,
     ip: origin.ip,
     userAgent: origin.userAgent?.slice(0, 300) ?? null,
+    signInMethod: how.method,
+    providerMfa: how.providerMfa ?? false,
   });
   const token = await signIdToken(ctx.keys, { sub: row.id, role: row.role, sid: familyId }, now);
   return { token, expiresIn: idTokenSeconds, user: toUser(row), refreshToken };
@@ -277,7 +296,10 @@ export async function refresh(
     services.database.usersChanged();
     throw accountDisabled();
   }
-  return startSession(ctx, row, session.family_id, signedInAt, origin);
+  return startSession(ctx, row, session.family_id, signedInAt, origin, {
+    method: session.sign_in_method,
+    providerMfa: session.provider_mfa,
+  });
 }
 
 /** The family of a refresh token, when it is known. */

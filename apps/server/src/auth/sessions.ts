@@ -23,6 +23,7 @@ export async function listSessions(ctx: AuthContext, user: AuthUser): Promise<Se
       lastUsedAt: iso(row.created_at as unknown as Date),
       ip: row.ip,
       userAgent: row.user_agent,
+      method: row.sign_in_method,
       current: row.family_id === user.sessionId,
     }))
     .sort(

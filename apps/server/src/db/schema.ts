@@ -47,6 +47,32 @@ export interface SessionsTable {
   user_agent: string | null;
   /** The last re-authentication in this session (migration 0008). */
   reauthenticated_at: Timestamp | null;
+  /** How the session signed in: "password" or "oidc:<provider's name>" (migration 0030). */
+  sign_in_method: Generated<string>;
+  /** The provider asserted MFA and OIDC_TRUST_AMR_MFA=on: the session's MFA (an admin's). */
+  provider_mfa: Generated<boolean>;
+}
+
+/** An account's identity at an OpenID provider (migration 0030): found by (issuer, subject). */
+export interface UserIdentitiesTable {
+  id: Generated<string>;
+  user_id: string;
+  issuer: string;
+  subject: string;
+  /** The address the provider gave at the last sign-in. */
+  email: string | null;
+  created_at: Generated<Timestamp>;
+  last_sign_in_at: Generated<Timestamp>;
+}
+
+/** A sign-in with the provider started and not finished (ten minutes; taken once). */
+export interface OidcLoginsTable {
+  state_hash: string;
+  browser_hash: string;
+  nonce: string;
+  code_verifier: string;
+  created_at: Generated<Timestamp>;
+  expires_at: Timestamp;
 }
 
 export interface MfaRecoveryCodesTable {
@@ -369,6 +395,8 @@ export interface DB {
   account_deletions: AccountDeletionsTable;
   retention_settings: RetentionSettingsTable;
   privacy_settings: PrivacySettingsTable;
+  user_identities: UserIdentitiesTable;
+  oidc_logins: OidcLoginsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

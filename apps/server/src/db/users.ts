@@ -30,7 +30,9 @@ export type AuthUserRow = Pick<
 // end the ID tokens issued with them.
 const authUserSql = prepared(
   `select "id", "name", "email", "role", "email_verified", "disabled",
-    "mfa_enabled_at" is not null as "mfa_enabled",
+    ("mfa_enabled_at" is not null or exists (select 1 from "sessions" m
+      where m."family_id" = $2 and m."user_id" = "users"."id" and m."provider_mfa"))
+      as "mfa_enabled",
     exists (select 1 from "sessions" s where s."family_id" = $2 and s."user_id" = "users"."id"
       and s."revoked_at" is null) as "session_live"
   from "users" where "id" = $1`,

@@ -194,7 +194,7 @@ export function installRouteSchemas(app: FastifyInstance, options: RouteSchemaOp
     registered.push(`${String(options.method)} ${options.url}`);
     const response = (options.schema as { response?: Record<string, unknown> } | undefined)
       ?.response;
-    if (!response || !Object.keys(response).some((status) => /^2\d\d$/.test(status))) {
+    if (!response || !Object.keys(response).some((status) => /^[23]\d\d$/.test(status))) {
       throw new Error(`Route ${options.method} ${options.url} declares no success answer`);
     }
   });

@@ -30,6 +30,10 @@ export async function setupRoutes(app: FastifyInstance, services: Services) {
   serve(app, routes.site.setup, async (_request, reply): Promise<SetupState> => {
     if (!known) known = await adminExists(services.db);
     reply.header("cache-control", "no-store");
-    return { adminExists: known, teacherSignup: services.config.teacherSignup };
+    return {
+      adminExists: known,
+      teacherSignup: services.config.teacherSignup,
+      oidcName: services.config.oidc?.name ?? null,
+    };
   });
 }

@@ -121,13 +121,13 @@ describe.each(dialects)("GET /api/setup on %s", (dialect) => {
           expect(res.headers["cache-control"]).toBe("no-store");
           return res.json() as SetupState;
         };
-        expect(await setup()).toEqual({ adminExists: false, teacherSignup: mode });
+        expect(await setup()).toEqual({ adminExists: false, teacherSignup: mode, oidcName: null });
         await createOrPromoteAdmin(t.database.db, {
           email: uniqueEmail("head"),
           name: "Head Teacher",
           password: "correct horse battery staple",
         });
-        expect(await setup()).toEqual({ adminExists: true, teacherSignup: mode });
+        expect(await setup()).toEqual({ adminExists: true, teacherSignup: mode, oidcName: null });
       });
     },
   );

@@ -13,7 +13,7 @@ import { hashPassword } from "../../src/auth/passwords.ts";
 import { enqueueJob } from "../../src/jobs/queue.ts";
 import { enrolMfa, randomIp, type SignedInUser, signIn, uniqueEmail } from "../support/accounts.ts";
 import { makeClass } from "../support/class-fixtures.ts";
-import { createTestApp, dialects, type TestApp } from "../support/helpers.ts";
+import { createTestApp, dialects, type TestApp, unreachableOidcEnv } from "../support/helpers.ts";
 import { studentsRow, validAnswers } from "../support/questionnaire-fixture.ts";
 import { sampleQuestionnaire } from "../support/sample-answers.ts";
 
@@ -86,7 +86,10 @@ describe.each(dialects)("authorisation matrix (%s)", (dialect) => {
   let tables: string[] = [];
 
   beforeAll(async () => {
-    t = await createTestApp(dialect, { env: { RATE_LIMITS: "off" }, runJobs: false });
+    t = await createTestApp(dialect, {
+      env: { RATE_LIMITS: "off", ...unreachableOidcEnv },
+      runJobs: false,
+    });
     users.student = await signIn(t, "student");
     users.teacher = await signIn(t, "teacher");
     users.admin = await signIn(t, "admin");

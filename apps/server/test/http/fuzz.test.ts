@@ -12,6 +12,7 @@ import {
   dialects,
   errorOf,
   type TestApp,
+  unreachableOidcEnv,
 } from "../support/helpers.ts";
 import { hostileTexts } from "../support/security-payloads.ts";
 
@@ -260,7 +261,7 @@ describe.each(dialects)("fuzzing every API route on %s", inOrder, (dialect: Dial
   const total = dialect === "pglite" ? runs : pgRuns;
 
   beforeAll(async () => {
-    t = await createTestApp(dialect, { env: { RATE_LIMITS: "off" } });
+    t = await createTestApp(dialect, { env: { RATE_LIMITS: "off", ...unreachableOidcEnv } });
     users.student = await signIn(t, "student");
     users.teacher = await signIn(t, "teacher");
     users.admin = await signIn(t, "admin");

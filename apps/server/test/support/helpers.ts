@@ -166,3 +166,14 @@ export async function withTestApp<T>(
     await t.close();
   }
 }
+
+/**
+ * Sign-in with a school's provider switched on, at an address where nothing answers: its routes
+ * are served (a redirect back to the login page saying the provider cannot be reached) for the
+ * tests that walk every route.
+ */
+export const unreachableOidcEnv = {
+  PUBLIC_URL: "http://localhost:3000",
+  OIDC_ISSUER: "http://127.0.0.1:9",
+  OIDC_CLIENT_ID: "gradecast",
+} as const;

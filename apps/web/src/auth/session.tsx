@@ -34,6 +34,11 @@ export interface SessionValue {
   signIn(email: string, password: string): Promise<User | MfaChallenge>;
   /** The second step of a sign-in with MFA: a TOTP code or a recovery code. */
   completeMfa(challenge: string, code: string): Promise<User>;
+  /**
+   * After a sign-in with the school's provider (the server set the refresh cookie and sent the
+   * browser to /login?oidc=signed_in): the cookie traded for an ID token.
+   */
+  resume(): Promise<User>;
   signOut(): Promise<void>;
   /** Fetches GET /api/me again (e.g. after verifying the email). */
   refresh(): Promise<User | null>;
@@ -125,6 +130,12 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     [start],
   );
 
+  const resume = useCallback(
+    async (): Promise<User> =>
+      start(await api<Session>("POST", "/api/auth/refresh", undefined, { auth: false })),
+    [start],
+  );
+
   const signOut = useCallback(async () => {
     setToken(null);
     endLocally("logout");
@@ -178,8 +189,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, [endLocally, refresh]);
 
   const value = useMemo<SessionValue>(
-    () => ({ user, status, endedBy, signIn, completeMfa, signOut, refresh, setUser }),
-    [user, status, endedBy, signIn, completeMfa, signOut, refresh, setUser],
+    () => ({ user, status, endedBy, signIn, completeMfa, resume, signOut, refresh, setUser }),
+    [user, status, endedBy, signIn, completeMfa, resume, signOut, refresh, setUser],
   );
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }

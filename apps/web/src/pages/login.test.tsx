@@ -1,4 +1,5 @@
 import { messages } from "@gradecast/contract/messages";
+import { oidcRefusals } from "@gradecast/contract/oidc";
 import { screen, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { fakeServer, renderPage, testUser } from "../test/render.tsx";
@@ -70,5 +71,29 @@ describe("the login page", () => {
     expect(code.getAttribute("aria-describedby")).toContain(`${code.id}-error`);
     await user.click(screen.getByRole("button", { name: "Use another account" }));
     expect(screen.getByRole("heading", { level: 1, name: "Login" })).toBeTruthy();
+  });
+
+  describe("with the school's identity provider (issue 34)", () => {
+    const setup = { adminExists: true, teacherSignup: "approval", oidcName: "Test School" };
+
+    it("offers the provider's button and says why the provider's sign-in was refused", async () => {
+      fakeServer({ "GET /api/setup": () => ({ body: setup }) });
+      renderPage(<Login />, "/login?oidc_error=domain_not_allowed");
+      const button = await screen.findByRole("link", { name: "Sign in with Test School" });
+      expect(button.getAttribute("href")).toBe("/api/auth/oidc/start");
+      expect(screen.getByText(oidcRefusals.domain_not_allowed)).toBeTruthy();
+    });
+
+    it("back from the provider, trades the refresh cookie for the session and goes home", async () => {
+      const me = testUser("student");
+      const server = fakeServer({
+        "GET /api/setup": () => ({ body: setup }),
+        "POST /api/auth/refresh": () => ({ body: { token: "t1", expiresIn: 900, user: me } }),
+        "GET /api/me": () => ({ body: me }),
+      });
+      renderPage(<Login />, "/login?oidc=signed_in");
+      await waitFor(() => expect(screen.getByTestId("location").textContent).toBe("/Home"));
+      expect(server.calls.some((c) => c.route === "POST /api/auth/refresh")).toBe(true);
+    });
   });
 });

@@ -1,15 +1,16 @@
 import type { MfaChallenge } from "@gradecast/contract/account-security";
 import { adminCreateCommand } from "@gradecast/contract/first-admin";
 import { messages } from "@gradecast/contract/messages";
-import { type FormEvent, useState } from "react";
+import { isOidcRefusal, oidcRefusals } from "@gradecast/contract/oidc";
+import { type FormEvent, useEffect, useRef, useState } from "react";
 import { Link, Navigate, useLocation, useSearchParams } from "react-router";
-import { ApiError } from "../api/client.ts";
+import { ApiError, api } from "../api/client.ts";
 import { useSetupState } from "../api/site.ts";
 import { safeNext } from "../auth/next.ts";
 import { useSession } from "../auth/session.tsx";
 import { Alert } from "../components/alert.tsx";
 import { AuthCard } from "../components/auth-card.tsx";
-import { Button } from "../components/button.tsx";
+import { Button, buttonClass } from "../components/button.tsx";
 import { CodeField, EmailField, PasswordField } from "../components/field.tsx";
 import { Spinner } from "../components/spinner.tsx";
 
@@ -17,7 +18,7 @@ const messageOf = (err: unknown) =>
   err instanceof ApiError || err instanceof Error ? err.message : String(err);
 
 export default function Login() {
-  const { status, signIn, completeMfa } = useSession();
+  const { status, endedBy, signIn, completeMfa, resume } = useSession();
   const [params] = useSearchParams();
   const location = useLocation();
   const notice = (location.state as { notice?: string } | null)?.notice;
@@ -26,12 +27,46 @@ export default function Login() {
   const [error, setError] = useState("");
   const [busy, setBusy] = useState(false);
   // Two-step login: after a right password, the code from the authenticator app.
-  const [challenge, setChallenge] = useState<MfaChallenge | null>(null);
+  // After the school's provider, when the account has MFA on, the challenge comes in the
+  // address's fragment (never sent to a server).
+  const [challenge, setChallenge] = useState<MfaChallenge | null>(() => {
+    const fromProvider = new URLSearchParams(location.hash.slice(1)).get("challenge");
+    return params.get("oidc") === "mfa" && fromProvider
+      ? { mfaRequired: true, challenge: fromProvider }
+      : null;
+  });
   const [code, setCode] = useState("");
   const setup = useSetupState();
+  const oidcError = params.get("oidc_error") ?? "";
+  const refusal = oidcError
+    ? isOidcRefusal(oidcError)
+      ? oidcRefusals[oidcError]
+      : oidcRefusals.token_invalid
+    : "";
+  // Back from the provider, signed in: the refresh cookie it set is traded for the ID token.
+  const returning = params.get("oidc") === "signed_in" && status === "signedOut";
+  const [resumeError, setResumeError] = useState("");
+  const resumed = useRef(false);
+  useEffect(() => {
+    if (!returning || resumed.current) return;
+    resumed.current = true;
+    resume().catch((err: unknown) => setResumeError(messageOf(err)));
+  }, [returning, resume]);
+  // Signed out here after a sign-in with the provider: offer its own sign-out too.
+  const [providerLogout, setProviderLogout] = useState<string | null>(null);
+  const oidcName = setup?.oidcName ?? null;
+  useEffect(() => {
+    if (endedBy !== "logout" || !oidcName) return;
+    api<{ url: string | null }>("GET", "/api/auth/oidc/logout", undefined, { auth: false }).then(
+      (answer) => setProviderLogout(answer.url),
+      () => setProviderLogout(null),
+    );
+  }, [endedBy, oidcName]);
 
   if (status === "signedIn") return <Navigate to={safeNext(params.get("next"))} replace />;
-  if (status === "loading") return <Spinner label="Loading..." className="spinner-page" />;
+  if (status === "loading" || (returning && !resumeError)) {
+    return <Spinner label="Loading..." className="spinner-page" />;
+  }
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -126,6 +161,28 @@ export default function Login() {
         </Alert>
       ) : null}
       {notice ? <Alert tone="success">{notice}</Alert> : null}
+      {refusal ? (
+        <Alert tone="error" title="You are not signed in">
+          <p>{refusal}</p>
+        </Alert>
+      ) : null}
+      {resumeError ? <Alert tone="error">{resumeError}</Alert> : null}
+      {providerLogout && oidcName ? (
+        <Alert tone="info">
+          <p>
+            You are logged out of Gradecast. You may still be signed in to {oidcName}:{" "}
+            <a href={providerLogout}>sign out of {oidcName} too</a>.
+          </p>
+        </Alert>
+      ) : null}
+      {oidcName ? (
+        <>
+          <a className={buttonClass("secondary", "btn-block")} href="/api/auth/oidc/start">
+            Sign in with {oidcName}
+          </a>
+          <p className="muted login-or">or with your email and password</p>
+        </>
+      ) : null}
       {params.get("next") ? <p className="muted">{messages.signInRequired}</p> : null}
       <form className="form" onSubmit={onSubmit} noValidate={false}>
         <EmailField

@@ -90,3 +90,44 @@ export const resendVerification = defineRoute({
   summary: "Email a new verification code",
   response: { 202: messageSchema },
 });
+
+// Sign-in with the school's identity provider (issue 34; 404 unless OIDC_ISSUER is set). Both
+// are page navigations, answered with redirects: to the provider, then back to the app.
+const redirect = z.undefined().describe("No body: Location names the next page");
+
+export const oidcStart = defineRoute({
+  method: "GET",
+  path: "/api/auth/oidc/start",
+  access: anyone,
+  summary: "Go to the school's identity provider to sign in (a redirect)",
+  response: { 302: redirect },
+});
+
+export const oidcCallback = defineRoute({
+  method: "GET",
+  path: "/api/auth/oidc/callback",
+  access: anyone,
+  summary:
+    "Where the provider sends the browser back: signs in and goes to the app, or to /login?oidc_error=<code>",
+  querystring: z.object({
+    code: z.string().max(4096).optional(),
+    state: z.string().max(512).optional(),
+    error: z.string().max(256).optional(),
+    error_description: z.string().max(2048).optional(),
+    iss: z.string().max(2048).optional(),
+    session_state: z.string().max(512).optional(),
+    scope: z.string().max(2048).optional(),
+    authuser: z.string().max(64).optional(),
+    hd: z.string().max(256).optional(),
+    prompt: z.string().max(256).optional(),
+  }),
+  response: { 302: redirect },
+});
+
+export const oidcLogout = defineRoute({
+  method: "GET",
+  path: "/api/auth/oidc/logout",
+  access: anyone,
+  summary: "The provider's sign-out page for this installation, when the provider has one",
+  response: { 200: z.object({ url: z.string().nullable() }) },
+});

@@ -1,4 +1,5 @@
 import { formatDayTime } from "@gradecast/contract/dates";
+import { signInMethodLabel } from "@gradecast/contract/oidc";
 import { useState } from "react";
 import { Alert, OutcomeAlert } from "../../components/alert.tsx";
 import { Button } from "../../components/button.tsx";
@@ -74,7 +75,7 @@ export function SessionsCard() {
               {s.current ? <span className="badge"> This browser</span> : null}
               <p className="muted">
                 {s.ip ?? "Unknown address"} · logged in {when(s.createdAt)} · last used{" "}
-                {when(s.lastUsedAt)}
+                {when(s.lastUsedAt)} · {signInMethodLabel(s.method)}
               </p>
             </div>
             {s.current ? null : (
