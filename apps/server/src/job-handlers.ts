@@ -1,4 +1,5 @@
 import { type JobHandler, jobKinds } from "./jobs/queue.ts";
+import { trainModel } from "./model/training.ts";
 import { recomputePredictions } from "./prediction/recompute.ts";
 import type { Services } from "./services.ts";
 
@@ -8,6 +9,16 @@ import type { Services } from "./services.ts";
 // instance (it waits for one that has it).
 export function jobHandlers(services: Services): Record<string, JobHandler> {
   return {
-    [jobKinds.recomputePredictions]: recomputePredictions(services),
+    [jobKinds.recomputePredictions]: recomputeWithModelInUse(services),
+    [jobKinds.trainModel]: trainModel(services),
+  };
+}
+
+/** Recomputation reads the model in use at once (a promotion may be a second old here). */
+function recomputeWithModelInUse(services: Services): JobHandler {
+  const recompute = recomputePredictions(services);
+  return async (context) => {
+    await services.models.refresh(true);
+    await recompute(context);
   };
 }

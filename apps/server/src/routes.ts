@@ -13,6 +13,7 @@ import { healthRoutes } from "./http/health.ts";
 import { setupRoutes } from "./http/setup.ts";
 import { siteRoutes } from "./http/site.ts";
 import { jobStatusRoutes } from "./job-status/routes.ts";
+import { modelRoutes } from "./model/routes.ts";
 import { predictionRoutes } from "./prediction/routes.ts";
 import { recordRoutes } from "./record/routes.ts";
 import { reportRoutes } from "./reports/routes.ts";
@@ -44,5 +45,6 @@ export async function registerRoutes(app: FastifyInstance, services: Services) {
   await recordRoutes(app, services);
 
   await evaluationRoutes(app, auth);
+  await modelRoutes(app, auth);
   await jobStatusRoutes(app, services);
 }
