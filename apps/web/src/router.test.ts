@@ -79,6 +79,7 @@ describe("sidebar per role", () => {
       "Settings",
       "Users",
       "Audit log",
+      "Model",
     ]);
   });
 
@@ -105,6 +106,7 @@ describe("sidebar per role", () => {
       "How the model did",
       "Users",
       "Audit log",
+      "Model",
     ];
     expect(labels("student")).toEqual(labels("admin").filter((l) => !staffOnly.includes(l)));
   });

@@ -29,6 +29,7 @@ const appPages = {
   "/prediction": lazy(() => import("./pages/prediction.tsx")),
   "/admin/users": lazy(() => import("./pages/admin-users.tsx")),
   "/admin/audit": lazy(() => import("./pages/admin-audit.tsx")),
+  "/admin/model": lazy(() => import("./pages/admin-model.tsx")),
   "/classes": lazy(() => import("./pages/classes.tsx")),
   "/classes/:id": lazy(() => import("./pages/class.tsx")),
   "/evaluation": lazy(() => import("./pages/evaluation.tsx")),

@@ -70,6 +70,8 @@ export const appPages: readonly PageRule[] = [
   { path: "/settings", title: "Settings", roles: everyone, sidebar: "Settings" },
   { path: "/admin/users", title: "Users", roles: ["admin"], sidebar: "Users" },
   { path: "/admin/audit", title: "Audit log", roles: ["admin"], sidebar: "Audit log" },
+  // The model's versions: train on the school's outcomes, promote, roll back (issue 30).
+  { path: "/admin/model", title: "Model", roles: ["admin"], sidebar: "Model" },
   { path: "/Verify", title: "Verify email", roles: everyone },
   { path: "/Home", title: "Home", roles: everyone },
 ];

@@ -56,10 +56,19 @@ export function trainModel(services: Services): JobHandler {
       settings,
       port: channel.port1,
     };
+    // the instance stopping ends the thread's work: the job runs again elsewhere, from the start
+    const abort = new AbortController();
+    const watch = setInterval(() => {
+      if (context.stopping()) abort.abort();
+    }, 250);
     let out: TrainOutcome;
     try {
-      out = (await pool().run(task, { transferList: [channel.port1] })) as TrainOutcome;
+      out = (await pool().run(task, {
+        transferList: [channel.port1],
+        signal: abort.signal,
+      })) as TrainOutcome;
     } finally {
+      clearInterval(watch);
       channel.port2.close();
     }
     await services.db
