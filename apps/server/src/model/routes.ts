@@ -38,8 +38,8 @@ export async function modelRoutes(fastify: FastifyInstance, ctx: AuthContext) {
     return switchVersion(services, actorOf(request), request.body.version, "rollback");
   });
 
-  serve(app, routes.model.outcomes, async (_request, reply) => {
-    const csv = await outcomesExport(services, (id) => pseudonymOf(ctx.keys, id));
+  serve(app, routes.model.outcomes, async (request, reply) => {
+    const csv = await outcomesExport(services, actorOf(request), (id) => pseudonymOf(ctx.keys, id));
     const day = services.now().toISOString().slice(0, 10);
     return reply
       .headers(noStore)

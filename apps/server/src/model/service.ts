@@ -222,11 +222,17 @@ export async function switchVersion(
   return { active: view(result.updated, shippedId), recomputeJob: result.recomputeJob };
 }
 
-/** The school's outcomes in the UCI files' format, each student under a pseudonym. */
+/** The school's outcomes in the UCI files' format, each student under a pseudonym; audited. */
 export async function outcomesExport(
   services: Services,
+  actor: Actor,
   pseudonym: (studentId: string) => string,
 ): Promise<string> {
   const rows = await schoolOutcomeRows(services.db);
+  await audit(services.db, {
+    ...who(actor, null),
+    action: "model.outcomes_exported",
+    details: { rows: rows.length },
+  });
   return outcomesCsv(rows.map((r) => ({ id: pseudonym(r.studentId), input: r.input, g3: r.g3 })));
 }

@@ -332,6 +332,13 @@ describe.each(dialects)("switching versions on %s", (dialect) => {
       expect(lines[0]).toMatch(/^id;school;sex;age;.*;subject;G3$/);
       expect(lines).toHaveLength(5);
       for (const line of lines.slice(1)) expect(line).toMatch(/^"s-[0-9a-f]{16}";/);
+      const exported = await t.database.db
+        .selectFrom("audit_log")
+        .select("details")
+        .where("actor_id", "=", admin.user.uid)
+        .where("action", "=", "model.outcomes_exported")
+        .execute();
+      expect(exported).toHaveLength(1);
 
       const started = await call(t, "POST", "/api/admin/model/train", admin);
       expect(started.statusCode, started.body).toBe(202);
