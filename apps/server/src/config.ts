@@ -146,6 +146,18 @@ export const envSchema = z.object({
   MODEL_SCHOOL: optional(
     z.enum(modelSchools, { error: "must be GP or MS (or unset for neither)" }),
   ),
+  // Issue 30: the outcomes a school needs per subject before a candidate model may be promoted.
+  MODEL_MIN_OUTCOMES: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ error: "must be a whole number from 1 to 100000" })
+      .int({ error: "must be a whole number from 1 to 100000" })
+      .min(1, { error: "must be a whole number from 1 to 100000" })
+      .max(100_000, { error: "must be a whole number from 1 to 100000" })
+      .default(50),
+  ),
+  // Issue 30: where the UCI files a candidate trains on live (student-mat.csv, student-por.csv).
+  MODEL_DATA_DIR: z.preprocess(emptyToUndefined, z.string().trim().default("../shared/data")),
   TEACHER_SIGNUP: z.preprocess(
     emptyToUndefined,
     z
@@ -248,6 +260,10 @@ export interface Config {
    * the student's answer. null: neither of the model's two, which then favours neither.
    */
   modelSchool: ModelSchool | null;
+  /** Outcomes per subject a candidate model needs before promotion (issue 30). */
+  modelMinOutcomes: number;
+  /** The directory of the UCI files a candidate model trains on (issue 30). */
+  modelDataDir: string;
   /**
    * approval (default): a teacher sign-up waits as a student until an admin approves it; open:
    * a teacher at once; closed: teacher accounts come only from an admin.
@@ -345,6 +361,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     analyticsEmbedUrl: e.ANALYTICS_EMBED_URL,
     modelSchool: e.MODEL_SCHOOL ?? null,
+    modelMinOutcomes: e.MODEL_MIN_OUTCOMES,
+    modelDataDir: path.resolve(e.MODEL_DATA_DIR),
     teacherSignup: e.TEACHER_SIGNUP,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,

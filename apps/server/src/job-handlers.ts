@@ -1,4 +1,5 @@
 import { type JobHandler, jobKinds } from "./jobs/queue.ts";
+import { trainModel } from "./model/training.ts";
 import { recomputePredictions } from "./prediction/recompute.ts";
 import { dailyPrivacyJob, retentionPurgeJob } from "./privacy/jobs.ts";
 import { privacyJobs } from "./privacy/service.ts";
@@ -10,8 +11,18 @@ import type { Services } from "./services.ts";
 // instance (it waits for one that has it).
 export function jobHandlers(services: Services): Record<string, JobHandler> {
   return {
-    [jobKinds.recomputePredictions]: recomputePredictions(services),
+    [jobKinds.recomputePredictions]: recomputeWithModelInUse(services),
+    [jobKinds.trainModel]: trainModel(services),
     [privacyJobs.daily]: dailyPrivacyJob(services),
     [privacyJobs.retentionPurge]: retentionPurgeJob(services),
+  };
+}
+
+/** Recomputation reads the model in use at once (a promotion may be a second old here). */
+function recomputeWithModelInUse(services: Services): JobHandler {
+  const recompute = recomputePredictions(services);
+  return async (context) => {
+    await services.models.refresh(true);
+    await recompute(context);
   };
 }

@@ -14,6 +14,7 @@ import { healthRoutes } from "./http/health.ts";
 import { setupRoutes } from "./http/setup.ts";
 import { siteRoutes } from "./http/site.ts";
 import { jobStatusRoutes } from "./job-status/routes.ts";
+import { modelRoutes } from "./model/routes.ts";
 import { predictionRoutes } from "./prediction/routes.ts";
 import { privacyRoutes } from "./privacy/routes.ts";
 import { recordRoutes } from "./record/routes.ts";
@@ -47,6 +48,7 @@ export async function registerRoutes(app: FastifyInstance, services: Services) {
   await recordRoutes(app, services);
 
   await evaluationRoutes(app, auth);
+  await modelRoutes(app, auth);
   await jobStatusRoutes(app, services);
   await privacyRoutes(app, auth);
 }

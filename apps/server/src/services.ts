@@ -9,6 +9,8 @@ import type { DB } from "./db/schema.ts";
 import { createJobRunner, type JobRunner, type JobRunnerOptions } from "./jobs/runner.ts";
 import { type AttemptCounter, memoryAttempts, redisAttempts } from "./limits/attempts.ts";
 import { createMailer, type Mailer } from "./mail/mailer.ts";
+import { createModelRegistry, type ModelRegistry } from "./model/registry.ts";
+import type { TrainSettings } from "./model/train-task.ts";
 
 // What route handlers reach: the configuration, the database and the app's services. Built
 // once per app; tests override parts of it through `overrides`.
@@ -25,8 +27,15 @@ export interface Services {
   attempts: AttemptCounter;
   /** Outgoing mail: SMTP when SMTP_URL is set, else .eml files under DATA_DIR/outbox/. */
   mailer: Mailer;
-  /** The grade model, loaded once at start (tests may pass their own). */
+  /**
+   * The grade model in use: the database's active version (model/registry.ts), read again every
+   * few seconds (tests may pass their own fixed model).
+   */
   model: GradeModel;
+  /** The model's versions: the one in use, loading others (issue 30). */
+  models: ModelRegistry;
+  /** Training settings other than the defaults (tests train small candidates). */
+  modelTraining?: Partial<TrainSettings>;
   /** This instance's job runner (jobs/runner.ts), started by the app with its handlers. */
   jobs: JobRunner;
   close(): Promise<void>;
@@ -57,6 +66,11 @@ export async function createServices(
     : undefined;
   redis?.on("error", (err) => log.warn({ err }, "redis error"));
   if (redis) await redisReady(redis, log);
+  const models =
+    options.services?.models ??
+    createModelRegistry(database.db, options.services?.model ?? loadDefaultModel(), log);
+  await models.refresh(true).catch((err) => log.warn({ err }, "could not read the model in use"));
+  models.start();
   const base: Services = {
     config,
     database,
@@ -68,11 +82,13 @@ export async function createServices(
       ? redisAttempts(redis, config.redisKeyPrefix)
       : memoryAttempts(() => (options.services?.now?.() ?? new Date()).getTime()),
     mailer: options.services?.mailer ?? createMailer(config, log),
-    model: options.services?.model ?? loadDefaultModel(),
+    model: models.model,
+    models,
     jobs: createJobRunner({ db: database.db, log, ...options.jobOptions }),
     async close() {
       // First: a running job still records its outcome while the database is open.
       await base.jobs.stop();
+      models.stop();
       redis?.disconnect();
       base.mailer.close();
     },

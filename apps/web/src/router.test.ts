@@ -80,6 +80,7 @@ describe("sidebar per role", () => {
       "Users",
       "Audit log",
       "Data protection",
+      "Model",
     ]);
   });
 
@@ -107,6 +108,7 @@ describe("sidebar per role", () => {
       "Users",
       "Audit log",
       "Data protection",
+      "Model",
     ];
     expect(labels("student")).toEqual(labels("admin").filter((l) => !staffOnly.includes(l)));
   });

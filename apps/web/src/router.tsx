@@ -31,6 +31,7 @@ const appPages = {
   "/admin/users": lazy(() => import("./pages/admin-users.tsx")),
   "/admin/audit": lazy(() => import("./pages/admin-audit.tsx")),
   "/admin/data-protection": lazy(() => import("./pages/data-protection.tsx")),
+  "/admin/model": lazy(() => import("./pages/admin-model.tsx")),
   "/classes": lazy(() => import("./pages/classes.tsx")),
   "/classes/:id": lazy(() => import("./pages/class.tsx")),
   "/evaluation": lazy(() => import("./pages/evaluation.tsx")),

@@ -119,8 +119,11 @@ export const calibrationBinSchema = z.object({
 });
 export type CalibrationBin = z.infer<typeof calibrationBinSchema>;
 
-export const evaluationGroupKinds = ["class", "sex", "age", "address"] as const;
+// "version": the model version that made the predictions (issue 30: a school that promoted a
+// candidate sees each version's figures apart).
+export const evaluationGroupKinds = ["version", "class", "sex", "age", "address"] as const;
 export const groupKindLabels: Record<(typeof evaluationGroupKinds)[number], string> = {
+  version: "Model version",
   class: "Class",
   sex: "Sex",
   age: "Age",

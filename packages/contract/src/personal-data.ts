@@ -590,6 +590,31 @@ export const personalData: readonly PersonalDataEntry[] = [
     },
   },
   {
+    table: "model_versions",
+    title: "Model versions",
+    purpose: "Which admin trained and which promoted each version of the model (issue 30)",
+    whoSees: "Admins",
+    category: "account",
+    links: [
+      {
+        column: "created_by",
+        kind: "id",
+        role: "actor",
+        export: ["id", "created_at"],
+        erase: { anonymise: { created_by: null } },
+      },
+      {
+        column: "promoted_by",
+        kind: "id",
+        role: "actor",
+        export: ["id", "promoted_at"],
+        erase: { anonymise: { promoted_by: null } },
+      },
+    ],
+    fields: { created_at: "when it was trained", promoted_at: "when it was put in use" },
+    internal: ["id", "artifact", "state", "gate_report", "weights", "outcomes", "job_id"],
+  },
+  {
     table: "retention_settings",
     title: "Retention settings",
     purpose: "How long each kind of data is kept, and which admin last changed it",

@@ -77,6 +77,8 @@ export const appPages: readonly PageRule[] = [
     roles: ["admin"],
     sidebar: "Data protection",
   },
+  // The model's versions: train on the school's outcomes, promote, roll back (issue 30).
+  { path: "/admin/model", title: "Model", roles: ["admin"], sidebar: "Model" },
   { path: "/Verify", title: "Verify email", roles: everyone },
   { path: "/Home", title: "Home", roles: everyone },
 ];

@@ -111,3 +111,49 @@ describe("model:eval", () => {
     expect(groups.get("sat the final")!.rows + groups.get("ended with 0")!.rows).toBe(160);
   });
 });
+
+describe("every model command", () => {
+  it("refuses an option it does not know, in one line naming it, before doing anything", () => {
+    const out = join(dir, "never.json");
+    for (const [cmd, ...args] of [
+      ["train", "--data", data, "--out", out, "--bogus", "1"],
+      ["train", "--data", data, "--out", out, "--outcome", data],
+      ["predict", "--model", modelB, "--data", data, "--bogus", "1"],
+      ["eval", "--data", data, "--bogus", "1"],
+      ["gate", "--candidate", modelB, "--current", modelB, "--outcomes", data, "--bogus", "1"],
+    ]) {
+      const r = run(cmd!, ...args);
+      const bad = args.at(-2)!;
+      expect(r.code, `${cmd} ${bad}`).toBe(1);
+      expect(r.stderr).toBe(`error: unknown option ${bad}\n`);
+      expect(r.stdout).toBe("");
+    }
+    expect(() => readFileSync(out)).toThrow();
+  });
+});
+
+describe("model:gate", () => {
+  it("prints the comparison and exits non-zero when the gate refuses", () => {
+    expect(trainB().code).toBe(0);
+    // the same model on both sides: not worse; refused only by the number of outcomes
+    const refused = run(
+      "gate",
+      ...["--candidate", modelB, "--current", modelB, "--outcomes", data, "--min-outcomes", "1000"],
+    );
+    expect(refused.code).toBe(2);
+    expect(refused.stdout).toMatch(/^setup {2}measure/);
+    expect(refused.stdout).toMatch(/\nB +scoreIfSits RMSE +160 /);
+    expect(refused.stdout).toContain("mat: 160 outcomes, fewer than the 1000 a candidate needs.");
+    const json = run(
+      "gate",
+      ...["--candidate", modelB, "--current", modelB, "--outcomes", data, "--json"],
+    );
+    const report = JSON.parse(json.stdout);
+    expect(report.comparison.map((c: { verdict: string }) => c.verdict)).toEqual([
+      "not worse",
+      "not worse",
+    ]);
+    expect(report.outcomes).toEqual({ mat: 160, por: 0 });
+    expect(json.code).toBe(report.promotable ? 0 : 2);
+  });
+});

@@ -2,28 +2,78 @@
  * gradecast model CLI.
  *   train   --data A.csv [--data B.csv] --out model.json [--setup A|B|C|all] [--seed N]
  *           [--eval-repeats N] [--eval-folds N] [--evaluation eval.json ...]
+ *           [--outcomes school.csv ...] [--current model.json] [--cv-folds N] [--cv-repeats N]
+ *           [--report gate.json]
+ *           with --outcomes: a candidate learning from a school's outcomes (school-train.ts),
+ *           the school's rows weighted by cross-validation; --current is the model in use
+ *           (default the shipped one), which the trainer's held-out rows compare against
+ *   gate    --candidate A.json --current B.json --outcomes held-out.csv [--min-outcomes N]
+ *           [--json]  prints the comparison; exits 2 when the gate refuses
  *   predict --model model.json --data C.csv [--subject mat|por] [--json]
  *   eval    --data A.csv [--extra B.csv] [--setup A|B|C] [--folds 10] [--repeats 2] [--seed N]
  *           [--without sex] [--unconstrained] [--json] [--held-out file.json]
  * Only results go to stdout; progress goes to stderr. Paths are relative to the current directory.
+ * Every command refuses an option it does not know, in one line naming it.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import { type EvalResult, evaluate } from "./cv.ts";
 import { concatDatasets, parseCsv, SUBJECTS, type Subject, toDataset } from "./data.ts";
+import { type GateReport, gate, pairedOn, structuralChecks } from "./gate.ts";
 import { SETUPS, type Setup } from "./hurdle.ts";
-import { loadModel, validateArtifact } from "./model.ts";
+import { type GradeModel, loadDefaultModel, loadModel, validateArtifact } from "./model.ts";
+import {
+  type OutcomeRow,
+  outcomesPerSubject,
+  readOutcomes,
+  rowsForSetup,
+  subjectOfFile,
+} from "./outcomes.ts";
 import { DEFAULT_SEED, RISK_PARAMS, SCORE_CANDIDATES } from "./params.ts";
+import { groupsOfInput, trainSchoolCandidate } from "./school-train.ts";
 import { buildArtifact, sha256, type TrainingFile } from "./train.ts";
 
 type Args = Map<string, string[]>;
 
-function parseArgs(argv: readonly string[]): Args {
+/** The options each command knows; any other is refused before anything runs. */
+const KNOWN: Record<string, readonly string[]> = {
+  train: [
+    "data",
+    "out",
+    "setup",
+    "seed",
+    "eval-repeats",
+    "eval-folds",
+    "evaluation",
+    "outcomes",
+    "current",
+    "cv-folds",
+    "cv-repeats",
+    "report",
+  ],
+  predict: ["model", "data", "subject", "json"],
+  eval: [
+    "data",
+    "extra",
+    "setup",
+    "folds",
+    "repeats",
+    "seed",
+    "without",
+    "unconstrained",
+    "json",
+    "held-out",
+  ],
+  gate: ["candidate", "current", "outcomes", "min-outcomes", "json", "seed"],
+};
+
+function parseArgs(argv: readonly string[], known: readonly string[] = []): Args {
   const args: Args = new Map();
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (!a.startsWith("--")) throw new Error(`unexpected argument ${a}`);
     const key = a.slice(2);
+    if (!known.includes(key)) throw new Error(`unknown option --${key}`);
     const next = argv[i + 1];
     if (key === "json" || key === "unconstrained") {
       args.set(key, ["true"]);
@@ -70,10 +120,113 @@ function readData(path: string): TrainingFile {
 
 const round4 = (v: number) => Math.round(v * 1e4) / 1e4;
 
+function readOutcomeFiles(paths: readonly string[]): OutcomeRow[] {
+  return paths.flatMap((path) =>
+    readOutcomes(readFileSync(resolve(process.cwd(), path), "utf8"), subjectOfFile(path)),
+  );
+}
+
+function readModel(path: string): GradeModel {
+  return loadModel(
+    validateArtifact(JSON.parse(readFileSync(resolve(process.cwd(), path), "utf8"))),
+  );
+}
+
+/** model:train --outcomes: a candidate learning from a school's outcomes. */
+function trainSchool(args: Args, files: TrainingFile[], out: string): void {
+  const current = args.has("current") ? readModel(one(args, "current")) : loadDefaultModel();
+  const school = readOutcomeFiles(args.get("outcomes")!);
+  const which = setupArg(args, true);
+  const seed = int(args, "seed", DEFAULT_SEED);
+  const result = trainSchoolCandidate({
+    base: concatDatasets(files.map((f) => f.data)),
+    baseFiles: files.map((f) => ({ file: f.file, sha256: f.sha256, rows: f.data.n })),
+    school,
+    current,
+    setups: which === "all" ? SETUPS : [which],
+    folds: int(args, "cv-folds", 5),
+    repeats: int(args, "cv-repeats", 2),
+    scoreCandidates: SCORE_CANDIDATES,
+    riskParams: { ...RISK_PARAMS, seed },
+    seed,
+    onProgress: (done, total, msg) => log(`[${done}/${total}] ${msg}`),
+  });
+  writeFileSync(resolve(process.cwd(), out), `${JSON.stringify(result.artifact)}\n`);
+  const candidate = loadModel(result.artifact);
+  const report = gate({
+    pairs: result.heldOut,
+    outcomes: outcomesPerSubject(school),
+    minOutcomes: 50,
+    checks: structuralChecks(candidate),
+  });
+  if (args.has("report")) {
+    writeFileSync(
+      resolve(process.cwd(), one(args, "report")),
+      `${JSON.stringify({ weights: result.weights, gate: report })}\n`,
+    );
+  }
+  for (const w of result.weights)
+    log(`setup ${w.setup}: school rows weighted ${w.weight} (${w.rows} rows)`);
+  log(`wrote ${out} (${result.artifact.modelVersion}); on the school's held-out rows:`);
+  log(formatReport(report));
+}
+
+function formatReport(r: GateReport): string {
+  const f = (v: number | null) => (v === null ? "-" : v.toFixed(4));
+  const lines = [
+    "setup  measure                  rows  in use    candidate  difference  95% bounds          verdict",
+    ...r.comparison.map(
+      (c) =>
+        `${c.setup.padEnd(6)} ${c.measure.padEnd(24)} ${String(c.rows).padStart(4)}  ${f(c.current).padEnd(9)} ${f(c.candidate).padEnd(10)} ${f(c.difference).padEnd(11)} [${f(c.lower)}, ${f(c.upper)}]  ${c.verdict}`,
+    ),
+    `outcomes per subject: ${Object.entries(r.outcomes)
+      .map(([s, n]) => `${s} ${n}`)
+      .join(", ")} (minimum ${r.minOutcomes})`,
+    `monotone checks: ${r.checks.monotone ? "pass" : "fail"}; additivity: ${r.checks.additivity ? "pass" : "fail"}`,
+    r.promotable ? "promotable" : "refused:",
+    ...r.reasons.map((x) => `  - ${x}`),
+  ];
+  return lines.join("\n");
+}
+
+/** model:gate: the candidate against the model in use on held-out outcomes neither saw. */
+function gateCmd(args: Args): void {
+  const candidate = readModel(one(args, "candidate"));
+  const current = readModel(one(args, "current"));
+  const paths = args.get("outcomes") ?? [];
+  if (paths.length === 0) throw new Error("--outcomes is required");
+  const school = readOutcomeFiles(paths);
+  const setups = candidate.setups.filter((s) => current.setups.includes(s));
+  const rows = setups.flatMap((setup) =>
+    rowsForSetup(school, setup).map((r) => ({
+      setup,
+      subject: r.subject,
+      g3: r.g3,
+      input: r.input,
+      groups: groupsOfInput(r.input, r.g3),
+    })),
+  );
+  const report = gate({
+    pairs: pairedOn(rows, candidate, current),
+    outcomes: outcomesPerSubject(school),
+    minOutcomes: int(args, "min-outcomes", 50),
+    checks: structuralChecks(candidate),
+    seed: int(args, "seed", 30),
+  });
+  process.stdout.write(
+    args.has("json") ? `${JSON.stringify(report)}\n` : `${formatReport(report)}\n`,
+  );
+  if (!report.promotable) process.exitCode = 2;
+}
+
 function train(args: Args): void {
   const paths = args.get("data") ?? [];
   if (paths.length === 0) throw new Error("--data is required");
   const out = one(args, "out");
+  if (args.has("outcomes")) {
+    trainSchool(args, paths.map(readData), out);
+    return;
+  }
   const which = setupArg(args, true);
   const setups = which === "all" ? SETUPS : [which];
   const seed = int(args, "seed", DEFAULT_SEED);
@@ -212,11 +365,13 @@ function evalCmd(args: Args): void {
 
 function main(argv: readonly string[]): void {
   const [cmd, ...rest] = argv;
-  const args = parseArgs(rest);
+  const known = cmd === undefined ? undefined : KNOWN[cmd];
+  if (!known) throw new Error("usage: cli.ts train|predict|eval|gate [options]");
+  const args = parseArgs(rest, known);
   if (cmd === "train") train(args);
   else if (cmd === "predict") predict(args);
   else if (cmd === "eval") evalCmd(args);
-  else throw new Error("usage: cli.ts train|predict|eval [options]");
+  else gateCmd(args);
 }
 
 try {

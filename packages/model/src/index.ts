@@ -1,11 +1,22 @@
 export {
   CATEGORIES,
+  concatDatasets,
   FEATURES,
   type FeatureName,
   MONOTONE,
+  parseCsv,
   SUBJECTS,
   type Subject,
+  toDataset,
 } from "./data.ts";
+export {
+  type ComparisonRow,
+  type CoverageRow,
+  type GateReport,
+  gate,
+  type PairedRow,
+  structuralChecks,
+} from "./gate.ts";
 export { SETUPS, type Setup, setupFor } from "./hurdle.ts";
 export {
   COMBINATION,
@@ -18,6 +29,13 @@ export {
   type ModelInput,
   type Prediction,
 } from "./model.ts";
+export {
+  type OutcomeRow,
+  outcomesCsv,
+  outcomesPerSubject,
+  readOutcomes,
+} from "./outcomes.ts";
+export { RISK_PARAMS, SCORE_CANDIDATES } from "./params.ts";
 export { mulberry32 } from "./prng.ts";
 export {
   ageBand,
@@ -38,3 +56,5 @@ export {
   type ScoredOutcome,
   worseThanExpected,
 } from "./school-eval.ts";
+export { type SchoolTrainResult, trainSchoolCandidate } from "./school-train.ts";
+export { sha256 } from "./train.ts";

@@ -22,6 +22,7 @@ import * as rosterEmailCounts from "./migrations/0022-roster-email-counts.ts";
 import * as schoolFromConfiguration from "./migrations/0023-school-from-configuration.ts";
 import * as schoolRecord from "./migrations/0024-school-record.ts";
 import * as jobs from "./migrations/0025-jobs.ts";
+import * as modelVersions from "./migrations/0026-model-versions.ts";
 import * as dataRights from "./migrations/0027-data-rights.ts";
 import * as oidc from "./migrations/0030-oidc.ts";
 import * as accentFolding from "./migrations/0032-accent-folding.ts";
@@ -53,6 +54,7 @@ export const migrations: Record<string, Migration> = {
   "0023-school-from-configuration": schoolFromConfiguration,
   "0024-school-record": schoolRecord,
   "0025-jobs": jobs,
+  "0026-model-versions": modelVersions,
   "0027-data-rights": dataRights,
   "0030-oidc": oidc,
   "0032-accent-folding": accentFolding,

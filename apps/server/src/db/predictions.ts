@@ -363,6 +363,9 @@ export interface PredictionBeforeOutcome {
   sex: string | null;
   age: number | null;
   address: string | null;
+  /** The inputs exactly as the model saw them (the training row of issue 30). */
+  inputs: Record<string, unknown>;
+  modelVersion: string;
 }
 
 /**
@@ -396,13 +399,16 @@ export async function predictionsBeforeOutcomes(
     sex: string | null;
     age: string | null;
     address: string | null;
+    inputs: unknown;
+    modelVersion: string;
   }>`
     select distinct on (o.class_id, o.student_id, p.model_setup)
       o.class_id as "classId", o.student_id as "studentId", p.model_setup as "setup",
       p.score, p.score_if_sits as "scoreIfSits", p.no_final_score_risk as "noFinalScoreRisk",
       p.interval_low as "intervalLow", p.interval_high as "intervalHigh",
       p.created_at as "createdAt",
-      p.inputs->>'sex' as sex, p.inputs->>'age' as age, p.inputs->>'address' as address
+      p.inputs->>'sex' as sex, p.inputs->>'age' as age, p.inputs->>'address' as address,
+      p.inputs, p.model_version as "modelVersion"
     from jsonb_to_recordset(${json}::jsonb) as o(class_id uuid, student_id uuid, outcome_at timestamptz)
     join predictions p
       on p.class_id = o.class_id and p.user_id = o.student_id and p.created_at < o.outcome_at
@@ -418,5 +424,9 @@ export async function predictionsBeforeOutcomes(
     intervalHigh: Number(r.intervalHigh),
     createdAt: new Date(r.createdAt),
     age: r.age === null || r.age === "" ? null : Number(r.age),
+    inputs: (typeof r.inputs === "string" ? JSON.parse(r.inputs) : r.inputs) as Record<
+      string,
+      unknown
+    >,
   }));
 }

@@ -370,6 +370,24 @@ export interface PrivacySettingsTable {
   updated_at: Timestamp | null;
 }
 
+/** Migration 0026: the model's versions, the one in use, candidates and their gate reports. */
+export interface ModelVersionsTable {
+  /** The artifact's modelVersion. */
+  id: string;
+  /** null: the shipped artifact (in the package). */
+  artifact: ColumnType<unknown, string | null | undefined, string | null>;
+  state: "candidate" | "active" | "retired" | "refused";
+  gate_report: ColumnType<unknown, string | null | undefined, string | null>;
+  weights: ColumnType<unknown, string | null | undefined, string | null>;
+  outcomes: Generated<number>;
+  job_id: string | null;
+  /** Insert may leave it out (now()). */
+  created_at: Timestamp;
+  created_by: string | null;
+  promoted_at: Timestamp | null;
+  promoted_by: string | null;
+}
+
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
@@ -397,6 +415,7 @@ export interface DB {
   privacy_settings: PrivacySettingsTable;
   user_identities: UserIdentitiesTable;
   oidc_logins: OidcLoginsTable;
+  model_versions: ModelVersionsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

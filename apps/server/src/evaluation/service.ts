@@ -97,6 +97,7 @@ function groupsOf(rows: Paired[]): { shown: EvaluationGroup[]; hidden: number } 
   };
   for (const row of rows) {
     const p = row.prediction;
+    add("version", p.modelVersion, row);
     add("class", row.outcome.className, row);
     add("sex", p.sex === "F" ? "Female" : p.sex === "M" ? "Male" : null, row);
     add("age", ageBand(p.age), row);
@@ -122,7 +123,7 @@ function groupsOf(rows: Paired[]): { shown: EvaluationGroup[]; hidden: number } 
       coverage: f.coverage,
     });
   }
-  const order = ["class", "sex", "age", "address"];
+  const order = ["version", "class", "sex", "age", "address"];
   shown.sort(
     (a, b) => order.indexOf(a.kind) - order.indexOf(b.kind) || a.label.localeCompare(b.label),
   );

@@ -58,6 +58,8 @@ export async function enqueueJob(db: Kysely<DB>, job: JobRequest): Promise<strin
 export const jobKinds = {
   /** Recompute the stale predictions of one class (key: the class id) or of all (key: "all"). */
   recomputePredictions: "predictions.recompute",
+  /** Train a candidate model on the school's outcomes (key: "school"; issue 30). */
+  trainModel: "model.train",
 } as const;
 
 /** A claimed job as its handler sees it. */

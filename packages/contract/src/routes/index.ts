@@ -6,6 +6,7 @@ import * as auth from "./auth.ts";
 import * as classes from "./classes.ts";
 import * as evaluation from "./evaluation.ts";
 import * as jobs from "./jobs.ts";
+import * as model from "./model.ts";
 import * as predictions from "./predictions.ts";
 import * as privacy from "./privacy.ts";
 import * as record from "./record.ts";
@@ -30,6 +31,7 @@ export const routes = {
   record,
   evaluation,
   jobs,
+  model,
   privacy,
   accountSecurity,
 } as const;

@@ -1,0 +1,50 @@
+import { routes } from "@gradecast/contract/routes/index";
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { requireRecentAuth } from "../auth/reauth.ts";
+import type { AuthContext } from "../auth/service.ts";
+import { pseudonymOf } from "../evaluation/pseudonym.ts";
+import { actorOf } from "../http/request-actor.ts";
+import { serve } from "../http/route-schemas.ts";
+import { modelState, outcomesExport, requestTraining, switchVersion } from "./service.ts";
+
+// The model's versions (issue 30), for admins only: the access hook has refused every other
+// caller before these handlers run. Promotion and rollback need a recent sign-in or
+// re-authentication, as other sensitive admin calls do.
+export async function modelRoutes(fastify: FastifyInstance, ctx: AuthContext) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { services } = ctx;
+  const noStore = { "cache-control": "no-store" };
+
+  serve(app, routes.model.state, async (request, reply) => {
+    reply.headers(noStore);
+    return modelState(services, actorOf(request));
+  });
+
+  serve(app, routes.model.train, async (request, reply) => {
+    const job = await requestTraining(services, actorOf(request));
+    return reply.code(202).headers(noStore).send({ job });
+  });
+
+  serve(app, routes.model.promote, async (request, reply) => {
+    reply.headers(noStore);
+    await requireRecentAuth(ctx, actorOf(request).user);
+    return switchVersion(services, actorOf(request), request.body.version, "promote");
+  });
+
+  serve(app, routes.model.rollback, async (request, reply) => {
+    reply.headers(noStore);
+    await requireRecentAuth(ctx, actorOf(request).user);
+    return switchVersion(services, actorOf(request), request.body.version, "rollback");
+  });
+
+  serve(app, routes.model.outcomes, async (request, reply) => {
+    const csv = await outcomesExport(services, actorOf(request), (id) => pseudonymOf(ctx.keys, id));
+    const day = services.now().toISOString().slice(0, 10);
+    return reply
+      .headers(noStore)
+      .header("content-type", "text/csv; charset=utf-8")
+      .header("content-disposition", `attachment; filename="outcomes-${day}.csv"`)
+      .send(csv);
+  });
+}

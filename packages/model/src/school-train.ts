@@ -1,0 +1,263 @@
+/**
+ * A candidate model that learns from its school (issue 30): the base rows (the UCI files) plus
+ * the school's outcome rows, the school's rows weighted by a factor chosen by cross-validation
+ * over the school's rows, each setup with the same two parts, constraints, calibration and
+ * intervals as the shipped model (trainSetup). The same cross-validation gives the gate its
+ * held-out rows: each school row is predicted by a candidate trained without it and by the
+ * model in use, which never saw it.
+ */
+import { concatDatasets, type Dataset, FEATURE_CATEGORIES, FEATURES } from "./data.ts";
+import type { PairedRow } from "./gate.ts";
+import type { GbtParams } from "./gbt.ts";
+import { groupKFolds, SETUPS, type Setup, type TrainedSetup, trainSetup } from "./hurdle.ts";
+import {
+  ARTIFACT_FORMAT,
+  COMBINATION_TEXT,
+  type GradeModel,
+  loadModel,
+  type ModelArtifact,
+} from "./model.ts";
+import { type OutcomeRow, rowsForSetup, toWeightedDataset } from "./outcomes.ts";
+import { deriveSeed } from "./prng.ts";
+import {
+  type BuildOptions,
+  featureRanges,
+  globalImportance,
+  MODEL_VERSION_PREFIX,
+  sha256,
+  toSetupArtifact,
+} from "./train.ts";
+
+export const SCHOOL_WEIGHTS: readonly number[] = [1, 2, 4];
+
+export interface SchoolTrainOptions {
+  /** The base rows (the UCI files) and their description for the artifact. */
+  base: Dataset;
+  baseFiles: { file: string; sha256: string; rows: number }[];
+  /** The school's outcome rows (one per student and stage). */
+  school: readonly OutcomeRow[];
+  /** The model in use: the gate's reference on the same held-out rows. */
+  current: GradeModel;
+  setups?: readonly Setup[];
+  weights?: readonly number[];
+  /** Cross-validation over the school's rows: folds and repeats (the weight is chosen on the first). */
+  folds?: number;
+  repeats?: number;
+  scoreCandidates: readonly GbtParams[];
+  riskParams: GbtParams;
+  /** Folds of the final fit's calibration (10 as the shipped model) and of the CV's fits. */
+  calibrationFolds?: number;
+  cvCalibrationFolds?: number;
+  seed: number;
+  trainedAt?: string;
+  /** Steps done of the total, and what is being done. */
+  onProgress?: (done: number, total: number, message: string) => void;
+}
+
+export interface SchoolTrainResult {
+  artifact: ModelArtifact;
+  /** The school rows' weight chosen per setup, and each weight's cross-validated RMSE. */
+  weights: { setup: Setup; weight: number; rmse: Record<string, number | null>; rows: number }[];
+  /** Each school row held out, predicted by the candidate and the model in use. */
+  heldOut: PairedRow[];
+}
+
+const rmseOf = (pairs: readonly PairedRow[]) => {
+  let se = 0;
+  let n = 0;
+  for (const p of pairs) {
+    if (p.g3 > 0) {
+      se += (p.candidate.scoreIfSits - p.g3) ** 2;
+      n++;
+    }
+  }
+  return n === 0 ? null : Math.sqrt(se / n);
+};
+
+/** The hyperparameters the model in use chose for a setup: the cross-validation's fits use them. */
+function cvCandidates(opts: SchoolTrainOptions, setup: Setup): GbtParams[] {
+  const s = opts.current.artifact.setups.find((a) => a.setup === setup);
+  const chosen = s?.hyperparameters.score as GbtParams | undefined;
+  return [chosen ?? opts.scoreCandidates[0]!];
+}
+
+/** One fit of a setup on the base rows plus school rows of a weight. */
+function fit(
+  opts: SchoolTrainOptions,
+  setup: Setup,
+  school: readonly OutcomeRow[],
+  weight: number,
+  candidates: readonly GbtParams[],
+  folds: number,
+  seed: number,
+): { trained: TrainedSetup; data: Dataset } {
+  const data = concatDatasets([opts.base, toWeightedDataset(school, weight)]);
+  const trained = trainSetup(data, {
+    setup,
+    scoreCandidates: candidates,
+    riskParams: { ...opts.riskParams, seed },
+    folds,
+    seed,
+  });
+  return { trained, data };
+}
+
+/** A fit's predictions of rows, as the runtime model makes them. */
+function asModel(t: TrainedSetup, data: Dataset, opts: SchoolTrainOptions): GradeModel {
+  const setup = toSetupArtifact(t, data, {
+    scoreCandidates: [],
+    riskParams: opts.riskParams,
+    seed: opts.seed,
+  } as BuildOptions);
+  return loadModel({
+    ...opts.current.artifact,
+    setups: [setup],
+    featureRanges: featureRanges(data),
+  });
+}
+
+function paired(
+  r: OutcomeRow,
+  setup: Setup,
+  candidate: GradeModel,
+  current: GradeModel,
+  repeat: number,
+): PairedRow {
+  const c = candidate.predict(r.input);
+  const k = current.predict(r.input);
+  const part = (p: typeof c) => ({
+    prediction: p.prediction,
+    scoreIfSits: p.scoreIfSits,
+    risk: p.noFinalScoreRisk,
+    low: p.interval.low,
+    high: p.interval.high,
+  });
+  return {
+    setup,
+    subject: r.subject,
+    g3: r.g3,
+    repeat,
+    groups: groupsOfInput(r.input, r.g3),
+    candidate: part(c),
+    current: part(k),
+  };
+}
+
+/** The groups whose interval coverage the gate checks. */
+export function groupsOfInput(input: Record<string, string | number | null>, g3: number): string[] {
+  const age = Number(input.age);
+  return [
+    "all",
+    g3 === 0 ? "ended with 0" : "sat the final",
+    `subject ${input.subject}`,
+    `sex ${input.sex}`,
+    `address ${input.address}`,
+    `age ${age <= 16 ? "15-16" : age <= 18 ? "17-18" : "19+"}`,
+  ];
+}
+
+/**
+ * Trains the candidate. Steps: per setup, the weights' cross-validation (weights × folds fits,
+ * the first repeat), the further repeats with the chosen weight (folds fits each), then the
+ * final fit on every row.
+ */
+export function trainSchoolCandidate(opts: SchoolTrainOptions): SchoolTrainResult {
+  const setups = opts.setups ?? SETUPS;
+  const weights = opts.weights ?? SCHOOL_WEIGHTS;
+  const folds = opts.folds ?? 5;
+  const repeats = Math.max(1, opts.repeats ?? 2);
+  const cvCal = opts.cvCalibrationFolds ?? 5;
+  const total = setups.length * (weights.length * folds + (repeats - 1) * folds + 1);
+  let done = 0;
+  const step = (message: string) => opts.onProgress?.(done, total, message);
+  const heldOut: PairedRow[] = [];
+  const chosenWeights: SchoolTrainResult["weights"] = [];
+  const trained: { t: TrainedSetup; data: Dataset }[] = [];
+
+  for (const setup of setups) {
+    const rows = rowsForSetup(opts.school, setup);
+    const candidates = cvCandidates(opts, setup);
+    /** Held-out predictions of one repeat with one weight. */
+    const crossValidate = (weight: number, repeat: number): PairedRow[] => {
+      const seed = deriveSeed(opts.seed, 1000 * repeat + 7);
+      const fold = groupKFolds(
+        rows.map((r) => r.key),
+        folds,
+        seed,
+      );
+      const out: PairedRow[] = [];
+      for (let j = 0; j < folds; j++) {
+        step(`setup ${setup}: weight ${weight}, repeat ${repeat + 1}, fold ${j + 1} of ${folds}`);
+        const train = rows.filter((_, i) => fold[i] !== j);
+        const test = rows.filter((_, i) => fold[i] === j);
+        if (test.length > 0) {
+          const f = fit(opts, setup, train, weight, candidates, cvCal, deriveSeed(seed, j));
+          const model = asModel(f.trained, f.data, opts);
+          for (const r of test) out.push(paired(r, setup, model, opts.current, repeat));
+        }
+        done++;
+      }
+      return out;
+    };
+    const byWeight = weights.map((w) => ({ w, pairs: rows.length > 0 ? crossValidate(w, 0) : [] }));
+    const rmse = Object.fromEntries(byWeight.map((b) => [String(b.w), rmseOf(b.pairs)]));
+    // the lowest cross-validated RMSE; a tie keeps the smaller weight
+    let best = byWeight[0]!;
+    for (const b of byWeight) {
+      const r = rmseOf(b.pairs);
+      const rb = rmseOf(best.pairs);
+      if (r !== null && (rb === null || r < rb - 1e-12)) best = b;
+    }
+    chosenWeights.push({ setup, weight: best.w, rmse, rows: rows.length });
+    heldOut.push(...best.pairs);
+    for (let r = 1; r < repeats; r++) {
+      if (rows.length > 0) heldOut.push(...crossValidate(best.w, r));
+      else done += folds;
+    }
+    step(`setup ${setup}: final fit with the school's rows weighted ${best.w}`);
+    const f = fit(
+      opts,
+      setup,
+      rows,
+      best.w,
+      opts.scoreCandidates,
+      opts.calibrationFolds ?? 10,
+      opts.seed,
+    );
+    trained.push({ t: f.trained, data: f.data });
+    done++;
+    step(`setup ${setup} done`);
+  }
+
+  const buildOpts = {
+    scoreCandidates: opts.scoreCandidates,
+    riskParams: opts.riskParams,
+    seed: opts.seed,
+  } as BuildOptions;
+  const setupArtifacts = trained.map(({ t, data }) => toSetupArtifact(t, data, buildOpts));
+  const all = concatDatasets([opts.base, toWeightedDataset(opts.school, 1)]);
+  const hash = sha256(JSON.stringify(setupArtifacts)).slice(0, 8);
+  const artifact: ModelArtifact = {
+    format: ARTIFACT_FORMAT,
+    modelVersion: `${MODEL_VERSION_PREFIX}-school-${hash}`,
+    trainedAt: opts.trainedAt ?? new Date().toISOString().slice(0, 10),
+    data: [...opts.baseFiles, { file: "school outcomes", sha256: "", rows: opts.school.length }],
+    features: [...FEATURES],
+    categories: Object.fromEntries(
+      FEATURES.flatMap((f, i) => (FEATURE_CATEGORIES[i] ? [[f, [...FEATURE_CATEGORIES[i]!]]] : [])),
+    ),
+    monotone: { ...opts.current.artifact.monotone },
+    target: { name: "G3", min: 0, max: 20 },
+    combination: COMBINATION_TEXT,
+    setups: setupArtifacts,
+    featureRanges: featureRanges(all),
+    globalImportance: globalImportance(setupArtifacts[0]!, opts.base),
+    evaluation: [
+      {
+        protocol: "school outcomes",
+        weights: chosenWeights.map(({ setup, weight, rows }) => ({ setup, weight, rows })),
+      },
+    ],
+  };
+  return { artifact, weights: chosenWeights, heldOut };
+}
