@@ -334,6 +334,29 @@ describe.each(dialects)("data rights (%s)", (dialect) => {
     }
   });
 
+  test("the daily job waits in the jobs table for its next run: one, whatever runs before it", async ({
+    t,
+  }) => {
+    const waiting = () =>
+      t.database.db
+        .selectFrom("jobs")
+        .select(["run_after"])
+        .where("kind", "=", "privacy.daily")
+        .where("key", "=", "daily")
+        .where("state", "=", "queued")
+        .execute();
+    // Queued when the app started (a row: a restart finds it; one claim runs it).
+    await t.app.ready();
+    const first = await waiting();
+    expect(first).toHaveLength(1);
+    expect(new Date(first[0]?.run_after as unknown as string).getTime()).toBeGreaterThan(
+      Date.now(),
+    );
+    await runDailyJob(t);
+    await runDailyJob(t);
+    expect(await waiting()).toHaveLength(1);
+  });
+
   test("retention: an admin sets a period, sees what is due, confirms the purge; automatic purges; review", async ({
     t,
     signedIn,
