@@ -1,3 +1,4 @@
+import { planDigests, sendOutbox } from "./alerts/digest.ts";
 import { type JobHandler, jobKinds } from "./jobs/queue.ts";
 import { recomputePredictions } from "./prediction/recompute.ts";
 import type { Services } from "./services.ts";
@@ -9,5 +10,7 @@ import type { Services } from "./services.ts";
 export function jobHandlers(services: Services): Record<string, JobHandler> {
   return {
     [jobKinds.recomputePredictions]: recomputePredictions(services),
+    [jobKinds.planDigests]: planDigests(services),
+    [jobKinds.sendMail]: sendOutbox(services),
   };
 }

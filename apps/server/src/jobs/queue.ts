@@ -58,6 +58,10 @@ export async function enqueueJob(db: Kysely<DB>, job: JobRequest): Promise<strin
 export const jobKinds = {
   /** Recompute the stale predictions of one class (key: the class id) or of all (key: "all"). */
   recomputePredictions: "predictions.recompute",
+  /** Write the digests whose period ended to the mail outbox (issue 32). */
+  planDigests: "digest.plan",
+  /** Send the mail outbox's pending rows. */
+  sendMail: "mail.send",
 } as const;
 
 /** A claimed job as its handler sees it. */

@@ -6,6 +6,7 @@ import * as auth from "./auth.ts";
 import * as classes from "./classes.ts";
 import * as evaluation from "./evaluation.ts";
 import * as jobs from "./jobs.ts";
+import * as notifications from "./notifications.ts";
 import * as predictions from "./predictions.ts";
 import * as record from "./record.ts";
 import * as reports from "./reports.ts";
@@ -29,6 +30,7 @@ export const routes = {
   record,
   evaluation,
   jobs,
+  notifications,
   accountSecurity,
 } as const;
 
