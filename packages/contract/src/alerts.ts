@@ -80,7 +80,7 @@ export const notificationListLimit = 100;
 
 export const notificationsReadSchema = z.union([
   z.strictObject({ all: z.literal(true) }),
-  z.strictObject({ ids: z.array(z.string().max(100)).min(1).max(notificationListLimit) }),
+  z.strictObject({ ids: z.array(z.string().max(36)).min(1).max(notificationListLimit) }),
 ]);
 export const notificationsReadAnswerSchema = z.object({ unread: z.number().int() });
 
@@ -167,6 +167,7 @@ export type FlagSummary = z.infer<typeof flagSummarySchema>;
 const isoDate = /^\d{4}-\d{2}-\d{2}$/;
 const dateSchema = z
   .string({ error: alertMessages.dateInvalid })
+  .max(10, { error: alertMessages.dateInvalid })
   .refine(
     (t) =>
       isoDate.test(t) &&
@@ -200,7 +201,7 @@ export const planAnswerSchema = z.object({ plan: planSchema });
 /** POST /api/classes/:id/students/:uid/plans */
 export const planCreateSchema = z.strictObject({
   tier: tierSchema,
-  ownerId: z.string().max(100),
+  ownerId: z.string().max(36),
   goal: plainText(1000, alertMessages.goalRequired, alertMessages.goalLong),
   reviewOn: dateSchema,
 });
@@ -209,7 +210,7 @@ export type PlanCreate = z.input<typeof planCreateSchema>;
 /** PATCH /api/classes/:id/plans/:planId: change an open plan, or close it with an outcome. */
 export const planUpdateSchema = z.strictObject({
   tier: tierSchema.optional(),
-  ownerId: z.string().max(100).optional(),
+  ownerId: z.string().max(36).optional(),
   goal: plainText(1000, alertMessages.goalRequired, alertMessages.goalLong).optional(),
   reviewOn: dateSchema.optional(),
   outcome: plainText(1000, alertMessages.outcomeRequired, alertMessages.goalLong).optional(),

@@ -70,6 +70,8 @@ export const appPages: readonly PageRule[] = [
   { path: "/settings", title: "Settings", roles: everyone, sidebar: "Settings" },
   { path: "/admin/users", title: "Users", roles: ["admin"], sidebar: "Users" },
   { path: "/admin/audit", title: "Audit log", roles: ["admin"], sidebar: "Audit log" },
+  // Issue 32: reached from the header's link (with the number unread), not the sidebar.
+  { path: "/notifications", title: "Notifications", roles: everyone },
   { path: "/Verify", title: "Verify email", roles: everyone },
   { path: "/Home", title: "Home", roles: everyone },
 ];

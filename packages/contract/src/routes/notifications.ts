@@ -19,6 +19,7 @@ import {
   anyone,
   classParams,
   defineRoute,
+  kb,
   memberParams,
   pathId,
   signedInVerified,
@@ -45,6 +46,7 @@ export const markRead = defineRoute({
   access: signedInVerified,
   summary: "Mark some of the caller's notifications (or all) read",
   body: notificationsReadSchema,
+  bodyLimit: kb(32),
   response: { 200: notificationsReadAnswerSchema },
 });
 
@@ -117,6 +119,7 @@ export const createPlan = defineRoute({
   summary: "Start an intervention plan for an enrolled student (tier, owner, goal, review date)",
   params: memberParams,
   body: planCreateSchema,
+  bodyLimit: kb(12),
   response: { 201: planAnswerSchema },
 });
 
@@ -127,5 +130,6 @@ export const updatePlan = defineRoute({
   summary: "Change an open intervention plan, or close it with an outcome",
   params: classParams.extend({ planId: pathId("plan") }),
   body: planUpdateSchema,
+  bodyLimit: kb(16),
   response: { 200: planAnswerSchema },
 });
