@@ -8,6 +8,7 @@ import fastifyStatic from "@fastify/static";
 import { defaultBodyLimit } from "@gradecast/contract/api-routes";
 import { messages } from "@gradecast/contract/messages";
 import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
+import { startDigestSchedule } from "./alerts/digest.ts";
 import { answerApiNotFound, installApiNotFound, isApiRequest } from "./http/allowed-methods.ts";
 import { createClientErrorHandler } from "./http/client-errors.ts";
 import { installErrorHandlers } from "./http/errors.ts";
@@ -179,6 +180,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate("jobs", services.jobs);
   if (options.runJobs !== false) {
     services.jobs.start({ ...jobHandlers(services), ...options.jobHandlers });
+    // Digests are asked for once a minute by every instance (alerts/digest.ts).
+    app.addHook("onReady", async () => {
+      const stop = startDigestSchedule(services);
+      app.addHook("onClose", async () => stop());
+    });
   }
   // A new model makes the stored predictions stale: their recomputation is queued at start.
   app.addHook("onReady", async () => {

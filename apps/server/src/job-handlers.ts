@@ -1,3 +1,4 @@
+import { planDigests, sendOutbox } from "./alerts/digest.ts";
 import { type JobHandler, jobKinds } from "./jobs/queue.ts";
 import { trainModel } from "./model/training.ts";
 import { recomputePredictions } from "./prediction/recompute.ts";
@@ -13,6 +14,8 @@ export function jobHandlers(services: Services): Record<string, JobHandler> {
   return {
     [jobKinds.recomputePredictions]: recomputeWithModelInUse(services),
     [jobKinds.trainModel]: trainModel(services),
+    [jobKinds.planDigests]: planDigests(services),
+    [jobKinds.sendMail]: sendOutbox(services),
     [privacyJobs.daily]: dailyPrivacyJob(services),
     [privacyJobs.retentionPurge]: retentionPurgeJob(services),
   };

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { teacherInvitationRoutes } from "./admin/invitation-routes.ts";
 import { adminRoutes } from "./admin/routes.ts";
+import { alertRoutes } from "./alerts/routes.ts";
 import { analyticsRoutes } from "./analytics/routes.ts";
 import { installAccessHook } from "./auth/access-hook.ts";
 import { createAuthContext, createAuthenticate } from "./auth/authenticate.ts";
@@ -51,4 +52,5 @@ export async function registerRoutes(app: FastifyInstance, services: Services) {
   await modelRoutes(app, auth);
   await jobStatusRoutes(app, services);
   await privacyRoutes(app, auth);
+  await alertRoutes(app, services);
 }

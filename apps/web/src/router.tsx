@@ -17,6 +17,7 @@ const Privacy = lazy(() => import("./pages/privacy.tsx"));
 const NotFound = lazy(() => import("./pages/not-found.tsx"));
 const Home = lazy(() => import("./pages/home.tsx"));
 const Report = lazy(() => import("./pages/report.tsx"));
+const Unsubscribe = lazy(() => import("./pages/unsubscribe.tsx"));
 // The pages inside the app's frame, by their path, each loaded when first opened.
 const appPages = {
   "/Verify": lazy(() => import("./pages/verify.tsx")),
@@ -35,6 +36,7 @@ const appPages = {
   "/classes": lazy(() => import("./pages/classes.tsx")),
   "/classes/:id": lazy(() => import("./pages/class.tsx")),
   "/evaluation": lazy(() => import("./pages/evaluation.tsx")),
+  "/notifications": lazy(() => import("./pages/notifications.tsx")),
 };
 // TanStack Query is only needed past the sign-in screens: it loads with the pages that use it.
 const QueryShell = lazy(() => import("./components/query-shell.tsx"));
@@ -50,6 +52,8 @@ export const routes = (
         <Route path="/register" caseSensitive element={<Register />} />
         <Route path="/forgot-password" caseSensitive element={<ForgotPassword />} />
         <Route path="/reset-password" caseSensitive element={<ResetPassword />} />
+        {/* The digest's one-click unsubscribe link (issue 32): no sign-in. */}
+        <Route path="/unsubscribe" caseSensitive element={<Unsubscribe />} />
       </Route>
       <Route path="/about" caseSensitive element={<About />} />
       <Route path="/help" caseSensitive element={<Help />} />

@@ -151,3 +151,53 @@ export function teacherRefusedEmail(p: { name: string; appUrl: string }): Email 
     `Your account stays a student's (${p.appUrl}/login). If you think this is a mistake, ask your school's Gradecast administrator.`,
   );
 }
+
+/**
+ * The email digest (issue 32): the period's notifications, the follow-ups and plan reviews that
+ * fall due, and outcomes newly recorded. It says only what the risk list shows (school-record
+ * reasons by name, never another answer), and ends with the one-click unsubscribe link.
+ */
+export function digestEmail(p: {
+  name: string;
+  choice: "daily" | "weekly";
+  from: string;
+  until: string;
+  notifications: { title: string; reasons: string[] }[];
+  followUps: { student: string; className: string; on: string }[];
+  reviews: { student: string; className: string; on: string }[];
+  outcomes: { student: string; className: string }[];
+  appUrl: string;
+  unsubscribeLink: string;
+}): Email {
+  const span = p.from === p.until ? p.from : `${p.from} to ${p.until}`;
+  const section = (title: string, lines: string[]) =>
+    lines.length === 0 ? [] : ["", `${title}:`, ...lines.map((l) => `- ${l}`)];
+  return email(
+    `Your Gradecast ${p.choice} digest (${span})`,
+    p.name,
+    `What happened on Gradecast (${span}):`,
+    ...section(
+      "Notifications",
+      p.notifications.map((n) =>
+        n.reasons.length > 0 ? `${n.title} (reasons: ${n.reasons.join(", ")})` : n.title,
+      ),
+    ),
+    ...section(
+      "Follow-ups of intervention notes falling due",
+      p.followUps.map((f) => `${f.student} (${f.className}): ${f.on}`),
+    ),
+    ...section(
+      "Intervention plans to review",
+      p.reviews.map((r) => `${r.student} (${r.className}): ${r.on}`),
+    ),
+    ...section(
+      "Outcomes newly recorded",
+      p.outcomes.map((o) => `${o.student} (${o.className})`),
+    ),
+    "",
+    `Open Gradecast: ${p.appUrl}/notifications`,
+    "",
+    `Stop these emails with one click: ${p.unsubscribeLink}`,
+    "Or choose daily, weekly or none on your Profile page.",
+  );
+}

@@ -79,6 +79,8 @@ export const appPages: readonly PageRule[] = [
   },
   // The model's versions: train on the school's outcomes, promote, roll back (issue 30).
   { path: "/admin/model", title: "Model", roles: ["admin"], sidebar: "Model" },
+  // Issue 32: reached from the header's link (with the number unread), not the sidebar.
+  { path: "/notifications", title: "Notifications", roles: everyone },
   { path: "/Verify", title: "Verify email", roles: everyone },
   { path: "/Home", title: "Home", roles: everyone },
 ];

@@ -388,6 +388,96 @@ export interface ModelVersionsTable {
   promoted_by: string | null;
 }
 
+/** A timestamp that may be null (and is optional on insert). */
+type NullableTimestamp = ColumnType<
+  Date | null,
+  Date | string | null | undefined,
+  Date | string | null
+>;
+
+/** Migration 0029: per class and student, whether the risk flag is up (with the hysteresis memory). */
+export interface AlertStatesTable {
+  class_id: string;
+  student_id: string;
+  at_risk: Generated<boolean>;
+  pending: Generated<boolean>;
+  prediction_id: string | null;
+  record_version: number | null;
+  changed_at: Timestamp;
+}
+
+/** Migration 0029: one person's in-app notifications. */
+export interface NotificationsTable {
+  id: Generated<string>;
+  recipient_id: string;
+  kind: "risk_up" | "risk_down" | "report_written" | "record_changed";
+  student_id: string | null;
+  class_id: string | null;
+  payload: ColumnType<unknown, string | undefined, string>;
+  created_at: Timestamp;
+  read_at: NullableTimestamp;
+}
+
+/** Migration 0029: the digest preference and the key that signs unsubscribe links. */
+export interface NotificationSettingsTable {
+  user_id: string;
+  digest: Generated<"off" | "daily" | "weekly">;
+  unsubscribe_key: string;
+  changed_at: Timestamp;
+}
+
+/** Migration 0029: a digest written to the outbox, once per person and period. */
+export interface DigestsTable {
+  user_id: string;
+  period: string;
+  items: Generated<number>;
+  created_at: Timestamp;
+}
+
+/** Migration 0029: mail to send; marked sent once the SMTP server accepted it. */
+export interface MailOutboxTable {
+  id: Generated<string>;
+  recipient_id: string | null;
+  recipient: string;
+  subject: string;
+  body: string;
+  kind: string;
+  dedupe_key: string;
+  state: Generated<"pending" | "sent" | "failed">;
+  attempts: Generated<number>;
+  created_at: Timestamp;
+  sent_at: NullableTimestamp;
+  error: string | null;
+}
+
+/** Migration 0029: a teacher's judgement of one risk flag (one prediction). */
+export interface FlagFeedbackTable {
+  teacher_id: string;
+  prediction_id: string;
+  class_id: string;
+  student_id: string;
+  model_version: string;
+  judgement: "acknowledged" | "not_useful" | "incorrect";
+  reason: string | null;
+  updated_at: Timestamp;
+}
+
+/** Migration 0029: an intervention plan for a student in a class. */
+export interface InterventionPlansTable {
+  id: Generated<string>;
+  class_id: string;
+  student_id: string;
+  owner_id: string | null;
+  tier: number;
+  goal: string;
+  review_on: ColumnType<string, string, string>;
+  created_by: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  closed_at: NullableTimestamp;
+  outcome: string | null;
+}
+
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
@@ -416,6 +506,13 @@ export interface DB {
   user_identities: UserIdentitiesTable;
   oidc_logins: OidcLoginsTable;
   model_versions: ModelVersionsTable;
+  alert_states: AlertStatesTable;
+  notifications: NotificationsTable;
+  notification_settings: NotificationSettingsTable;
+  digests: DigestsTable;
+  mail_outbox: MailOutboxTable;
+  flag_feedback: FlagFeedbackTable;
+  intervention_plans: InterventionPlansTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

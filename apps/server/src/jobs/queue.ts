@@ -60,6 +60,10 @@ export const jobKinds = {
   recomputePredictions: "predictions.recompute",
   /** Train a candidate model on the school's outcomes (key: "school"; issue 30). */
   trainModel: "model.train",
+  /** Write the digests whose period ended to the mail outbox (issue 32). */
+  planDigests: "digest.plan",
+  /** Send the mail outbox's pending rows. */
+  sendMail: "mail.send",
 } as const;
 
 /** A claimed job as its handler sees it. */

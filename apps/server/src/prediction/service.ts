@@ -20,6 +20,7 @@ import {
 import { bandMessages, bandOf } from "@gradecast/contract/score";
 import type { GradeModel } from "@gradecast/model";
 import { adminRecords } from "../admin/records.ts";
+import { evaluateAlert } from "../alerts/evaluate.ts";
 import type { AuthUser } from "../auth/access-hook.ts";
 import {
   insertPrediction,
@@ -205,6 +206,19 @@ export async function runPlan(
     recordVersion: plan.recordVersion,
     madeBy,
   });
+  // Issue 32: a prediction for a class moves the student's alert state there (hysteresis).
+  if (plan.classId !== null) {
+    await evaluateAlert(services.db, {
+      predictionId: saved.id,
+      studentId: userId,
+      classId: plan.classId,
+      score: result.prediction,
+      noFinalScoreRisk: result.noFinalScoreRisk,
+      contributions: result.contributions,
+      recordVersion: plan.recordVersion,
+      madeBy: madeBy ?? "student",
+    });
+  }
   return { ...result, id: saved.id, createdAt: saved.createdAt.toISOString() };
 }
 

@@ -13,6 +13,7 @@ import {
   reportCsvColumns,
 } from "@gradecast/contract/reports";
 import type { z } from "zod";
+import { insertNotifications } from "../alerts/evaluate.ts";
 import { audit, who } from "../audit/audit.ts";
 import type { AuthUser } from "../auth/access-hook.ts";
 import type { Actor } from "../auth/actor.ts";
@@ -142,6 +143,18 @@ export async function createReport(
   const link = studentId ? await linkFor(services, actor.user, studentId, classId) : undefined;
   const values = link ? { ...input, studentName: link.name } : input;
   const id = await insertReport(services.db, actor.user.id, values, link);
+  // Issue 32: the student is told a report about them was written (not what it says).
+  if (link && link.studentId !== actor.user.id) {
+    await insertNotifications(services.db, [
+      {
+        recipientId: link.studentId,
+        kind: "report_written",
+        studentId: link.studentId,
+        classId: link.classId ?? null,
+        payload: {},
+      },
+    ]);
+  }
   const row = await findReport(services.db, id);
   if (!row) throw notFound();
   return toReport(row);

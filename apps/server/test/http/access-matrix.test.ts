@@ -485,6 +485,22 @@ describe.each(dialects)("authorisation matrix (%s)", (dialect) => {
       path = path.replace(":id", reportId);
     }
     path = path.replace(":id", classId);
+    // An intervention plan (issue 32) of the class's enrolled student.
+    if (path.includes(":planId")) {
+      const plan = await t.database.db
+        .insertInto("intervention_plans")
+        .values({
+          class_id: classId,
+          student_id: users.student.user.uid,
+          owner_id: users.teacher.user.uid,
+          tier: 1,
+          goal: "Matrix plan",
+          review_on: "2030-01-01",
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      path = path.replace(":planId", plan.id);
+    }
     if (path.includes("/students/:uid") || path.includes("/record/:uid")) {
       path = path.replace(":uid", users.student.user.uid);
     }

@@ -12,6 +12,7 @@ import { VerifyBanner } from "../components/verify-banner.tsx";
 const NotAllowed = lazy(() => import("../components/not-allowed.tsx"));
 const PendingCount = lazy(() => import("../features/admin/pending-count.tsx"));
 const DeletionCancelled = lazy(() => import("../features/privacy/deletion-cancelled.tsx"));
+const NotificationBell = lazy(() => import("../features/notifications/bell.tsx"));
 
 /**
  * The frame of every app page: the product's sidebar filtered for the role by the
@@ -57,6 +58,12 @@ export function AppLayout() {
         </Link>
         <div className="app-topbar-end">
           {/* Help from every signed-in page (issue 28): classes, predictions, privacy, passwords. */}
+          {/* Issue 32: the notifications, with the number unread (verified accounts). */}
+          {user.emailVerified ? (
+            <Suspense fallback={null}>
+              <NotificationBell />
+            </Suspense>
+          ) : null}
           <Link to="/help" className="topbar-link">
             Help
           </Link>

@@ -1,5 +1,5 @@
 import { type ClassView, subjectLabels } from "@gradecast/contract/classes";
-import { type FormEvent, useState } from "react";
+import { type FormEvent, lazy, Suspense, useState } from "react";
 import { useNavigate, useParams } from "react-router";
 import { formErrors } from "../api/form-errors.ts";
 import { useSession } from "../auth/session.tsx";
@@ -29,6 +29,9 @@ import NotAllowed from "../components/not-allowed.tsx";
 import { RiskList } from "../features/classes/risk-list.tsx";
 import { RosterImport } from "../features/classes/roster-import.tsx";
 import { Gradebook } from "../features/record/gradebook.tsx";
+
+// Issue 32: flags and intervention plans, for the class's teachers, loaded with their code only then.
+const FlagsAndPlans = lazy(() => import("../features/notifications/flags-and-plans.tsx"));
 
 // /classes/:id (issue 17): one class for its teachers and admins: the join code (show, change,
 // switch off), its teachers (add by email, remove), its students and open invitations (remove a
@@ -93,6 +96,7 @@ export default function ClassPage() {
 }
 
 function ClassScreen({ id }: { id: string }) {
+  const { user } = useSession();
   const klass = useClass(id);
   const members = useMembers(id, klass.isSuccess);
   const joinCode = useJoinCode(id);
@@ -144,6 +148,11 @@ function ClassScreen({ id }: { id: string }) {
       />
       <Alert tone="success">{notice}</Alert>
       <RiskList classId={id} />
+      {user && c.teachers.some((t) => t.id === user.uid) ? (
+        <Suspense fallback={<Spinner label="Loading flags and plans..." />}>
+          <FlagsAndPlans classId={id} teachers={c.teachers} myId={user.uid} />
+        </Suspense>
+      ) : null}
       <Gradebook classId={id} />
       <JoinCodeCard c={c} onAsk={setConfirm} />
       <Card title="Students">

@@ -1,10 +1,14 @@
 import { messages } from "@gradecast/contract/messages";
 import { roleLabels } from "@gradecast/contract/roles";
+import { lazy, Suspense } from "react";
 import { useFreshUser } from "../auth/session.tsx";
 import { Card } from "../components/card.tsx";
 import { Facts } from "../components/facts.tsx";
 import { PageHeader } from "../components/page-header.tsx";
 import { Spinner } from "../components/spinner.tsx";
+
+// Issue 32: the digest choice, loaded with its query code only here.
+const DigestSetting = lazy(() => import("../features/notifications/digest-setting.tsx"));
 
 export default function Profile() {
   const user = useFreshUser();
@@ -34,6 +38,11 @@ export default function Profile() {
       ) : (
         <Spinner label={messages.loadingUser} />
       )}
+      {user?.emailVerified ? (
+        <Suspense fallback={<Spinner label="Loading your digest setting..." />}>
+          <DigestSetting />
+        </Suspense>
+      ) : null}
     </div>
   );
 }

@@ -7,6 +7,7 @@ import * as classes from "./classes.ts";
 import * as evaluation from "./evaluation.ts";
 import * as jobs from "./jobs.ts";
 import * as model from "./model.ts";
+import * as notifications from "./notifications.ts";
 import * as predictions from "./predictions.ts";
 import * as privacy from "./privacy.ts";
 import * as record from "./record.ts";
@@ -33,6 +34,7 @@ export const routes = {
   jobs,
   model,
   privacy,
+  notifications,
   accountSecurity,
 } as const;
 

@@ -1,0 +1,104 @@
+import { routes } from "@gradecast/contract/routes/index";
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { classFirst } from "../classes/class-first.ts";
+import { actorOf } from "../http/request-actor.ts";
+import { serve } from "../http/route-schemas.ts";
+import type { Services } from "../services.ts";
+import {
+  classPlans,
+  createPlan,
+  flagSummary,
+  judgeFlag,
+  markRead,
+  myDigest,
+  myFlags,
+  myNotifications,
+  setMyDigest,
+  unsubscribe,
+  updatePlan,
+} from "./service.ts";
+
+// Early warning (issue 32): notifications and the digest setting (the caller's own), the
+// unsubscribe link (no sign-in), flags and intervention plans (the class's teachers: the class
+// check, verb `note`, runs before the body is read, as for intervention notes).
+export async function alertRoutes(fastify: FastifyInstance, services: Services) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const noStore = { "cache-control": "no-store" };
+  const teachersFirst = classFirst(services, "note");
+  const first = { preValidation: teachersFirst.preValidation };
+
+  serve(app, routes.notifications.list, async (request, reply) => {
+    reply.headers(noStore);
+    return myNotifications(services, actorOf(request));
+  });
+
+  serve(app, routes.notifications.markRead, async (request, reply) => {
+    reply.headers(noStore);
+    return markRead(services, actorOf(request), request.body);
+  });
+
+  serve(app, routes.notifications.digest, async (request, reply) => {
+    reply.headers(noStore);
+    return myDigest(services, actorOf(request));
+  });
+
+  serve(app, routes.notifications.setDigest, async (request, reply) => {
+    reply.headers(noStore);
+    return setMyDigest(services, actorOf(request), request.body.digest);
+  });
+
+  serve(app, routes.notifications.unsubscribe, async (request, reply) => {
+    reply.headers(noStore);
+    return unsubscribe(services, request.body.token, request.ip ?? null);
+  });
+
+  serve(app, routes.notifications.flags, first, async (request, reply) => {
+    reply.headers(noStore);
+    return myFlags(services, actorOf(request), teachersFirst.checked(request));
+  });
+
+  serve(app, routes.notifications.judgeFlag, first, async (request, reply) => {
+    reply.headers(noStore);
+    return judgeFlag(
+      services,
+      actorOf(request),
+      teachersFirst.checked(request),
+      request.params.uid,
+      request.body,
+    );
+  });
+
+  serve(app, routes.notifications.flagSummary, async (request, reply) => {
+    reply.headers(noStore);
+    return flagSummary(services, actorOf(request));
+  });
+
+  serve(app, routes.notifications.plans, first, async (request, reply) => {
+    reply.headers(noStore);
+    return classPlans(services, teachersFirst.checked(request));
+  });
+
+  serve(app, routes.notifications.createPlan, first, async (request, reply) => {
+    const plan = await createPlan(
+      services,
+      actorOf(request),
+      teachersFirst.checked(request),
+      request.params.uid,
+      request.body,
+    );
+    return reply.code(201).headers(noStore).send({ plan });
+  });
+
+  serve(app, routes.notifications.updatePlan, first, async (request, reply) => {
+    reply.headers(noStore);
+    const plan = await updatePlan(
+      services,
+      actorOf(request),
+      teachersFirst.checked(request),
+      request.params.planId,
+      request.body,
+    );
+    return { plan };
+  });
+}
