@@ -7,6 +7,7 @@ import { createAuthContext, createAuthenticate } from "./auth/authenticate.ts";
 import { authRoutes } from "./auth/routes.ts";
 import { classRiskRoutes } from "./classes/risk-routes.ts";
 import { classRoutes } from "./classes/routes.ts";
+import { consentRoutes } from "./consent/routes.ts";
 import { evaluationRoutes } from "./evaluation/routes.ts";
 import { apiDocsRoutes } from "./http/api-docs.ts";
 import { healthRoutes } from "./http/health.ts";
@@ -42,6 +43,7 @@ export async function registerRoutes(app: FastifyInstance, services: Services) {
   await reportStudentRoutes(app, services);
   await classRiskRoutes(app, services);
   await recordRoutes(app, services);
+  await consentRoutes(app, services);
 
   await evaluationRoutes(app, auth);
   await jobStatusRoutes(app, services);

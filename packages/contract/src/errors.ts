@@ -22,6 +22,7 @@ export const errorCodes = [
   "reauth_required",
   "mfa_enrolment_required",
   "cross_origin_refused",
+  "guardian_consent_required",
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];
 

@@ -4,6 +4,7 @@ import * as admin from "./admin.ts";
 import * as analytics from "./analytics.ts";
 import * as auth from "./auth.ts";
 import * as classes from "./classes.ts";
+import * as consent from "./consent.ts";
 import * as evaluation from "./evaluation.ts";
 import * as jobs from "./jobs.ts";
 import * as predictions from "./predictions.ts";
@@ -29,6 +30,7 @@ export const routes = {
   record,
   evaluation,
   jobs,
+  consent,
   accountSecurity,
 } as const;
 
