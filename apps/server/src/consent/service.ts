@@ -10,6 +10,7 @@ import {
   dateOfBirthSchema,
 } from "@gradecast/contract/consent";
 import { guardianConsentEmail, guardianConsentGivenEmail } from "@gradecast/contract/emails";
+import { isId } from "@gradecast/contract/ids";
 import { sql } from "kysely";
 import { audit, who } from "../audit/audit.ts";
 import type { Actor } from "../auth/actor.ts";
@@ -250,6 +251,7 @@ export async function withdrawByAdmin(
   actor: Actor,
   studentId: string,
 ): Promise<ConsentStatus> {
+  if (!isId(studentId)) throw notFound();
   const student = await services.db
     .selectFrom("users")
     .select(["id", "role"])

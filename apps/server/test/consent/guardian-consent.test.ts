@@ -335,6 +335,8 @@ describe.each(dialects)("guardian consent (%s)", (dialect) => {
       expect((await api(t).call("POST", url, who)).statusCode).toBe(403);
     }
     expect((await api(t).call("POST", url, undefined)).statusCode).toBe(401);
+    const malformed = "/api/admin/users/not-a-uuid/consent/withdraw";
+    expect((await api(t).call("POST", malformed, admin)).statusCode).toBe(404);
     expect((await status(t, pupil)).state).toBe("given");
     const res = await api(t).call("POST", url, admin);
     expect(res.statusCode, res.body).toBe(200);
