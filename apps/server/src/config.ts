@@ -164,6 +164,23 @@ export const envSchema = z.object({
       .enum(["approval", "open", "closed"], { error: "must be approval, open or closed" })
       .default("approval"),
   ),
+  // Data protection (issue 31 part B): the legal basis of the processing, and the age under
+  // which a student's guardian consents (LEGAL_BASIS=consent only).
+  LEGAL_BASIS: z.preprocess(
+    emptyToUndefined,
+    z
+      .enum(["public-task", "consent"], { error: "must be public-task or consent" })
+      .default("public-task"),
+  ),
+  DIGITAL_CONSENT_AGE: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ error: "must be a whole number from 13 to 16" })
+      .int({ error: "must be a whole number from 13 to 16" })
+      .min(13, { error: "must be a whole number from 13 to 16" })
+      .max(16, { error: "must be a whole number from 13 to 16" })
+      .default(13),
+  ),
   TRUST_PROXY: z.preprocess(
     emptyToUndefined,
     z.string().trim().default("false").transform(parseTrustProxy),
@@ -269,6 +286,12 @@ export interface Config {
    * a teacher at once; closed: teacher accounts come only from an admin.
    */
   teacherSignup: "approval" | "open" | "closed";
+  /**
+   * public-task (default): the school's public task, nobody's consent asked; consent: a student
+   * under `digitalConsentAge` answers only once a guardian has consented by email.
+   */
+  legalBasis: "public-task" | "consent";
+  digitalConsentAge: number;
   /** false, a hop count, or the trusted proxies' addresses and ranges. */
   trustProxy: false | number | string[];
   logLevel: string;
@@ -364,6 +387,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     modelMinOutcomes: e.MODEL_MIN_OUTCOMES,
     modelDataDir: path.resolve(e.MODEL_DATA_DIR),
     teacherSignup: e.TEACHER_SIGNUP,
+    legalBasis: e.LEGAL_BASIS,
+    digitalConsentAge: e.DIGITAL_CONSENT_AGE,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     rateLimits: e.RATE_LIMITS === "on",

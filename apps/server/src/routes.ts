@@ -9,6 +9,7 @@ import { oidcRoutes } from "./auth/oidc-routes.ts";
 import { authRoutes } from "./auth/routes.ts";
 import { classRiskRoutes } from "./classes/risk-routes.ts";
 import { classRoutes } from "./classes/routes.ts";
+import { consentRoutes } from "./consent/routes.ts";
 import { evaluationRoutes } from "./evaluation/routes.ts";
 import { apiDocsRoutes } from "./http/api-docs.ts";
 import { healthRoutes } from "./http/health.ts";
@@ -47,6 +48,7 @@ export async function registerRoutes(app: FastifyInstance, services: Services) {
   await reportStudentRoutes(app, services);
   await classRiskRoutes(app, services);
   await recordRoutes(app, services);
+  await consentRoutes(app, services);
 
   await evaluationRoutes(app, auth);
   await modelRoutes(app, auth);

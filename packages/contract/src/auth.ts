@@ -34,6 +34,15 @@ export const registerSchema = z.object({
   email: emailSchema,
   password: passwordSchema,
   role: z.enum(signupRoles, { error: "Choose Student or Teacher." }).optional().default("student"),
+  /**
+   * Issue 31 part B: asked of students only where the school's legal basis is consent (the
+   * server requires it then and ignores it otherwise). YYYY-MM-DD.
+   */
+  dateOfBirth: z
+    .string()
+    .trim()
+    .max(10, { error: "Enter your date of birth as YYYY-MM-DD." })
+    .optional(),
 });
 
 export const loginSchema = z.object({

@@ -157,6 +157,11 @@ export const riskItemSchema = z.object({
   /** Intervention notes, newest first; null for anyone but the class's teachers. */
   notes: z.array(interventionNoteSchema).nullable(),
   /**
+   * The student's "this prediction is wrong because ..." about the prediction shown (issue 31):
+   * for the class's teachers only (null for an admin, and when none was said).
+   */
+  contest: z.object({ reason: z.string(), createdAt: z.string() }).nullable(),
+  /**
    * The school-record inputs of the prediction (G1, G2, absences, failures), each with its
    * source: the class's record where it holds the value, the student's answer otherwise. Null
    * without a prediction.

@@ -201,3 +201,37 @@ export function digestEmail(p: {
     "Or choose daily, weekly or none on your Profile page.",
   );
 }
+
+export function guardianConsentEmail(p: {
+  studentName: string;
+  link: string;
+  days: number;
+}): Email {
+  return email(
+    `${p.studentName} asks for your consent on Gradecast`,
+    "parent or guardian",
+    `${p.studentName} gave this address as their parent's or guardian's. Their school uses`,
+    "Gradecast to estimate final grades from a short questionnaire, and needs your consent",
+    "before a student of their age answers it.",
+    "",
+    "Read what you consent to, and confirm if you agree, at this link:",
+    "",
+    p.link,
+    "",
+    `The link expires in ${p.days} days. If you do not know ${p.studentName}, ignore this email.`,
+  );
+}
+
+export function guardianConsentGivenEmail(p: { studentName: string; withdrawLink: string }): Email {
+  return email(
+    `You consented for ${p.studentName} on Gradecast`,
+    "parent or guardian",
+    `Thank you: ${p.studentName} may now answer the questionnaire.`,
+    "",
+    "You can withdraw your consent at any time at this link (keep this email):",
+    "",
+    p.withdrawLink,
+    "",
+    "Withdrawing stops new estimates and hides existing ones from teachers. You can also ask the school.",
+  );
+}

@@ -23,6 +23,7 @@ export const errorCodes = [
   "mfa_enrolment_required",
   "cross_origin_refused",
   "password_sign_in_off",
+  "guardian_consent_required",
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];
 

@@ -11,12 +11,14 @@ import type {
 import { passwordResetEmail, verificationEmail } from "@gradecast/contract/emails";
 import { isId } from "@gradecast/contract/ids";
 import { messages } from "@gradecast/contract/messages";
+import { privacyNoticeVersion } from "@gradecast/contract/privacy";
 import type { Kysely } from "kysely";
 import type { z } from "zod";
 import { acceptTeacherInvitation, isInvitedTeacher } from "../admin/teacher-invitations.ts";
 import { notifyAdminsOfTeacherRequest } from "../admin/teacher-requests.ts";
 import { audit, auditOwn } from "../audit/audit.ts";
 import { enrolInvitedStudent } from "../classes/invitations.ts";
+import { checkDateOfBirth } from "../consent/service.ts";
 import { cancelDeletionOnSignIn } from "../db/account-deletions.ts";
 import type { DB, UserRow } from "../db/schema.ts";
 import * as users from "../db/users.ts";
@@ -106,7 +108,15 @@ export async function register(
   // Under closed, only an invited address gets this far: it waits as a student like an approval
   // until the address is verified, which makes it a teacher (admin/teacher-invitations.ts).
   const approval = input.role === "teacher" && services.config.teacherSignup !== "open";
+  // Issue 31 part B: where the legal basis is consent, a student gives their date of birth (a
+  // guardian consents for one under DIGITAL_CONSENT_AGE); otherwise it is neither asked nor kept.
+  const dateOfBirth =
+    services.config.legalBasis === "consent" && input.role === "student"
+      ? checkDateOfBirth(input.dateOfBirth)
+      : null;
   const row = await users.insertUser(services.db, {
+    date_of_birth: dateOfBirth,
+    notice_version: privacyNoticeVersion,
     name: input.name,
     email: input.email,
     password_hash: await hashPassword(input.password),

@@ -25,6 +25,7 @@ import { bandOf } from "@gradecast/contract/score";
 import type { z } from "zod";
 import { audit, who } from "../audit/audit.ts";
 import { csvRow } from "../csv/csv.ts";
+import { contestsOf } from "../db/consents.ts";
 import {
   type ClassPredictions,
   latestPredictionsOfClass,
@@ -83,6 +84,23 @@ async function buildRisk(
     list.push(note);
     notesOf.set(note.studentId, list);
   }
+  // Contests reach the class's teachers alone, as the notes do: the student wrote to them.
+  const contests = withNotes
+    ? await contestsOf(
+        db,
+        [...latest.values()].flatMap((c) =>
+          [c.ofClass, c.unclassed, c.other].flatMap((p) => (p ? [p.id] : [])),
+        ),
+      )
+    : new Map<string, { reason: string; createdAt: Date }>();
+  // The newest said about any of the student's predictions the list read (the one shown, or the
+  // one they made in another class's subject at the same time).
+  const contestOf = (found: ClassPredictions | undefined) => {
+    const said = [found?.ofClass, found?.unclassed, found?.other]
+      .flatMap((p) => (p && contests.has(p.id) ? [contests.get(p.id)!] : []))
+      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())[0];
+    return said ? { reason: said.reason, createdAt: said.createdAt.toISOString() } : null;
+  };
   let anyStale = false;
   const items = students.map((s): RiskItem => {
     const rec = records?.students.get(s.id) ?? noRecord;
@@ -94,6 +112,7 @@ async function buildRisk(
       email: s.email,
       shared,
       notes: withNotes ? (notesOf.get(s.id) ?? []) : null,
+      contest: contestOf(latest.get(s.id)),
     };
     if (!newest) {
       return {

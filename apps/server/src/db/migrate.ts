@@ -24,6 +24,7 @@ import * as schoolRecord from "./migrations/0024-school-record.ts";
 import * as jobs from "./migrations/0025-jobs.ts";
 import * as modelVersions from "./migrations/0026-model-versions.ts";
 import * as dataRights from "./migrations/0027-data-rights.ts";
+import * as consentOversight from "./migrations/0028-consent-oversight.ts";
 import * as alerts from "./migrations/0029-alerts.ts";
 import * as oidc from "./migrations/0030-oidc.ts";
 import * as accentFolding from "./migrations/0032-accent-folding.ts";
@@ -57,6 +58,7 @@ export const migrations: Record<string, Migration> = {
   "0025-jobs": jobs,
   "0026-model-versions": modelVersions,
   "0027-data-rights": dataRights,
+  "0028-consent-oversight": consentOversight,
   "0029-alerts": alerts,
   "0030-oidc": oidc,
   "0032-accent-folding": accentFolding,

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { InputSource, RecordInputKey } from "@gradecast/contract/school-record";
 import { CompiledQuery, type Kysely, sql } from "kysely";
 import { Memo } from "../memo.ts";
+import { withdrawnStudents } from "./consents.ts";
 import { groupCommit } from "./group-commit.ts";
 import { prepared } from "./prepared.ts";
 import { newestFirst, type OwnedRecordsQuery } from "./rows.ts";
@@ -209,6 +210,8 @@ export async function latestPredictionsOfClass(
     .select(sql<Date>`p.created_at`.as("createdAt"))
     .select(kind.as("kind"))
     .where("e.class_id", "=", classId)
+    // A guardian's withdrawn consent hides the student's predictions from teachers (issue 31).
+    .where("p.user_id", "not in", withdrawnStudents(db))
     .orderBy("p.user_id")
     .orderBy(kind)
     .orderBy("p.created_at", "desc")
@@ -239,6 +242,8 @@ export async function newestPredictionsOf(
     .select(storedColumns)
     .select(sql<Date>`created_at`.as("createdAt"))
     .where("user_id", "in", studentIds)
+    // A withdrawn consent stops new predictions: recomputing finds nothing to start from.
+    .where("user_id", "not in", withdrawnStudents(db))
     .orderBy("user_id")
     .orderBy("created_at", "desc")
     .orderBy("id", "desc")

@@ -29,6 +29,10 @@ export interface UsersTable {
   mfa_enabled_at: Timestamp | null;
   /** The last TOTP step a code was accepted for (bigint, read as a string). */
   mfa_last_step: string | number | null;
+  /** Migration 0028: asked at a student's registration under LEGAL_BASIS=consent only. */
+  date_of_birth: ColumnType<Date | string | null, string | null | undefined, string | null>;
+  /** The privacy notice version shown at registration (null: registered before 0028). */
+  notice_version: string | null;
 }
 
 export interface SessionsTable {
@@ -136,6 +140,8 @@ export interface StudentsTable {
   user_id: string;
   /** null where MODEL_SCHOOL is not set (issue 28). */
   school: string | null;
+  /** Migration 0028: the privacy notice version shown when it was saved. */
+  notice_version: string | null;
   sex: string;
   age: number;
   address: string;
@@ -478,6 +484,30 @@ export interface InterventionPlansTable {
   outcome: string | null;
 }
 
+/** Migration 0028: a guardian's consent for a student under the age of digital consent. */
+export interface GuardianConsentsTable {
+  id: Generated<string>;
+  student_id: string;
+  guardian_email: string;
+  token_hash: string;
+  withdraw_token_hash: string | null;
+  text_version: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  consented_at: Timestamp | null;
+  withdrawn_at: Timestamp | null;
+  withdrawn_by: "guardian" | "admin" | null;
+}
+
+/** Migration 0028: a student's "this prediction is wrong because ...". */
+export interface PredictionContestsTable {
+  id: Generated<string>;
+  prediction_id: string;
+  student_id: string;
+  reason: string;
+  created_at: Timestamp;
+}
+
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
@@ -513,6 +543,8 @@ export interface DB {
   mail_outbox: MailOutboxTable;
   flag_feedback: FlagFeedbackTable;
   intervention_plans: InterventionPlansTable;
+  guardian_consents: GuardianConsentsTable;
+  prediction_contests: PredictionContestsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -22,6 +22,7 @@ import type { GradeModel } from "@gradecast/model";
 import { adminRecords } from "../admin/records.ts";
 import { evaluateAlert } from "../alerts/evaluate.ts";
 import type { AuthUser } from "../auth/access-hook.ts";
+import { requireConsent } from "../consent/service.ts";
 import {
   insertPrediction,
   listPredictions,
@@ -236,6 +237,9 @@ export async function predict(
   /** False for a what-if call (`?store=false`): predicted and explained, not stored. */
   store: boolean,
 ): Promise<PredictionResult> {
+  // Under LEGAL_BASIS=consent: no prediction of a student under the age without a guardian's
+  // consent, what-if calls included (they read the same answers).
+  await requireConsent(services, user);
   const answers = withSchool(services.config.modelSchool, input);
   const classes = await cachedRecordContext(services.db, user.id);
   const plans = classes.map((c) => classPlan(answers, c));

@@ -66,11 +66,17 @@ export async function insertStudent(
   db: Kysely<DB>,
   userId: string,
   answers: Questionnaire,
+  /** The privacy notice version the student was shown (issue 31 part B). */
+  noticeVersion: string | null = null,
 ): Promise<StudentRecordRow> {
   const values = Object.fromEntries(questionKeys.map((k) => [columnOf[k], answers[k]]));
   const row = await db
     .insertInto("students")
-    .values({ ...(values as Record<AnswerColumn, never>), user_id: userId })
+    .values({
+      ...(values as Record<AnswerColumn, never>),
+      user_id: userId,
+      notice_version: noticeVersion,
+    })
     .returning(["id", "user_id", ...selected])
     .returning(sql<Date>`created_at`.as("createdAt"))
     .executeTakeFirstOrThrow();

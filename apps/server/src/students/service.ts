@@ -1,7 +1,9 @@
 import type { StudentRecord } from "@gradecast/contract/prediction";
+import { privacyNoticeVersion } from "@gradecast/contract/privacy";
 import type { Questionnaire } from "@gradecast/contract/questionnaire";
 import { adminRecords } from "../admin/records.ts";
 import type { AuthUser } from "../auth/access-hook.ts";
+import { requireConsent } from "../consent/service.ts";
 import type { Services } from "../services.ts";
 import { insertStudent, listStudents, type StudentRecordRow } from "./queries.ts";
 import { withSchool, withSubject } from "./subject.ts";
@@ -22,12 +24,15 @@ export async function saveQuestionnaire(
   user: AuthUser,
   input: Questionnaire,
 ): Promise<StudentRecord> {
+  // Under LEGAL_BASIS=consent, a student under the age answers only with a guardian's consent.
+  await requireConsent(services, user);
   const answers = await withSubject(
     services.db,
     user.id,
     withSchool(services.config.modelSchool, input),
   );
-  return toStudentRecord(await insertStudent(services.db, user.id, answers));
+  // The questionnaire screen links the privacy notice: its version is kept with the answers.
+  return toStudentRecord(await insertStudent(services.db, user.id, answers, privacyNoticeVersion));
 }
 
 export async function myQuestionnaires(

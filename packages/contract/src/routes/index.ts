@@ -4,6 +4,7 @@ import * as admin from "./admin.ts";
 import * as analytics from "./analytics.ts";
 import * as auth from "./auth.ts";
 import * as classes from "./classes.ts";
+import * as consent from "./consent.ts";
 import * as evaluation from "./evaluation.ts";
 import * as jobs from "./jobs.ts";
 import * as model from "./model.ts";
@@ -35,6 +36,7 @@ export const routes = {
   model,
   privacy,
   notifications,
+  consent,
   accountSecurity,
 } as const;
 

@@ -32,6 +32,7 @@ const amy: RiskItem = {
   reasons: [{ feature: "G2", label: "Second-period grade", value: 5, effect: -3.1 }],
   explanation: null,
   notes: [note],
+  contest: null,
   inputs: null,
   differs: false,
   predictedAt: "2026-11-18T09:00:00.000Z",

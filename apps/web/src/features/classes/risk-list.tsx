@@ -9,6 +9,7 @@ import {
   riskInputLabels,
   riskMessages,
 } from "@gradecast/contract/class-risk";
+import { teacherOversightNotice } from "@gradecast/contract/consent";
 import { formatDay } from "@gradecast/contract/dates";
 import { recordInputKeys } from "@gradecast/contract/school-record";
 import { shownScore } from "@gradecast/contract/score";
@@ -76,6 +77,7 @@ export function RiskList({ classId }: { classId: string }) {
           ? " Intervention notes are kept by the class's teachers and are not shown here."
           : ""}
       </p>
+      <p className="muted">{teacherOversightNotice}</p>
       {exportError ? <Alert tone="error">{exportError}</Alert> : null}
       {notice ? <Alert tone="success">{notice}</Alert> : null}
       {risk.isPending ? (
@@ -448,6 +450,11 @@ function NoteForm({
       <h3 id={`${actionId}-title`} ref={headingRef} tabIndex={-1}>
         Note about {item.name}
       </h3>
+      {item.contest ? (
+        <p>
+          <strong>{item.name} says this estimate is wrong:</strong> {item.contest.reason}
+        </p>
+      ) : null}
       {item.notes && item.notes.length > 0 ? (
         <ul className="risk-notes">
           {item.notes.map((n) => (
