@@ -59,7 +59,7 @@ module.exports = {
       severity: "error",
       from: { path: "^apps/server/src/(db|mail|limits|audit|csv|jobs)/" },
       to: {
-        path: "^apps/server/src/(admin|analytics|auth|classes|evaluation|job-status|prediction|record|reports|students|users)/",
+        path: "^apps/server/src/(admin|analytics|auth|classes|evaluation|job-status|oneroster|prediction|record|reports|students|users)/",
       },
     },
     {

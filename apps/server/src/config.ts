@@ -165,6 +165,17 @@ export const envSchema = z.object({
       .max(100_000, { error: "must be a whole number from 1 to 100000" })
       .default(1000),
   ),
+  // Issue 34: OneRoster course codes and the subject their classes are in ("MAT101=mat,POR12=por").
+  ONEROSTER_SUBJECTS: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .trim()
+      .regex(/^[^=,]+=(mat|por)(\s*,\s*[^=,]+=(mat|por))*$/, {
+        error: "must be course codes and subjects: CODE=mat,OTHER=por",
+      })
+      .optional(),
+  ),
 });
 
 export interface Config {
@@ -201,6 +212,8 @@ export interface Config {
   rateLimits: boolean;
   /** Roster invitation emails one person's imports may send per UTC day (issue 26). */
   invitationEmailsPerDay: number;
+  /** OneRoster course code -> subject (ONEROSTER_SUBJECTS); a course not in it is not imported. */
+  oneRosterSubjects: ReadonlyMap<string, "mat" | "por">;
 }
 
 export class ConfigError extends Error {
@@ -223,6 +236,16 @@ function mailSender(schoolName: string | undefined, publicUrl: string | undefine
   const host = new URL(publicUrl ?? `http://localhost:${port}`).hostname;
   const name = (schoolName ?? "Gradecast").replace(/["\\]/g, "");
   return `"${name}" <no-reply@${host}>`;
+}
+
+/** "MAT101=mat, POR12=por" as a map of course code to subject. */
+function courseSubjects(text: string | undefined): Map<string, "mat" | "por"> {
+  const map = new Map<string, "mat" | "por">();
+  for (const pair of text ? text.split(",") : []) {
+    const [code = "", subject] = pair.split("=").map((part) => part.trim());
+    if (code && (subject === "mat" || subject === "por")) map.set(code, subject);
+  }
+  return map;
 }
 
 /** Parses the environment; throws a ConfigError naming every bad variable. */
@@ -257,5 +280,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     rateLimits: e.RATE_LIMITS === "on",
     invitationEmailsPerDay: e.INVITATION_EMAILS_PER_DAY,
+    oneRosterSubjects: courseSubjects(e.ONEROSTER_SUBJECTS),
   };
 }

@@ -13,6 +13,7 @@ import { healthRoutes } from "./http/health.ts";
 import { setupRoutes } from "./http/setup.ts";
 import { siteRoutes } from "./http/site.ts";
 import { jobStatusRoutes } from "./job-status/routes.ts";
+import { oneRosterRoutes } from "./oneroster/routes.ts";
 import { predictionRoutes } from "./prediction/routes.ts";
 import { recordRoutes } from "./record/routes.ts";
 import { reportRoutes } from "./reports/routes.ts";
@@ -35,6 +36,7 @@ export async function registerRoutes(app: FastifyInstance, services: Services) {
   await analyticsRoutes(app, auth);
   await reportRoutes(app, services);
   await adminRoutes(app, auth);
+  await oneRosterRoutes(app, auth);
   await studentRoutes(app, services);
   await predictionRoutes(app, services);
   await classRoutes(app, services);

@@ -22,6 +22,7 @@ import * as rosterEmailCounts from "./migrations/0022-roster-email-counts.ts";
 import * as schoolFromConfiguration from "./migrations/0023-school-from-configuration.ts";
 import * as schoolRecord from "./migrations/0024-school-record.ts";
 import * as jobs from "./migrations/0025-jobs.ts";
+import * as oneRoster from "./migrations/0031-oneroster.ts";
 import type { DB } from "./schema.ts";
 import { hasSqlState, sqlStates } from "./sql-errors.ts";
 
@@ -50,6 +51,7 @@ export const migrations: Record<string, Migration> = {
   "0023-school-from-configuration": schoolFromConfiguration,
   "0024-school-record": schoolRecord,
   "0025-jobs": jobs,
+  "0031-oneroster": oneRoster,
 };
 
 /**

@@ -6,6 +6,7 @@ import * as auth from "./auth.ts";
 import * as classes from "./classes.ts";
 import * as evaluation from "./evaluation.ts";
 import * as jobs from "./jobs.ts";
+import * as oneroster from "./oneroster.ts";
 import * as predictions from "./predictions.ts";
 import * as record from "./record.ts";
 import * as reports from "./reports.ts";
@@ -25,6 +26,7 @@ export const routes = {
   predictions,
   analytics,
   admin,
+  oneroster,
   classes,
   record,
   evaluation,
