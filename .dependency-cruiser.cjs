@@ -59,7 +59,7 @@ module.exports = {
       severity: "error",
       from: { path: "^apps/server/src/(db|mail|limits|audit|csv|jobs)/" },
       to: {
-        path: "^apps/server/src/(admin|alerts|analytics|auth|classes|consent|evaluation|job-status|model|prediction|privacy|record|reports|students|users)/",
+        path: "^apps/server/src/(admin|alerts|analytics|auth|classes|consent|evaluation|job-status|model|oneroster|prediction|privacy|record|reports|students|users)/",
       },
     },
     {

@@ -232,6 +232,17 @@ export const envSchema = z.object({
     z.enum(["on", "off"], { error: "must be on or off" }).default("off"),
   ),
   LOCAL_PASSWORDS_OFF: optional(roleList),
+  // Issue 34: OneRoster course codes and the subject their classes are in ("MAT101=mat,POR12=por").
+  ONEROSTER_SUBJECTS: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .trim()
+      .regex(/^[^=,]+=(mat|por)(\s*,\s*[^=,]+=(mat|por))*$/, {
+        error: "must be course codes and subjects: CODE=mat,OTHER=por",
+      })
+      .optional(),
+  ),
 });
 
 /** Sign-in with the school's OpenID provider, when OIDC_ISSUER is set. */
@@ -306,6 +317,8 @@ export interface Config {
   oidc: OidcConfig | undefined;
   /** Roles that may not sign in with a password (only through the provider). */
   localPasswordsOff: ("student" | "teacher" | "admin")[];
+  /** OneRoster course code -> subject (ONEROSTER_SUBJECTS); a course not in it is not imported. */
+  oneRosterSubjects: ReadonlyMap<string, "mat" | "por">;
 }
 
 export class ConfigError extends Error {
@@ -328,6 +341,16 @@ function mailSender(schoolName: string | undefined, publicUrl: string | undefine
   const host = new URL(publicUrl ?? `http://localhost:${port}`).hostname;
   const name = (schoolName ?? "Gradecast").replace(/["\\]/g, "");
   return `"${name}" <no-reply@${host}>`;
+}
+
+/** "MAT101=mat, POR12=por" as a map of course code to subject. */
+function courseSubjects(text: string | undefined): Map<string, "mat" | "por"> {
+  const map = new Map<string, "mat" | "por">();
+  for (const pair of text ? text.split(",") : []) {
+    const [code = "", subject] = pair.split("=").map((part) => part.trim());
+    if (code && (subject === "mat" || subject === "por")) map.set(code, subject);
+  }
+  return map;
 }
 
 /** Parses the environment; throws a ConfigError naming every bad variable. */
@@ -397,5 +420,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     accountDeletionGraceDays: e.ACCOUNT_DELETION_GRACE_DAYS,
     oidc,
     localPasswordsOff: e.LOCAL_PASSWORDS_OFF ?? [],
+    oneRosterSubjects: courseSubjects(e.ONEROSTER_SUBJECTS),
   };
 }

@@ -17,6 +17,7 @@ import { setupRoutes } from "./http/setup.ts";
 import { siteRoutes } from "./http/site.ts";
 import { jobStatusRoutes } from "./job-status/routes.ts";
 import { modelRoutes } from "./model/routes.ts";
+import { oneRosterRoutes } from "./oneroster/routes.ts";
 import { predictionRoutes } from "./prediction/routes.ts";
 import { privacyRoutes } from "./privacy/routes.ts";
 import { recordRoutes } from "./record/routes.ts";
@@ -41,6 +42,7 @@ export async function registerRoutes(app: FastifyInstance, services: Services) {
   await analyticsRoutes(app, auth);
   await reportRoutes(app, services);
   await adminRoutes(app, auth);
+  await oneRosterRoutes(app, auth);
   await studentRoutes(app, services);
   await predictionRoutes(app, services);
   await classRoutes(app, services);

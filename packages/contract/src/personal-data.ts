@@ -490,6 +490,20 @@ export const personalData: readonly PersonalDataEntry[] = [
     internal: ["id", "prediction_id"],
   },
   {
+    table: "oneroster_users",
+    title: "People in the school's roster",
+    purpose:
+      "Finding or inviting a person the school's information system lists (OneRoster import), by its id for them",
+    whoSees: "Admins, through the import",
+    category: "classes",
+    links: [{ column: "email", kind: "email", role: "subject", export: "all", erase: "delete" }],
+    fields: {
+      name: "the name the school's system gives",
+      sourced_id: "the school system's id for the person",
+      updated_at: "when an import last listed them",
+    },
+  },
+  {
     table: "record_entries",
     title: "School record history",
     purpose: "Every value the school record of a student held (grades, absences), with who set it",

@@ -27,6 +27,7 @@ import * as dataRights from "./migrations/0027-data-rights.ts";
 import * as consentOversight from "./migrations/0028-consent-oversight.ts";
 import * as alerts from "./migrations/0029-alerts.ts";
 import * as oidc from "./migrations/0030-oidc.ts";
+import * as oneRoster from "./migrations/0031-oneroster.ts";
 import * as accentFolding from "./migrations/0032-accent-folding.ts";
 import type { DB } from "./schema.ts";
 import { hasSqlState, sqlStates } from "./sql-errors.ts";
@@ -61,6 +62,7 @@ export const migrations: Record<string, Migration> = {
   "0028-consent-oversight": consentOversight,
   "0029-alerts": alerts,
   "0030-oidc": oidc,
+  "0031-oneroster": oneRoster,
   "0032-accent-folding": accentFolding,
 };
 

@@ -508,6 +508,29 @@ export interface PredictionContestsTable {
   created_at: Timestamp;
 }
 
+/** Migration 0031: a class that came from the school's system (OneRoster), by its sourcedId. */
+export interface OneRosterClassesTable {
+  sourced_id: string;
+  class_id: string;
+  created_at: Generated<Timestamp>;
+}
+
+/** Migration 0031: a person as the school's system names them (the address found or invited). */
+export interface OneRosterUsersTable {
+  sourced_id: string;
+  email: string;
+  name: string;
+  updated_at: Generated<Timestamp>;
+}
+
+/** Migration 0031: the enrolments the school's roster holds now. */
+export interface OneRosterEnrolmentsTable {
+  sourced_id: string;
+  class_sourced_id: string;
+  user_sourced_id: string;
+  role: "student" | "teacher";
+}
+
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
@@ -545,6 +568,9 @@ export interface DB {
   intervention_plans: InterventionPlansTable;
   guardian_consents: GuardianConsentsTable;
   prediction_contests: PredictionContestsTable;
+  oneroster_classes: OneRosterClassesTable;
+  oneroster_users: OneRosterUsersTable;
+  oneroster_enrolments: OneRosterEnrolmentsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -9,6 +9,7 @@ import * as evaluation from "./evaluation.ts";
 import * as jobs from "./jobs.ts";
 import * as model from "./model.ts";
 import * as notifications from "./notifications.ts";
+import * as oneroster from "./oneroster.ts";
 import * as predictions from "./predictions.ts";
 import * as privacy from "./privacy.ts";
 import * as record from "./record.ts";
@@ -29,6 +30,7 @@ export const routes = {
   predictions,
   analytics,
   admin,
+  oneroster,
   classes,
   record,
   evaluation,

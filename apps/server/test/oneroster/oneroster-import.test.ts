@@ -1,0 +1,245 @@
+import type { OneRosterResult } from "@gradecast/contract/oneroster";
+import { describe, expect } from "vitest";
+import { randomIp, type SignedInUser, signIn, uniqueEmail } from "../support/accounts.ts";
+import { apiTests } from "../support/fixtures.ts";
+import { dialects, errorOf, type TestApp } from "../support/helpers.ts";
+import {
+  classLine,
+  csv,
+  enrolLine,
+  headers,
+  userLine,
+  zipBundle,
+} from "../support/oneroster-bundle.ts";
+
+// OneRoster 1.2 CSV import (issue 34): a sample bundle previewed then applied; a repeat changes
+// nothing; bulk mode ends what the new bundle no longer lists; delta applies only what it lists;
+// a bad bundle is refused whole with file, line and reason; only admins may import.
+const tests = apiTests({ env: { RATE_LIMITS: "off", ONEROSTER_SUBJECTS: "MAT101=mat,POR12=por" } });
+
+const post = (t: TestApp, who: SignedInUser | undefined, zip: Buffer, query: string) =>
+  t.app.inject({
+    method: "POST",
+    url: `/api/admin/oneroster?${query}`,
+    remoteAddress: randomIp(),
+    headers: { ...(who ? who.auth : {}), "content-type": "application/zip" },
+    payload: zip,
+  });
+
+describe.each(dialects)("OneRoster import (%s)", (dialect) => {
+  const test = tests[dialect];
+
+  /** A school of one maths class, one unmapped class, a teacher and two students. */
+  function school(teacher: string, student: string, newcomer: string, prefix: string) {
+    return {
+      academicSessions: csv(headers.academicSessions, [
+        "term1,,,Year 2027,schoolYear,2026-09-01,2027-07-31,,2027",
+      ]),
+      courses: csv(headers.courses, [
+        `${prefix}c1,,,,Maths,MAT101,,org1,,`,
+        `${prefix}c2,,,,Art,ART1,,org1,,`,
+      ]),
+      classes: csv(headers.classes, [
+        classLine(`${prefix}k1`, `Maths 10A ${prefix}`, `${prefix}c1`),
+        classLine(`${prefix}k2`, `Art ${prefix}`, `${prefix}c2`),
+      ]),
+      users: csv(headers.users, [
+        userLine(`${prefix}t1`, "Tess", "Teacher", teacher),
+        userLine(`${prefix}s1`, "Sam", "Student", student),
+        userLine(`${prefix}s2`, "Nia", "New", newcomer),
+      ]),
+      enrollments: csv(headers.enrollments, [
+        enrolLine(`${prefix}e1`, `${prefix}k1`, `${prefix}t1`, "teacher"),
+        enrolLine(`${prefix}e2`, `${prefix}k1`, `${prefix}s1`, "student"),
+        enrolLine(`${prefix}e3`, `${prefix}k1`, `${prefix}s2`, "student"),
+        enrolLine(`${prefix}e4`, `${prefix}k2`, `${prefix}s1`, "student"),
+      ]),
+    };
+  }
+
+  test("previews, applies once, and a repeated import changes nothing", async ({ t, admin }) => {
+    const futureTeacher = await signIn(t, "student", { name: "Tess Teacher" });
+    const student = await signIn(t, "student", { name: "Sam Student" });
+    const newcomer = uniqueEmail("nia");
+    const zip = zipBundle(school(futureTeacher.email, student.email, newcomer, "a-"));
+
+    const preview = await post(t, admin, zip, "dryRun=true");
+    expect(preview.statusCode).toBe(200);
+    const planned = preview.json() as OneRosterResult;
+    expect(planned.dryRun).toBe(true);
+    expect(planned.changes.classesCreated.count).toBe(1);
+    expect(planned.changes.unmappedClasses.items).toEqual(["Art a- (ART1)"]);
+    expect(planned.changes.teachersApproved.count).toBe(1);
+    expect(planned.changes.studentsInvited.count).toBe(2);
+    const none = await t.database.db
+      .selectFrom("classes")
+      .select("id")
+      .where("name", "=", "Maths 10A a-")
+      .execute();
+    expect(none).toEqual([]);
+
+    const applied = (await post(t, admin, zip, "dryRun=false")).json() as OneRosterResult;
+    expect(applied.dryRun).toBe(false);
+    expect(applied.changes.teachersAdded.count).toBe(1);
+    const klass = await t.database.db
+      .selectFrom("classes")
+      .select(["id", "subject", "year"])
+      .where("name", "=", "Maths 10A a-")
+      .executeTakeFirstOrThrow();
+    expect(klass).toMatchObject({ subject: "mat", year: "2027" });
+    const teacher = await t.database.db
+      .selectFrom("users")
+      .select("role")
+      .where("email", "=", futureTeacher.email)
+      .executeTakeFirstOrThrow();
+    expect(teacher.role).toBe("teacher");
+    const invitations = await t.database.db
+      .selectFrom("class_invitations")
+      .select(["email", "needs_consent"])
+      .where("class_id", "=", klass.id)
+      .orderBy("email")
+      .execute();
+    // Consent still applies (decision 0014): an account is invited, never enrolled.
+    expect(invitations).toEqual(
+      [
+        { email: student.email, needs_consent: true },
+        { email: newcomer, needs_consent: false },
+      ].sort((a, b) => a.email.localeCompare(b.email)),
+    );
+
+    const again = (await post(t, admin, zip, "dryRun=false")).json() as OneRosterResult;
+    for (const [kind, change] of Object.entries(again.changes)) {
+      if (kind !== "unmappedClasses")
+        expect({ kind, count: change.count }).toEqual({ kind, count: 0 });
+    }
+    const classes = await t.database.db
+      .selectFrom("classes")
+      .select("id")
+      .where("name", "=", "Maths 10A a-")
+      .execute();
+    expect(classes).toHaveLength(1);
+  });
+
+  test("bulk mode ends enrolments missing from the new bundle; delta applies only what it lists", async ({
+    t,
+    admin,
+  }) => {
+    const teacher = uniqueEmail("tess");
+    const student = await signIn(t, "student");
+    const other = uniqueEmail("other");
+    const files = school(teacher, student.email, other, "b-");
+    expect((await post(t, admin, zipBundle(files), "dryRun=false")).statusCode).toBe(200);
+    const klass = await t.database.db
+      .selectFrom("classes")
+      .select("id")
+      .where("name", "=", "Maths 10A b-")
+      .executeTakeFirstOrThrow();
+    // The student accepts: enrolled now.
+    const accepted = await t.app.inject({
+      method: "POST",
+      url: `/api/classes/${klass.id}/invitation`,
+      headers: student.auth,
+      remoteAddress: randomIp(),
+    });
+    expect(accepted.statusCode).toBe(200);
+
+    const without = {
+      ...files,
+      enrollments: csv(headers.enrollments, [
+        enrolLine("b-e1", "b-k1", "b-t1", "teacher"),
+        enrolLine("b-e3", "b-k1", "b-s2", "student"),
+      ]),
+    };
+    const bulk = (
+      await post(t, admin, zipBundle(without), "dryRun=false")
+    ).json() as OneRosterResult;
+    expect(bulk.changes.enrolmentsEnded.count).toBe(1);
+    const enrolled = await t.database.db
+      .selectFrom("enrolments")
+      .select("student_id")
+      .where("class_id", "=", klass.id)
+      .execute();
+    expect(enrolled).toEqual([]);
+
+    const delta = zipBundle(
+      {
+        users: csv(headers.users, [userLine("b-s1", "Sam", "Student", student.email)]),
+        enrollments: csv(headers.enrollments, [
+          enrolLine("b-e2", "b-k1", "b-s1", "student"),
+          enrolLine("b-e3", "", "", "", "tobedeleted"),
+        ]),
+      },
+      "delta",
+    );
+    const res = await post(t, admin, delta, "dryRun=false&mode=delta");
+    expect(res.statusCode, res.body).toBe(200);
+    const applied = res.json() as OneRosterResult;
+    expect(applied.changes.studentsInvited.count).toBe(1);
+    expect(applied.changes.enrolmentsEnded.count).toBe(1);
+    const invited = await t.database.db
+      .selectFrom("class_invitations")
+      .select("email")
+      .where("class_id", "=", klass.id)
+      .execute();
+    expect(invited.map((r) => r.email)).toEqual([student.email]);
+  });
+
+  test("refuses a bad bundle whole, naming file, line and reason", async ({ t, admin }) => {
+    const ok = school(uniqueEmail("t"), uniqueEmail("s"), uniqueEmail("n"), "c-");
+    const refused = async (zip: Buffer, mode = "bulk") => {
+      const res = await post(t, admin, zip, `dryRun=false&mode=${mode}`);
+      expect(res.statusCode, res.body).toBe(400);
+      return errorOf(res.body).fields ?? {};
+    };
+    expect(await refused(zipBundle({ ...ok, manifest: undefined }))).toHaveProperty("bundle");
+    expect(await refused(Buffer.from("not a zip"))).toHaveProperty("bundle");
+    const { enrollments: _e, ...noEnrolments } = ok;
+    expect(Object.values(await refused(zipBundle(noEnrolments))).join()).toMatch(
+      /enrollments\.csv/,
+    );
+    expect(
+      await refused(zipBundle({ ...ok, users: ok.users.replace("givenName", "nickName") })),
+    ).toHaveProperty(["users.csv line 1"]);
+    expect(
+      await refused(
+        zipBundle({
+          ...ok,
+          users: `${ok.users}${userLine("c-t1", "A", "B", uniqueEmail("d"))}\r\n`,
+        }),
+      ),
+    ).toHaveProperty(["users.csv line 5"]);
+    const badRefs = csv(headers.enrollments, [
+      enrolLine("x1", "nope", "c-s1", "student"),
+      enrolLine("x2", "c-k1", "ghost", "student"),
+      enrolLine("x3", "c-k1", "c-s1", "janitor"),
+      enrolLine("x4", "c-k1", "c-s1", "student", "gone"),
+    ]);
+    const fields = await refused(zipBundle({ ...ok, enrollments: badRefs }));
+    expect(Object.keys(fields).sort()).toEqual([
+      "enrollments.csv line 2",
+      "enrollments.csv line 3",
+      "enrollments.csv line 4",
+      "enrollments.csv line 5",
+    ]);
+    expect(fields["enrollments.csv line 4"]).toMatch(/role/);
+    expect(fields["enrollments.csv line 5"]).toMatch(/status/);
+    // Nothing of it was stored.
+    const stored = await t.database.db
+      .selectFrom("classes")
+      .select("id")
+      .where("name", "=", "Maths 10A c-")
+      .execute();
+    expect(stored).toEqual([]);
+  });
+
+  test("only admins import", async ({ t, signedIn }) => {
+    const zip = zipBundle(school(uniqueEmail("t"), uniqueEmail("s"), uniqueEmail("n"), "d-"));
+    for (const role of ["student", "teacher"] as const) {
+      const res = await post(t, await signedIn(role), zip, "dryRun=true");
+      expect(res.statusCode).toBe(403);
+    }
+    const pending = await signIn(t, "teacher", { pending: true });
+    expect((await post(t, pending, zip, "dryRun=true")).statusCode).toBe(403);
+    expect((await post(t, undefined, zip, "dryRun=true")).statusCode).toBe(401);
+  });
+});
