@@ -1,30 +1,29 @@
 import { messages } from "@gradecast/contract/messages";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { seedSyntheticReports } from "../../scripts/synthetic-reports.ts";
-import { signIn } from "../support/accounts.ts";
-import { createTestApp, dialects, errorOf, type TestApp } from "../support/helpers.ts";
+import { apiTests } from "../support/fixtures.ts";
+import { dialects, errorOf } from "../support/helpers.ts";
 
 // Exports read every matching report: at most two run at once on an instance, so that a few
 // users exporting a large school cannot hold every other call (issue 4's export, and the
 // security review that froze the server with twenty at once).
+const tests = apiTests();
+
 describe.each(dialects)("CSV export slots on %s", (dialect) => {
-  let t: TestApp;
-  let auth: Record<string, string>;
+  const test = tests[dialect];
 
-  beforeAll(async () => {
-    t = await createTestApp(dialect);
+  test.beforeAll(async ({ t }) => {
     await seedSyntheticReports(t.database.db, 6_000);
+  });
+
+  test("runs two exports at once, asks a third to come back, and frees the slots when done", async ({
+    t,
+    admin,
+  }) => {
     // An admin reads every report (a teacher, only theirs and their classes': none of these).
-    auth = (await signIn(t, "admin")).auth;
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+    const exportAll = () =>
+      t.app.inject({ method: "GET", url: "/api/reports/export.csv", headers: admin.auth });
 
-  const exportAll = () =>
-    t.app.inject({ method: "GET", url: "/api/reports/export.csv", headers: auth });
-
-  it("runs two exports at once, asks a third to come back, and frees the slots when done", async () => {
     const answers = await Promise.all([exportAll(), exportAll(), exportAll()]);
     const done = answers.filter((r) => r.statusCode === 200);
     const busy = answers.filter((r) => r.statusCode === 429);
