@@ -64,8 +64,10 @@ async function previousReleaseDatabase(
 }
 
 /**
- * Every table of the database (but the migrator's own) with its columns: read before the
- * upgrade, so that afterwards exactly those columns are compared (migrations add columns).
+ * Every table of the database (but the migrator's own) with its stored columns: read before the
+ * upgrade, so that afterwards exactly those columns are compared (migrations add columns). A
+ * generated column is left out: it is derived from the others, and a migration may redefine it
+ * (0032 replaced the lower-cased report name with the accent-folded one).
  */
 async function tablesOf(db: Kysely<DB>): Promise<Map<string, string[]>> {
   const { rows } = await sql<{ table: string; column: string }>`
@@ -73,7 +75,7 @@ async function tablesOf(db: Kysely<DB>): Promise<Map<string, string[]>> {
     from information_schema.columns c
     join information_schema.tables t using (table_schema, table_name)
     where c.table_schema = current_schema() and t.table_type = 'BASE TABLE'
-      and c.table_name not like 'kysely_%'
+      and c.table_name not like 'kysely_%' and c.is_generated = 'NEVER'
     order by c.table_name, c.ordinal_position`.execute(db);
   const tables = new Map<string, string[]>();
   for (const { table, column } of rows) tables.set(table, [...(tables.get(table) ?? []), column]);

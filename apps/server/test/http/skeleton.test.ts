@@ -52,7 +52,7 @@ describe.each(dialects)("skeleton on %s", (dialect) => {
     };
     expect(register.security).toEqual([]);
     expect(Object.keys(register.requestBody.content["application/json"].schema.properties)).toEqual(
-      ["name", "email", "password", "role"],
+      ["name", "email", "password", "role", "dateOfBirth"],
     );
     const patch = doc.paths["/api/reports/{id}"]?.patch as {
       description: string;
