@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { localeSchema } from "./locale.ts";
 import { passwordLimits } from "./password-limits.ts";
 import { roles } from "./roles.ts";
 import { isSingleLine, singleLineMessage } from "./text.ts";
@@ -70,6 +71,8 @@ export const userSchema = z.object({
   pendingRole: z.enum(["teacher"]).nullable(),
   emailVerified: z.boolean(),
   createdAt: z.string(),
+  /** The language the person chose on their profile; null follows the browser (issue 33). */
+  locale: localeSchema.nullable(),
 });
 export type User = z.infer<typeof userSchema>;
 

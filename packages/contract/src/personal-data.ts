@@ -969,6 +969,7 @@ export const personalData: readonly PersonalDataEntry[] = [
       mfa_enabled_at: "when two-step sign-in was turned on",
       date_of_birth: "a student's date of birth (asked only when the school works on consent)",
       notice_version: "the version of the privacy notice shown at registration",
+      locale: "the language chosen for the screens and emails",
     },
     secret: ["password_hash", "mfa_secret", "mfa_pending_secret", "mfa_last_step"],
   },

@@ -10,6 +10,7 @@ import type {
 } from "@gradecast/contract/auth";
 import { passwordResetEmail, verificationEmail } from "@gradecast/contract/emails";
 import { isId } from "@gradecast/contract/ids";
+import type { setLocaleSchema } from "@gradecast/contract/locale";
 import { messages } from "@gradecast/contract/messages";
 import { privacyNoticeVersion } from "@gradecast/contract/privacy";
 import type { Kysely } from "kysely";
@@ -73,6 +74,7 @@ export function toUser(row: UserRow): User {
     pendingRole: row.pending_role,
     emailVerified: row.email_verified,
     createdAt: new Date(row.created_at as unknown as string | Date).toISOString(),
+    locale: row.locale ?? null,
   };
 }
 
@@ -449,6 +451,17 @@ export async function updateMe(
   { name }: z.output<typeof updateNameSchema>,
 ): Promise<User> {
   const row = await users.updateUser(ctx.services.db, userId, { name }, ctx.services.now());
+  ctx.services.database.usersChanged();
+  if (!row) throw sessionExpired();
+  return toUser(row);
+}
+
+export async function setLocale(
+  ctx: AuthContext,
+  userId: string,
+  { locale }: z.output<typeof setLocaleSchema>,
+): Promise<User> {
+  const row = await users.updateUser(ctx.services.db, userId, { locale }, ctx.services.now());
   ctx.services.database.usersChanged();
   if (!row) throw sessionExpired();
   return toUser(row);

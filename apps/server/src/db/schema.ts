@@ -33,6 +33,8 @@ export interface UsersTable {
   date_of_birth: ColumnType<Date | string | null, string | null | undefined, string | null>;
   /** The privacy notice version shown at registration (null: registered before 0028). */
   notice_version: string | null;
+  /** The language chosen on the profile (migration 0033); null follows the browser. */
+  locale: "en" | "pt-PT" | null;
 }
 
 export interface SessionsTable {

@@ -70,6 +70,7 @@ export async function updateUser(
     email_verified?: boolean;
     role?: UserRow["role"];
     pending_role?: UserRow["pending_role"];
+    locale?: UserRow["locale"];
   },
   now: Date,
 ): Promise<UserRow | undefined> {

@@ -4,7 +4,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { bearerOf } from "../auth/authenticate.ts";
 import { changeEmail } from "../auth/email-change.ts";
 import { requireRecentAuth } from "../auth/reauth.ts";
-import { type AuthContext, changePassword, getMe, updateMe } from "../auth/service.ts";
+import { type AuthContext, changePassword, getMe, setLocale, updateMe } from "../auth/service.ts";
 import { perAccount } from "../http/rate-limits.ts";
 import { actorOf } from "../http/request-actor.ts";
 import { serve } from "../http/route-schemas.ts";
@@ -22,6 +22,11 @@ export async function meRoutes(fastify: FastifyInstance, ctx: AuthContext) {
   serve(app, routes.users.rename, async (request, reply) => {
     reply.header("cache-control", "no-store");
     return updateMe(ctx, actorOf(request).user.id, request.body);
+  });
+
+  serve(app, routes.users.setLocale, async (request, reply) => {
+    reply.header("cache-control", "no-store");
+    return setLocale(ctx, actorOf(request).user.id, request.body);
   });
 
   // Guessing the current password with a stolen ID token: as slow as guessing a sign-in.

@@ -100,6 +100,7 @@ describe.each(dialects)("admin users (%s)", (dialect) => {
           "emailVerified",
           "disabled",
           "createdAt",
+          "locale",
         ].sort(),
       );
       expect(found[0]).toMatchObject({

@@ -75,6 +75,7 @@ describe.each(dialects)("auth API (%s)", (dialect) => {
         pendingRole: null,
         emailVerified: false,
         createdAt: expect.any(String),
+        locale: null,
       });
       expect(res.body).not.toMatch(/argon2|password/i);
     });

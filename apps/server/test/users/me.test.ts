@@ -12,7 +12,7 @@ describe.each(dialects)("/api/me (%s)", (dialect) => {
 
   const call = (
     t: TestApp,
-    method: "GET" | "PATCH" | "POST",
+    method: "GET" | "PATCH" | "POST" | "PUT",
     url: string,
     auth?: object,
     payload?: object,
@@ -21,7 +21,7 @@ describe.each(dialects)("/api/me (%s)", (dialect) => {
     call(t, "POST", "/api/auth/login", undefined, { email, password });
   const refresh = (t: TestApp, token: string) => sendRefreshCookie(t, "refresh", token);
 
-  test("GET answers {uid,name,email,role,pendingRole,emailVerified,createdAt} and nothing else", async ({
+  test("GET answers {uid,name,email,role,pendingRole,emailVerified,createdAt,locale} and nothing else", async ({
     t,
   }) => {
     for (const role of ["student", "teacher", "admin"] as const) {
@@ -30,7 +30,16 @@ describe.each(dialects)("/api/me (%s)", (dialect) => {
       expect(res.statusCode).toBe(200);
       const body = res.json();
       expect(Object.keys(body).sort()).toEqual(
-        ["createdAt", "email", "emailVerified", "name", "pendingRole", "role", "uid"].sort(),
+        [
+          "createdAt",
+          "email",
+          "emailVerified",
+          "locale",
+          "name",
+          "pendingRole",
+          "role",
+          "uid",
+        ].sort(),
       );
       expect(body).toMatchObject({
         uid: s.user.uid,
@@ -42,6 +51,27 @@ describe.each(dialects)("/api/me (%s)", (dialect) => {
       expect(Number.isNaN(Date.parse(body.createdAt))).toBe(false);
       expect(res.headers["cache-control"]).toBe("no-store");
     }
+  });
+
+  test("PUT /api/me/locale keeps the language chosen, null follows the browser again", async ({
+    t,
+  }) => {
+    const s = await signIn(t, "student");
+    expect((await call(t, "GET", "/api/me", s.auth)).json().locale).toBeNull();
+    const chosen = await call(t, "PUT", "/api/me/locale", s.auth, { locale: "pt-PT" });
+    expect(chosen.statusCode).toBe(200);
+    expect(chosen.json()).toMatchObject({ uid: s.user.uid, locale: "pt-PT" });
+    expect((await call(t, "GET", "/api/me", s.auth)).json().locale).toBe("pt-PT");
+
+    const refused = await call(t, "PUT", "/api/me/locale", s.auth, { locale: "pt-BR" });
+    expect(refused.statusCode).toBe(400);
+    expect((await call(t, "GET", "/api/me", s.auth)).json().locale).toBe("pt-PT");
+
+    const cleared = await call(t, "PUT", "/api/me/locale", s.auth, { locale: null });
+    expect(cleared.json().locale).toBeNull();
+    expect((await call(t, "PUT", "/api/me/locale", undefined, { locale: "en" })).statusCode).toBe(
+      401,
+    );
   });
 
   test("GET, PATCH and password change need a signed-in caller", async ({ t }) => {

@@ -57,6 +57,7 @@ export function testUser(role: User["role"], overrides: Partial<User> = {}): Use
     pendingRole: null,
     emailVerified: true,
     createdAt: "2026-01-05T08:00:00.000Z",
+    locale: null,
     ...overrides,
   };
 }

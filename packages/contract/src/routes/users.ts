@@ -1,5 +1,6 @@
 import { noContentSchema } from "../api-responses.ts";
 import { changePasswordSchema, updateNameSchema, userSchema } from "../auth.ts";
+import { setLocaleSchema } from "../locale.ts";
 import { defineRoute, kb, signedIn } from "../route.ts";
 
 // The signed-in account itself (its email address: account-security.ts).
@@ -18,6 +19,15 @@ export const rename = defineRoute({
   access: signedIn,
   summary: "Change the account's name",
   body: updateNameSchema,
+  response: { 200: userSchema },
+});
+
+export const setLocale = defineRoute({
+  method: "PUT",
+  path: "/api/me/locale",
+  access: signedIn,
+  summary: "Choose the account's language (null follows the browser's)",
+  body: setLocaleSchema,
   response: { 200: userSchema },
 });
 
