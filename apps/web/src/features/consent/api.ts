@@ -8,9 +8,10 @@ import { call } from "../../api/client.ts";
 export const consentKey = ["consent", "mine"] as const;
 
 /** Whether the signed-in student needs a guardian's consent, and where it stands. */
-export function useMyConsent() {
+export function useMyConsent(enabled = true) {
   return useQuery({
     queryKey: consentKey,
+    enabled,
     queryFn: ({ signal }) => call(routes.consent.mine.key, undefined, { signal }),
   });
 }

@@ -1,6 +1,7 @@
 import { type ConsentStatus, consentMessages } from "@gradecast/contract/consent";
 import type { FormEvent, ReactNode } from "react";
 import { Link } from "react-router";
+import { useSession } from "../../auth/session.tsx";
 import { Alert } from "../../components/alert.tsx";
 import { Button } from "../../components/button.tsx";
 import { ErrorState } from "../../components/error-state.tsx";
@@ -20,7 +21,11 @@ const blocked = new Set<ConsentStatus["state"]>(["needed", "pending", "withdrawn
 
 /** The questionnaire (children) once no guardian's consent is missing; this form until then. */
 export function ConsentGate({ children }: { children: ReactNode }) {
-  const consent = useMyConsent();
+  // Only a student's own consent is asked for (teachers and admins never need one).
+  const { user } = useSession();
+  const isStudent = user?.role === "student";
+  const consent = useMyConsent(isStudent);
+  if (!isStudent) return <>{children}</>;
   if (consent.isPending)
     return <Spinner label="Checking whether a parent's consent is needed..." />;
   if (consent.isError) {
