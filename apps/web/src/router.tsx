@@ -18,6 +18,8 @@ const NotFound = lazy(() => import("./pages/not-found.tsx"));
 const Home = lazy(() => import("./pages/home.tsx"));
 const Report = lazy(() => import("./pages/report.tsx"));
 const Unsubscribe = lazy(() => import("./pages/unsubscribe.tsx"));
+const Consent = lazy(() => import("./pages/consent.tsx"));
+const ConsentWithdraw = lazy(() => import("./pages/consent-withdraw.tsx"));
 // The pages inside the app's frame, by their path, each loaded when first opened.
 const appPages = {
   "/Verify": lazy(() => import("./pages/verify.tsx")),
@@ -54,6 +56,9 @@ export const routes = (
         <Route path="/reset-password" caseSensitive element={<ResetPassword />} />
         {/* The digest's one-click unsubscribe link (issue 32): no sign-in. */}
         <Route path="/unsubscribe" caseSensitive element={<Unsubscribe />} />
+        {/* The guardian's consent links (issue 31): no account, the token is the proof. */}
+        <Route path="/consent" caseSensitive element={<Consent />} />
+        <Route path="/consent/withdraw" caseSensitive element={<ConsentWithdraw />} />
       </Route>
       <Route path="/about" caseSensitive element={<About />} />
       <Route path="/help" caseSensitive element={<Help />} />

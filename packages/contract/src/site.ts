@@ -21,6 +21,11 @@ export const setupStateSchema = z.object({
   teacherSignup: z.enum(["approval", "open", "closed"]),
   /** Sign-in with the school's identity provider (issue 34): the button's name, or null. */
   oidcName: z.string().nullable(),
+  /**
+   * The deployment's legal basis (LEGAL_BASIS, issue 31): under `consent` the sign-up asks a
+   * student's date of birth (a guardian consents for one under the age of digital consent).
+   */
+  legalBasis: z.enum(["public-task", "consent"]),
 });
 
 export type SetupState = z.infer<typeof setupStateSchema>;

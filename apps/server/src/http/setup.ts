@@ -34,6 +34,7 @@ export async function setupRoutes(app: FastifyInstance, services: Services) {
       adminExists: known,
       teacherSignup: services.config.teacherSignup,
       oidcName: services.config.oidc?.name ?? null,
+      legalBasis: services.config.legalBasis,
     };
   });
 }

@@ -121,14 +121,31 @@ describe.each(dialects)("GET /api/setup on %s", (dialect) => {
           expect(res.headers["cache-control"]).toBe("no-store");
           return res.json() as SetupState;
         };
-        expect(await setup()).toEqual({ adminExists: false, teacherSignup: mode, oidcName: null });
+        expect(await setup()).toEqual({
+          adminExists: false,
+          teacherSignup: mode,
+          oidcName: null,
+          legalBasis: "public-task",
+        });
         await createOrPromoteAdmin(t.database.db, {
           email: uniqueEmail("head"),
           name: "Head Teacher",
           password: "correct horse battery staple",
         });
-        expect(await setup()).toEqual({ adminExists: true, teacherSignup: mode, oidcName: null });
+        expect(await setup()).toEqual({
+          adminExists: true,
+          teacherSignup: mode,
+          oidcName: null,
+          legalBasis: "public-task",
+        });
       });
     },
   );
+
+  it("says the legal basis, so that the sign-up asks a student's date of birth under consent", async () => {
+    await withTestApp(dialect, { env: { LEGAL_BASIS: "consent" } }, async (t) => {
+      const res = await t.app.inject({ method: "GET", url: "/api/setup" });
+      expect((res.json() as SetupState).legalBasis).toBe("consent");
+    });
+  });
 });

@@ -13,6 +13,7 @@ import { ErrorState } from "../components/error-state.tsx";
 import { PageHeader } from "../components/page-header.tsx";
 import { Spinner } from "../components/spinner.tsx";
 import { usePredictionHistory } from "../features/prediction/api.ts";
+import { ContestForm, OversightNotice } from "../features/prediction/contest-form.tsx";
 import { FactorChart } from "../features/prediction/factor-chart.tsx";
 import { dateTime } from "../features/prediction/format.ts";
 import { HighRiskNotice, ModelParts } from "../features/prediction/parts.tsx";
@@ -73,6 +74,7 @@ export default function Prediction() {
             when={result.createdAt}
           />
           <PredictionSource result={result} />
+          <OversightNotice />
           <HighRiskNotice risk={result.noFinalScoreRisk} />
           {result.extrapolation ? (
             <ExtrapolationNotice features={result.extrapolationFeatures} />
@@ -86,6 +88,9 @@ export default function Prediction() {
           />
           <FactorChart result={result} />
           <WhatIf key={`${result.id ?? ""}${result.createdAt ?? ""}`} base={result} />
+          {user?.role === "student" && result.id ? (
+            <ContestForm key={result.id} predictionId={result.id} />
+          ) : null}
         </>
       ) : summary ? (
         <>
@@ -98,6 +103,10 @@ export default function Prediction() {
             when={summary.createdAt}
           />
           <PredictionSource result={summary} />
+          <OversightNotice />
+          {user?.role === "student" ? (
+            <ContestForm key={summary.id} predictionId={summary.id} />
+          ) : null}
           <Alert tone="info">
             <p>
               This prediction was made by an earlier version of the model, so its explanation is not

@@ -58,4 +58,63 @@ describe("the sign-up page", () => {
       },
     ]);
   });
+
+  describe("where the legal basis is consent (issue 31)", () => {
+    const setup = {
+      adminExists: true,
+      teacherSignup: "approval",
+      oidcName: null,
+      legalBasis: "consent",
+    };
+
+    it("asks a student's date of birth, sends it, and writes the server's refusal beside it", async () => {
+      const server = fakeServer({
+        "GET /api/setup": () => ({ body: setup }),
+        "POST /api/auth/register": () => ({
+          status: 400,
+          body: {
+            error: {
+              code: "validation_failed",
+              message: "Check the highlighted fields.",
+              fields: { dateOfBirth: "Enter a real date of birth, not in the future." },
+            },
+          },
+        }),
+      });
+      const { user } = renderPage(<Register />, "/register");
+      const born = await screen.findByLabelText("Date of birth");
+      expect(screen.getByRole("link", { name: "privacy notice" }).getAttribute("href")).toBe(
+        "/privacy",
+      );
+      await user.type(screen.getByLabelText("Name"), "Rita Sousa");
+      await user.type(screen.getByLabelText("Email"), "rita@example.org");
+      await user.type(screen.getByLabelText("Password"), "a long enough phrase");
+      await user.type(born, "2014-03-09");
+      await user.click(screen.getByRole("button", { name: "Sign Up" }));
+      await waitFor(() => expect(born.getAttribute("aria-invalid")).toBe("true"));
+      expect(document.getElementById(`${born.id}-error`)?.textContent).toBe(
+        "Enter a real date of birth, not in the future.",
+      );
+      expect(server.calls.find((c) => c.route === "POST /api/auth/register")?.body).toMatchObject({
+        role: "student",
+        dateOfBirth: "2014-03-09",
+      });
+    });
+
+    it("does not ask a teacher", async () => {
+      fakeServer({ "GET /api/setup": () => ({ body: setup }) });
+      const { user } = renderPage(<Register />, "/register");
+      await screen.findByLabelText("Date of birth");
+      await user.selectOptions(screen.getByLabelText("Role"), "Teacher");
+      expect(screen.queryByLabelText("Date of birth")).toBeNull();
+    });
+
+    it("does not ask under the public-task basis", async () => {
+      fakeServer({ "GET /api/setup": () => ({ body: { ...setup, legalBasis: "public-task" } }) });
+      renderPage(<Register />, "/register");
+      await screen.findByRole("heading", { level: 1, name: "Sign Up" });
+      await new Promise((r) => setTimeout(r, 50));
+      expect(screen.queryByLabelText("Date of birth")).toBeNull();
+    });
+  });
 });

@@ -39,10 +39,19 @@ const roleOptions = [
 
 export default function Register() {
   const navigate = useNavigate();
-  const form = useFormFields({ name: "", email: "", password: "", role: "student" });
+  const form = useFormFields({
+    name: "",
+    email: "",
+    password: "",
+    role: "student",
+    dateOfBirth: "",
+  });
   const registering = useRegister();
   const { status } = useSession();
   const setup = useSetupState();
+  // Under the consent legal basis a student gives their date of birth: a guardian consents for
+  // one under the age of digital consent. Elsewhere it is neither asked nor sent.
+  const asksDateOfBirth = setup?.legalBasis === "consent" && form.values.role !== "teacher";
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -50,7 +59,8 @@ export default function Register() {
     // The login page comes next: fetch its code meanwhile, so that the page changes with the
     // address (until its chunk arrives the router keeps this form on screen under /login).
     void import("./login.tsx").catch(() => {});
-    registering.mutate(form.values, {
+    const { dateOfBirth, ...values } = form.values;
+    registering.mutate(asksDateOfBirth ? { ...values, dateOfBirth } : values, {
       // The contract's alert stays; the login page then says the same on the page, with what comes next
       // (the emailed code, and for a teacher the admin's approval).
       onSuccess: ({ user }, sent) => {
@@ -95,6 +105,17 @@ export default function Register() {
           }
           {...form.field("role")}
         />
+        {asksDateOfBirth ? (
+          <Field
+            label="Date of birth"
+            type="date"
+            autoComplete="bday"
+            required
+            max={new Date().toISOString().slice(0, 10)}
+            hint="Your school asks it to know whether a parent or guardian must agree before you answer the questionnaire."
+            {...form.field("dateOfBirth")}
+          />
+        ) : null}
         <p className="form-error" role="alert">
           {form.message}
         </p>

@@ -13,8 +13,24 @@ const first = questions[0];
 const second = questions[1];
 if (!first || !second) throw new Error("the questionnaire has no questions");
 
+/** No guardian's consent needed (the public-task basis): the form shows (issue 31). */
+const consentNotNeeded = {
+  "GET /api/consent/mine": () => ({
+    body: {
+      legalBasis: "public-task",
+      state: "not_needed",
+      digitalConsentAge: 13,
+      guardianEmail: null,
+      requestedAt: null,
+      consentedAt: null,
+      withdrawnAt: null,
+    },
+  }),
+};
+
 /** Nothing sent yet: no saved questionnaire, no prediction. */
 const nothingSent = {
+  ...consentNotNeeded,
   "GET /api/students/mine": () => ({ body: { items: [] } }),
   "GET /api/predictions/mine": () => ({ body: { items: [], latest: null } }),
 };
@@ -110,6 +126,7 @@ describe("the questionnaire opens with what was sent", () => {
   it("fills every question from the newest saved answers and says so", async () => {
     fakeServer({
       ...signedInAs(student),
+      ...consentNotNeeded,
       "GET /api/students/mine": () => ({ body: { items: [savedRecord] } }),
       "GET /api/predictions/mine": () => ({ body: { items: [], latest: null } }),
     });
@@ -129,6 +146,7 @@ describe("the questionnaire opens with what was sent", () => {
     const inputs = { ...savedAnswers, age: 16, G2: 12 };
     fakeServer({
       ...signedInAs(student),
+      ...consentNotNeeded,
       "GET /api/students/mine": () => ({ body: { items: [savedRecord] } }),
       "GET /api/predictions/mine": () => ({
         body: {
@@ -151,6 +169,7 @@ describe("the questionnaire opens with what was sent", () => {
     );
     fakeServer({
       ...signedInAs(student),
+      ...consentNotNeeded,
       "GET /api/students/mine": () => ({ body: { items: [savedRecord] } }),
       "GET /api/predictions/mine": () => ({ body: { items: [], latest: null } }),
     });

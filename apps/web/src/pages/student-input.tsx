@@ -12,6 +12,7 @@ import { Alert, ErrorAlert } from "../components/alert.tsx";
 import { Button } from "../components/button.tsx";
 import { PageHeader } from "../components/page-header.tsx";
 import { Spinner } from "../components/spinner.tsx";
+import { ConsentGate } from "../features/consent/consent-gate.tsx";
 import { usePredict, usePredictionHistory } from "../features/prediction/api.ts";
 import { dateTime } from "../features/prediction/format.ts";
 import { useSavedAnswers, useSaveQuestionnaire } from "../features/questionnaire/api.ts";
@@ -71,6 +72,15 @@ interface Sent {
 }
 
 export default function StudentInput() {
+  // Issue 31: under the consent legal basis, a guardian's consent comes before the form.
+  return (
+    <ConsentGate>
+      <StudentQuestionnaire />
+    </ConsentGate>
+  );
+}
+
+function StudentQuestionnaire() {
   const { user } = useSession();
   const userId = user?.uid ?? "anonymous";
   const saved = useSavedAnswers();

@@ -10,15 +10,24 @@ export interface Registration {
   email: string;
   password: string;
   role: string;
+  /** YYYY-MM-DD; asked of a student only where the legal basis is consent (empty otherwise). */
+  dateOfBirth?: string;
 }
 
 export function useRegister() {
   return useMutation({
-    mutationFn: (form: Registration) =>
+    mutationFn: ({ dateOfBirth, ...form }: Registration) =>
       call(
         "POST /api/auth/register",
-        // The form's select offers only these two roles.
-        { body: { ...form, role: form.role === "teacher" ? "teacher" : "student" } },
+        {
+          body: {
+            ...form,
+            // The form's select offers only these two roles.
+            role: form.role === "teacher" ? "teacher" : "student",
+            // Sent only when asked and given: the server then says beside the field what is wrong.
+            ...(dateOfBirth ? { dateOfBirth } : {}),
+          },
+        },
         { auth: false },
       ),
   });
