@@ -24,6 +24,7 @@ import { api } from "../support/class-helpers.ts";
 import { apiTests, type People, type Person } from "../support/fixtures.ts";
 import { auditOf, dialects, errorOf } from "../support/helpers.ts";
 import { parseCsv } from "../support/reports-csv-parser.ts";
+import { doingWell, struggling } from "../support/risk-answers.ts";
 
 // The class risk list (issue 20) through the real API: who reads it (every relationship), the
 // privacy rule (a teacher sees reasons from the school record only, the rest summed as "Other
@@ -33,57 +34,6 @@ import { parseCsv } from "../support/reports-csv-parser.ts";
 
 const privateKeys = questionKeys.filter((k) => !isSchoolRecordKey(k));
 
-// A student who is struggling: low term grades, many absences, past failures.
-const struggling = {
-  school: "GP",
-  sex: "M",
-  age: 17,
-  address: "R",
-  famsize: "GT3",
-  Pstatus: "A",
-  Medu: 1,
-  Fedu: 1,
-  Mjob: "at_home",
-  Fjob: "other",
-  reason: "other",
-  guardian: "other",
-  traveltime: 3,
-  studytime: 1,
-  failures: 2,
-  schoolsup: "no",
-  famsup: "no",
-  paid: "no",
-  activities: "no",
-  nursery: "no",
-  higher: "no",
-  internet: "no",
-  romantic: "yes",
-  famrel: 2,
-  freetime: 5,
-  goout: 5,
-  health: 2,
-  absences: 20,
-  G1: 6,
-  G2: 5,
-  subject: "mat",
-};
-const doingWell = {
-  ...struggling,
-  Pstatus: "T",
-  Medu: 4,
-  Fedu: 4,
-  studytime: 3,
-  failures: 0,
-  higher: "yes",
-  internet: "yes",
-  romantic: "no",
-  famrel: 5,
-  goout: 2,
-  health: 5,
-  absences: 2,
-  G1: 15,
-  G2: 16,
-};
 const middling = { ...doingWell, G1: 10, G2: 9, absences: 6, failures: 0 };
 
 const cast = {
