@@ -13,7 +13,7 @@ import { describe, expect } from "vitest";
 import { evaluateAlert } from "../../src/alerts/evaluate.ts";
 import { enqueueJob } from "../../src/jobs/queue.ts";
 import type { SignedInUser } from "../support/accounts.ts";
-import { makeClass } from "../support/class-fixtures.ts";
+import { classStaff, makeClass } from "../support/class-fixtures.ts";
 import { api } from "../support/class-helpers.ts";
 import { apiTests, type Person } from "../support/fixtures.ts";
 import { auditOf, dialects, errorOf, recordingMailer, type TestApp } from "../support/helpers.ts";
@@ -29,12 +29,7 @@ import { doingWell, struggling } from "../support/risk-answers.ts";
 // change of their prediction.
 
 const cast = {
-  teacher: ["teacher", { name: "Class Teacher" }],
-  coTeacher: ["teacher", { name: "Co Teacher" }],
-  otherTeacher: ["teacher", { name: "Other Teacher" }],
-  unverifiedTeacher: ["teacher", { verified: false }],
-  pendingTeacher: ["teacher", { pending: true }],
-  admin: "admin",
+  ...classStaff,
   amy: ["student", { name: "Amy Crossing" }],
   ben: ["student", { name: "Ben Steady" }],
   /** Never answers: the hysteresis test stores predictions for him directly. */

@@ -19,7 +19,7 @@ import { describe, expect } from "vitest";
 import { up as stripNoteText } from "../../src/db/migrations/0016-audit-note-text.ts";
 import { routeSchema } from "../../src/http/route-schemas.ts";
 import { type SignedInUser, signIn } from "../support/accounts.ts";
-import { makeClass } from "../support/class-fixtures.ts";
+import { classStaff, makeClass } from "../support/class-fixtures.ts";
 import { api } from "../support/class-helpers.ts";
 import { apiTests, type People, type Person } from "../support/fixtures.ts";
 import { auditOf, dialects, errorOf } from "../support/helpers.ts";
@@ -37,12 +37,7 @@ const privateKeys = questionKeys.filter((k) => !isSchoolRecordKey(k));
 const middling = { ...doingWell, G1: 10, G2: 9, absences: 6, failures: 0 };
 
 const cast = {
-  teacher: ["teacher", { name: "Class Teacher" }],
-  coTeacher: ["teacher", { name: "Co Teacher" }],
-  otherTeacher: ["teacher", { name: "Other Teacher" }],
-  unverifiedTeacher: ["teacher", { verified: false }],
-  pendingTeacher: ["teacher", { pending: true }],
-  admin: "admin",
+  ...classStaff,
   /** Answers as struggling, does not share. */
   amy: ["student", { name: "Amy Struggling" }],
   /** Answers as doing well, shares her full explanation. */
