@@ -1,78 +1,72 @@
 // Import boundaries, checked by `npm run boundaries` in CI (.ci/run). Type-only imports count:
 // a type cycle couples files as much as a runtime one when either changes.
+/**
+ * A rule that fails the check: a file matching `from` imports one matching `to`. Each side is a
+ * path pattern, or dependency-cruiser's own condition object where a rule needs more.
+ */
+const forbid = (name, comment, from, to) => ({
+  name,
+  comment,
+  severity: "error",
+  from: typeof from === "string" ? { path: from } : from,
+  to: typeof to === "string" ? { path: to } : to,
+});
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
-    {
-      name: "no-cycle",
-      comment: "No import cycle, type-only imports included.",
-      severity: "error",
-      from: {},
-      to: { circular: true },
-    },
-    {
-      name: "contract-imports-no-app",
-      comment: "The contract is the one source both apps read: it imports nothing of theirs.",
-      severity: "error",
-      from: { path: "^packages/contract/" },
-      to: { path: "^(apps|packages/model|e2e|bench|scripts)/" },
-    },
-    {
-      name: "model-imports-no-app",
-      comment: "The model runs on its own (CLI, benches): it imports no app.",
-      severity: "error",
-      from: { path: "^packages/model/" },
-      to: { path: "^(apps|e2e|bench|scripts)/" },
-    },
-    {
-      name: "apps-apart",
-      comment: "The server and the web app share only the contract.",
-      severity: "error",
-      from: { path: "^apps/(server|web)/" },
-      to: { path: "^apps/(server|web)/", pathNot: "^apps/$1/" },
-    },
-    {
-      name: "web-no-upward",
-      comment:
-        "The web app's layers, bottom up: api, auth, components; features; pages; router. A layer imports only those below it.",
-      severity: "error",
-      from: { path: "^apps/web/src/(api|auth|components)/" },
-      to: { path: "^apps/web/src/(features|pages|router\\.tsx|main\\.tsx)" },
-    },
-    {
-      name: "web-features-no-pages",
-      comment: "A feature is used by pages, never the other way round.",
-      severity: "error",
-      from: { path: "^apps/web/src/features/" },
-      to: { path: "^apps/web/src/(pages|router\\.tsx|main\\.tsx)" },
-    },
-    {
-      name: "web-pages-no-router",
-      severity: "error",
-      from: { path: "^apps/web/src/pages/" },
-      to: { path: "^apps/web/src/(router\\.tsx|main\\.tsx)" },
-    },
-    {
-      name: "server-shared-no-feature",
-      comment:
-        "Shared server modules (db, mail, limits, audit, csv, jobs) know no feature: features build on them.",
-      severity: "error",
-      from: { path: "^apps/server/src/(db|mail|limits|audit|csv|jobs)/" },
-      to: {
-        path: "^apps/server/src/(admin|alerts|analytics|auth|classes|consent|evaluation|job-status|model|oneroster|prediction|privacy|record|reports|students|users)/",
+    forbid("no-cycle", "No import cycle, type-only imports included.", {}, { circular: true }),
+    forbid(
+      "contract-imports-no-app",
+      "The contract is the one source both apps read: it imports nothing of theirs.",
+      "^packages/contract/",
+      "^(apps|packages/model|e2e|bench|scripts)/",
+    ),
+    forbid(
+      "model-imports-no-app",
+      "The model runs on its own (CLI, benches): it imports no app.",
+      "^packages/model/",
+      "^(apps|e2e|bench|scripts)/",
+    ),
+    forbid(
+      "apps-apart",
+      "The server and the web app share only the contract.",
+      "^apps/(server|web)/",
+      {
+        path: "^apps/(server|web)/",
+        pathNot: "^apps/$1/",
       },
-    },
-    {
-      name: "no-feature-internals",
-      comment:
-        "A feature's repository (queries) is its own: another feature goes through its service. A table several features use has its repository in db/ (db/users.ts).",
-      severity: "error",
-      from: { path: "^apps/server/src/([^/]+)/" },
-      to: {
-        path: "^apps/server/src/([^/]+)/[a-z-]*queries\\.ts$",
-        pathNot: "^apps/server/src/$1/",
-      },
-    },
+    ),
+    forbid(
+      "web-no-upward",
+      "The web app's layers, bottom up: api, auth, components; features; pages; router. A layer imports only those below it.",
+      "^apps/web/src/(api|auth|components)/",
+      "^apps/web/src/(features|pages|router\\.tsx|main\\.tsx)",
+    ),
+    forbid(
+      "web-features-no-pages",
+      "A feature is used by pages, never the other way round.",
+      "^apps/web/src/features/",
+      "^apps/web/src/(pages|router\\.tsx|main\\.tsx)",
+    ),
+    forbid(
+      "web-pages-no-router",
+      "A page is used by the router, never the other way round.",
+      "^apps/web/src/pages/",
+      "^apps/web/src/(router\\.tsx|main\\.tsx)",
+    ),
+    forbid(
+      "server-shared-no-feature",
+      "Shared server modules (db, mail, limits, audit, csv, jobs) know no feature: features build on them.",
+      "^apps/server/src/(db|mail|limits|audit|csv|jobs)/",
+      "^apps/server/src/(admin|alerts|analytics|auth|classes|consent|evaluation|job-status|model|oneroster|prediction|privacy|record|reports|students|users)/",
+    ),
+    forbid(
+      "no-feature-internals",
+      "A feature's repository (queries) is its own: another feature goes through its service. A table several features use has its repository in db/ (db/users.ts).",
+      "^apps/server/src/([^/]+)/",
+      { path: "^apps/server/src/([^/]+)/[a-z-]*queries\\.ts$", pathNot: "^apps/server/src/$1/" },
+    ),
   ],
   options: {
     tsPreCompilationDeps: true,

@@ -14,24 +14,18 @@
  * PostgreSQL: BENCH_DATABASE_URL, else TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test;
  * the bench creates a database of its own there and drops it at the end.
  */
-import { randomBytes } from "node:crypto";
-import { mkdir, rm } from "node:fs/promises";
 import os from "node:os";
-import path from "node:path";
-import pg from "pg";
 import {
   type DemoSchool,
   generateDemoSchool,
   insertDemoSchool,
 } from "../../apps/server/scripts/demo-school.ts";
 import { hashPassword } from "../../apps/server/src/auth/passwords.ts";
-import { migrate, openDatabase } from "../../apps/server/src/db/database.ts";
-import { vacuumWhereNeeded } from "../../apps/server/src/db/pglite-vacuum.ts";
-import { repoRoot } from "../../e2e/harness.ts";
 import { loadDefaultModel } from "../../packages/model/src/index.ts";
 import { numberArg } from "../lib/args.ts";
-import { startBareHttp, startGradecast } from "../lib/load.ts";
+import { startBareHttp } from "../lib/load.ts";
 import { createBenchDatabase } from "../lib/postgres.ts";
+import { seedDatabase, withDataDir, withGradecast } from "../lib/seeded.ts";
 
 const N = numberArg("n", 200);
 const REPORTS = numberArg("reports", 100_000);
@@ -82,35 +76,12 @@ async function benchDialect(
   school: DemoSchool,
   databaseUrl?: string,
 ): Promise<{ staff: Stats; student: Stats; bytes: number; loadSeconds: number }> {
-  const dataDir = path.join(
-    repoRoot,
-    "bench/results",
-    `analytics-${randomBytes(4).toString("hex")}`,
-  );
-  await mkdir(dataDir, { recursive: true });
-  try {
-    const database = await openDatabase(databaseUrl ? { url: databaseUrl } : { dataDir });
-    const t0 = performance.now();
-    try {
-      await migrate(database.db);
+  return withDataDir("analytics", async (dataDir) => {
+    const { loadSeconds } = await seedDatabase(dataDir, databaseUrl, async (db) => {
       const hash = await hashPassword(password);
-      await insertDemoSchool(database.db, school, { student: hash, teacher: hash, admin: hash });
-      if (database.kind === "pglite") await vacuumWhereNeeded(database.db);
-      else {
-        const client = new pg.Client({ connectionString: databaseUrl });
-        await client.connect();
-        await client.query("vacuum analyze");
-        await client.end();
-      }
-    } finally {
-      await database.close();
-    }
-    const loadSeconds = (performance.now() - t0) / 1000;
-    const server = await startGradecast(
-      { RATE_LIMITS: "off", ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) },
-      dataDir,
-    );
-    try {
+      await insertDemoSchool(db, school, { student: hash, teacher: hash, admin: hash });
+    });
+    return withGradecast(dataDir, databaseUrl, async (server) => {
       const reportUrl = async (email: string) => {
         const login = await fetch(`${server.url}/api/auth/login`, {
           method: "POST",
@@ -135,12 +106,8 @@ async function benchDialect(
       const staff = await measure(staffUrl, N);
       const studentStats = await measure(await reportUrl(student.email), N);
       return { staff, student: studentStats, bytes, loadSeconds };
-    } finally {
-      await server.stop();
-    }
-  } finally {
-    await rm(dataDir, { recursive: true, force: true });
-  }
+    });
+  });
 }
 
 async function main() {

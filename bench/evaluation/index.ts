@@ -13,13 +13,7 @@
  *   [--clients 4] [--skip-postgres]
  */
 import { randomBytes, randomUUID } from "node:crypto";
-import { mkdir, rm } from "node:fs/promises";
-import path from "node:path";
 import { sql } from "kysely";
-import pg from "pg";
-import { migrate, openDatabase } from "../../apps/server/src/db/database.ts";
-import { vacuumWhereNeeded } from "../../apps/server/src/db/pglite-vacuum.ts";
-import { repoRoot } from "../../e2e/harness.ts";
 import { mulberry32 } from "../../packages/model/src/prng.ts";
 import { numberArg } from "../lib/args.ts";
 import {
@@ -29,9 +23,9 @@ import {
   runLoad,
   type Started,
   startBareHttp,
-  startGradecast,
 } from "../lib/load.ts";
 import { createBenchDatabase } from "../lib/postgres.ts";
+import { type BenchDb, seedDatabase, withDataDir, withGradecast } from "../lib/seeded.ts";
 import { makeAdmin, signIn } from "../lib/staff.ts";
 
 const OUTCOMES = numberArg("outcomes", 10_000);
@@ -44,7 +38,7 @@ const skipPostgres = process.argv.includes("--skip-postgres");
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** The school's rows, written straight into the database before the server starts. */
-async function writeSchool(db: Awaited<ReturnType<typeof openDatabase>>["db"]) {
+async function writeSchool(db: BenchDb) {
   const rand = mulberry32(29);
   const classIds: string[] = [];
   for (let c = 0; c < CLASSES; c++) {
@@ -134,36 +128,13 @@ interface Measured {
 }
 
 async function benchDialect(label: string, bare: Started, databaseUrl?: string): Promise<Measured> {
-  const dataDir = path.join(
-    repoRoot,
-    "bench/results",
-    `evaluation-${randomBytes(4).toString("hex")}`,
-  );
-  await mkdir(dataDir, { recursive: true });
-  try {
-    const t0 = performance.now();
-    const database = await openDatabase(databaseUrl ? { url: databaseUrl } : { dataDir });
-    let admin: string;
-    try {
-      await migrate(database.db);
-      admin = await makeAdmin(database.db);
-      await writeSchool(database.db);
-      if (database.kind === "pglite") await vacuumWhereNeeded(database.db);
-      else {
-        const client = new pg.Client({ connectionString: databaseUrl });
-        await client.connect();
-        await client.query("vacuum analyze");
-        await client.end();
-      }
-    } finally {
-      await database.close();
-    }
-    const loadSeconds = (performance.now() - t0) / 1000;
-    const server = await startGradecast(
-      { RATE_LIMITS: "off", ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) },
-      dataDir,
-    );
-    try {
+  return withDataDir("evaluation", async (dataDir) => {
+    const { written: admin, loadSeconds } = await seedDatabase(dataDir, databaseUrl, async (db) => {
+      const admin = await makeAdmin(db);
+      await writeSchool(db);
+      return admin;
+    });
+    return withGradecast(dataDir, databaseUrl, async (server) => {
       const auth = await signIn(server.url, admin);
       const coldStart = performance.now();
       const first = await fetch(`${server.url}/api/evaluation`, { headers: auth });
@@ -188,12 +159,8 @@ async function benchDialect(label: string, bare: Started, databaseUrl?: string):
         out.page.push(await runLoad(server.url, page, { ...opts, serverPid: server.pid }));
       }
       return out;
-    } finally {
-      await server.stop();
-    }
-  } finally {
-    await rm(dataDir, { recursive: true, force: true });
-  }
+    });
+  });
 }
 
 async function main() {

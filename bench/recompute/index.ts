@@ -17,13 +17,10 @@
  *   [--skip-postgres]
  */
 import { randomBytes, randomUUID } from "node:crypto";
-import { mkdir, rm } from "node:fs/promises";
-import path from "node:path";
 import { sql } from "kysely";
 import { migrate, openDatabase } from "../../apps/server/src/db/database.ts";
 import { insertDatedPredictions } from "../../apps/server/src/db/predictions.ts";
 import { enqueueJob, jobKinds } from "../../apps/server/src/jobs/queue.ts";
-import { repoRoot } from "../../e2e/harness.ts";
 import { questionnaireSchema } from "../../packages/contract/src/questionnaire.ts";
 import { benchAccount, questionnaireBodies } from "../lib/accounts.ts";
 import { numberArg } from "../lib/args.ts";
@@ -36,9 +33,9 @@ import {
   runLoad,
   type Started,
   startBareHttp,
-  startGradecast,
 } from "../lib/load.ts";
 import { createBenchDatabase } from "../lib/postgres.ts";
+import { withDataDir, withGradecast } from "../lib/seeded.ts";
 import { makeAdmin, signIn } from "../lib/staff.ts";
 
 const STUDENTS = numberArg("students", 2_000);
@@ -159,57 +156,44 @@ async function withStart<T>(
   onPostgres: boolean,
   body: (server: Started, admin: Record<string, string>, jobId: string) => Promise<T>,
 ): Promise<{ result: T; made: number }> {
-  const dataDir = path.join(
-    repoRoot,
-    "bench/results",
-    `recompute-${randomBytes(4).toString("hex")}`,
-  );
-  await mkdir(dataDir, { recursive: true });
   const pg = onPostgres ? await createBenchDatabase() : undefined;
   const url = pg?.url;
-  const open = () => openDatabase(url ? { url } : { dataDir });
   try {
-    let adminEmail: string;
-    let jobId: string;
-    const database = await open();
-    try {
-      await migrate(database.db);
-      adminEmail = await makeAdmin(database.db);
-      await writeSchool(database.db);
-      jobId = await enqueueJob(database.db, { kind: jobKinds.recomputePredictions, key: "all" });
-      // Due only once the server answers: started at once, it would end before the first request.
-      await database.db
-        .updateTable("jobs")
-        .set({ run_after: sql<never>`now() + ${DELAY} * interval '1 second'` })
-        .where("id", "=", jobId)
-        .execute();
-    } finally {
-      await database.close();
-    }
-    const server = await startGradecast(
-      { RATE_LIMITS: "off", ...(url ? { DATABASE_URL: url } : {}) },
-      dataDir,
-    );
-    let result: T;
-    try {
-      const admin = await signIn(server.url, adminEmail);
-      result = await body(server, admin, jobId);
-    } finally {
-      await server.stop();
-    }
-    const after = await open();
-    try {
-      const row = await after.db
-        .selectFrom("predictions")
-        .select((eb) => eb.fn.countAll<string>().as("n"))
-        .where("made_by", "=", "school")
-        .executeTakeFirstOrThrow();
-      return { result, made: Number(row.n) };
-    } finally {
-      await after.close();
-    }
+    return await withDataDir("recompute", async (dataDir) => {
+      const open = () => openDatabase(url ? { url } : { dataDir });
+      let adminEmail: string;
+      let jobId: string;
+      const database = await open();
+      try {
+        await migrate(database.db);
+        adminEmail = await makeAdmin(database.db);
+        await writeSchool(database.db);
+        jobId = await enqueueJob(database.db, { kind: jobKinds.recomputePredictions, key: "all" });
+        // Due only once the server answers: started at once, it would end before the first request.
+        await database.db
+          .updateTable("jobs")
+          .set({ run_after: sql<never>`now() + ${DELAY} * interval '1 second'` })
+          .where("id", "=", jobId)
+          .execute();
+      } finally {
+        await database.close();
+      }
+      const result = await withGradecast(dataDir, url, async (server) =>
+        body(server, await signIn(server.url, adminEmail), jobId),
+      );
+      const after = await open();
+      try {
+        const row = await after.db
+          .selectFrom("predictions")
+          .select((eb) => eb.fn.countAll<string>().as("n"))
+          .where("made_by", "=", "school")
+          .executeTakeFirstOrThrow();
+        return { result, made: Number(row.n) };
+      } finally {
+        await after.close();
+      }
+    });
   } finally {
-    await rm(dataDir, { recursive: true, force: true });
     await pg?.drop();
   }
 }

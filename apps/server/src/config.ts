@@ -7,11 +7,6 @@ import { z } from "zod";
 
 // Every environment variable Gradecast reads, parsed once at start. A bad value stops the
 // process with one line per variable (see main.ts); .env.example documents each of them.
-const port = z.coerce
-  .number({ error: "must be a whole number from 0 to 65535" })
-  .int({ error: "must be a whole number from 0 to 65535" })
-  .min(0, { error: "must be a whole number from 0 to 65535" })
-  .max(65535, { error: "must be a whole number from 0 to 65535" });
 
 const url = (schemes: string[]) =>
   z
@@ -31,6 +26,15 @@ const url = (schemes: string[]) =>
 const emptyToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
 const optional = <T extends z.ZodType>(schema: T) =>
   z.preprocess(emptyToUndefined, schema.optional());
+
+/** A whole number from `min` to `max`, one message for every way a value misses. */
+const wholeNumber = (min: number, max: number) => {
+  const error = `must be a whole number from ${min} to ${max}`;
+  return z.coerce.number({ error }).int({ error }).min(min, { error }).max(max, { error });
+};
+/** wholeNumber, with `fallback` where the variable is unset or empty. */
+const wholeNumberOr = (fallback: number, min: number, max: number) =>
+  z.preprocess(emptyToUndefined, wholeNumber(min, max).default(fallback));
 
 // proxy-addr's names for whole ranges, which Fastify accepts beside addresses.
 const proxyRangeNames = ["loopback", "linklocal", "uniquelocal"];
@@ -94,19 +98,11 @@ const roleList = list.pipe(
 );
 
 export const envSchema = z.object({
-  PORT: z.preprocess(emptyToUndefined, port.default(3000)),
+  PORT: wholeNumberOr(3000, 0, 65535),
   HOST: z.preprocess(emptyToUndefined, z.string().default("0.0.0.0")),
   DATA_DIR: z.preprocess(emptyToUndefined, z.string().default("./data")),
   DATABASE_URL: optional(url(["postgres", "postgresql"])),
-  DATABASE_POOL_SIZE: z.preprocess(
-    emptyToUndefined,
-    z.coerce
-      .number({ error: "must be a whole number from 1 to 100" })
-      .int()
-      .min(1)
-      .max(100)
-      .default(10),
-  ),
+  DATABASE_POOL_SIZE: wholeNumberOr(10, 1, 100),
   PUBLIC_URL: optional(url(["http", "https"])),
   SMTP_URL: optional(url(["smtp", "smtps"])),
   // Unset: "<SCHOOL_NAME or Gradecast> <no-reply@host of PUBLIC_URL>" (see mailSender).
@@ -147,15 +143,7 @@ export const envSchema = z.object({
     z.enum(modelSchools, { error: "must be GP or MS (or unset for neither)" }),
   ),
   // Issue 30: the outcomes a school needs per subject before a candidate model may be promoted.
-  MODEL_MIN_OUTCOMES: z.preprocess(
-    emptyToUndefined,
-    z.coerce
-      .number({ error: "must be a whole number from 1 to 100000" })
-      .int({ error: "must be a whole number from 1 to 100000" })
-      .min(1, { error: "must be a whole number from 1 to 100000" })
-      .max(100_000, { error: "must be a whole number from 1 to 100000" })
-      .default(50),
-  ),
+  MODEL_MIN_OUTCOMES: wholeNumberOr(50, 1, 100_000),
   // Issue 30: where the UCI files a candidate trains on live (student-mat.csv, student-por.csv).
   MODEL_DATA_DIR: z.preprocess(emptyToUndefined, z.string().trim().default("../shared/data")),
   TEACHER_SIGNUP: z.preprocess(
@@ -172,15 +160,7 @@ export const envSchema = z.object({
       .enum(["public-task", "consent"], { error: "must be public-task or consent" })
       .default("public-task"),
   ),
-  DIGITAL_CONSENT_AGE: z.preprocess(
-    emptyToUndefined,
-    z.coerce
-      .number({ error: "must be a whole number from 13 to 16" })
-      .int({ error: "must be a whole number from 13 to 16" })
-      .min(13, { error: "must be a whole number from 13 to 16" })
-      .max(16, { error: "must be a whole number from 13 to 16" })
-      .default(13),
-  ),
+  DIGITAL_CONSENT_AGE: wholeNumberOr(13, 13, 16),
   TRUST_PROXY: z.preprocess(
     emptyToUndefined,
     z.string().trim().default("false").transform(parseTrustProxy),
@@ -197,26 +177,10 @@ export const envSchema = z.object({
     emptyToUndefined,
     z.enum(["on", "off"], { error: "must be on or off" }).default("on"),
   ),
-  INVITATION_EMAILS_PER_DAY: z.preprocess(
-    emptyToUndefined,
-    z.coerce
-      .number({ error: "must be a whole number from 1 to 100000" })
-      .int({ error: "must be a whole number from 1 to 100000" })
-      .min(1, { error: "must be a whole number from 1 to 100000" })
-      .max(100_000, { error: "must be a whole number from 1 to 100000" })
-      .default(1000),
-  ),
+  INVITATION_EMAILS_PER_DAY: wholeNumberOr(1000, 1, 100_000),
   // Data protection (issue 31): who a data subject writes to, and the erasure grace period.
   DPO_CONTACT: optional(z.string().trim().max(300, { error: "must be at most 300 characters" })),
-  ACCOUNT_DELETION_GRACE_DAYS: z.preprocess(
-    emptyToUndefined,
-    z.coerce
-      .number({ error: "must be a whole number from 0 to 365" })
-      .int({ error: "must be a whole number from 0 to 365" })
-      .min(0, { error: "must be a whole number from 0 to 365" })
-      .max(365, { error: "must be a whole number from 0 to 365" })
-      .default(14),
-  ),
+  ACCOUNT_DELETION_GRACE_DAYS: wholeNumberOr(14, 0, 365),
   // Sign-in with the school's identity provider (issue 34): off while OIDC_ISSUER is unset.
   OIDC_ISSUER: optional(url(["http", "https"])),
   OIDC_CLIENT_ID: optional(z.string().trim()),

@@ -1,31 +1,26 @@
 import type { AuditEntryView, AuditPage } from "@gradecast/contract/admin";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { type SignedInUser, sendRefreshCookie, signIn, testPassword } from "../support/accounts.ts";
-import {
-  createTestApp,
-  dialects,
-  errorOf,
-  recordingMailer,
-  type TestApp,
-} from "../support/helpers.ts";
+import { apiTests } from "../support/fixtures.ts";
+import { dialects, errorOf, recordingMailer, type TestApp } from "../support/helpers.ts";
 
 // The audit log API (issue 8): admins read who did what, when and from which address, with
 // filters and pages, newest first; no entry ever holds a password, token or code.
 
+const mailer = recordingMailer();
+const outbox = mailer.sent;
+const tests = apiTests({ services: { mailer } });
+
 describe.each(dialects)("GET /api/admin/audit (%s)", (dialect) => {
+  const test = tests[dialect];
   let t: TestApp;
   let admin: SignedInUser;
-  const mailer = recordingMailer();
-  const outbox = mailer.sent;
   const secrets: string[] = [];
 
-  beforeAll(async () => {
-    t = await createTestApp(dialect, { services: { mailer } });
+  test.beforeAll(async ({ t: app }) => {
+    t = app;
     admin = await signIn(t, "admin");
     secrets.push(testPassword, admin.token, admin.refreshToken);
-  });
-  afterAll(async () => {
-    await t?.close();
   });
 
   async function read(query: string, who: SignedInUser = admin) {
@@ -43,7 +38,7 @@ describe.each(dialects)("GET /api/admin/audit (%s)", (dialect) => {
     return (res.json() as AuditPage).items;
   }
 
-  it("records sign-ins, successful and failed, with who, when and the caller's address", async () => {
+  test("records sign-ins, successful and failed, with who, when and the caller's address", async () => {
     const s = await signIn(t, "student", { name: "Audited Student" });
     secrets.push(s.token, s.refreshToken);
     const started = Date.now();
@@ -75,7 +70,7 @@ describe.each(dialects)("GET /api/admin/audit (%s)", (dialect) => {
     expect(failed[0]).toMatchObject({ ip: "10.4.5.6", actorEmail: s.email });
   });
 
-  it("records the reuse of a refresh token with the caller's address", async () => {
+  test("records the reuse of a refresh token with the caller's address", async () => {
     const s = await signIn(t, "student", { name: "Reused Session" });
     secrets.push(s.token, s.refreshToken);
     const refresh = (remoteAddress: string) =>
@@ -90,7 +85,7 @@ describe.each(dialects)("GET /api/admin/audit (%s)", (dialect) => {
     expect(reuses[0]).toMatchObject({ ip: "10.9.9.9", target: s.user.uid });
   });
 
-  it("names the people of each entry: the actor's name, and the target account's name and email", async () => {
+  test("names the people of each entry: the actor's name, and the target account's name and email", async () => {
     const s = await signIn(t, "student", { name: "Nora Named" });
     const res = await t.app.inject({
       method: "PATCH",
@@ -113,7 +108,7 @@ describe.each(dialects)("GET /api/admin/audit (%s)", (dialect) => {
     expect(login).toMatchObject({ actorName: "Nora Named", targetName: "Nora Named" });
   });
 
-  it("records role changes and disables with the admin's address, filterable by actor", async () => {
+  test("records role changes and disables with the admin's address, filterable by actor", async () => {
     const s = await signIn(t, "student");
     for (const body of [{ role: "teacher" }, { disabled: true }]) {
       const res = await t.app.inject({
@@ -138,7 +133,7 @@ describe.each(dialects)("GET /api/admin/audit (%s)", (dialect) => {
     expect(byEmail.map((e) => e.id)).toEqual(expect.arrayContaining(byAdmin.map((e) => e.id)));
   });
 
-  it("filters by period: from inclusive, a `to` date includes its whole day", async () => {
+  test("filters by period: from inclusive, a `to` date includes its whole day", async () => {
     // Sign-ins of its own to filter, a good one and failed ones: in a shuffled run no other test
     // may have left any yet.
     const s = await signIn(t, "student", { name: "Period Student" });
@@ -167,7 +162,7 @@ describe.each(dialects)("GET /api/admin/audit (%s)", (dialect) => {
     );
   });
 
-  it("refuses bad filters with 400 naming the field", async () => {
+  test("refuses bad filters with 400 naming the field", async () => {
     // The last two cursors are shaped like a real position, but out of the columns' range.
     const crafted = [
       ["2026-01-01 00:00:00+00", "9999999999999999999"],
@@ -185,7 +180,7 @@ describe.each(dialects)("GET /api/admin/audit (%s)", (dialect) => {
     }
   });
 
-  it("pages newest first without gaps or repeats", async () => {
+  test("pages newest first without gaps or repeats", async () => {
     const all = await entries("?limit=100");
     const times = all.map((e) => Date.parse(e.at));
     expect([...times].sort((a, b) => b - a)).toEqual(times);
@@ -201,7 +196,7 @@ describe.each(dialects)("GET /api/admin/audit (%s)", (dialect) => {
     expect(seen).toEqual(all.map((e) => e.id));
   });
 
-  it("never stores a password, token or code", async () => {
+  test("never stores a password, token or code", async () => {
     // Password change, admin-sent reset and its use, and a verification code.
     const s = await signIn(t, "teacher");
     secrets.push(s.token, s.refreshToken);
@@ -251,7 +246,7 @@ describe.each(dialects)("GET /api/admin/audit (%s)", (dialect) => {
     }
   });
 
-  it("is for admins only", async () => {
+  test("is for admins only", async () => {
     const teacher = await signIn(t, "teacher");
     expect((await read("", teacher)).statusCode).toBe(403);
     const anon = await t.app.inject({ method: "GET", url: "/api/admin/audit" });

@@ -1,6 +1,6 @@
 import { adminMessages } from "@gradecast/contract/admin";
 import { messages } from "@gradecast/contract/messages";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   postLogin,
   type SignedInUser,
@@ -8,9 +8,9 @@ import {
   signIn,
   uniqueEmail,
 } from "../support/accounts.ts";
+import { apiTests } from "../support/fixtures.ts";
 import {
   auditOf,
-  createTestApp,
   dialects,
   errorOf,
   recordingMailer,
@@ -33,19 +33,19 @@ type AdminUser = {
   createdAt: string;
 };
 
+const mailer = recordingMailer();
+const outbox = mailer.sent;
+const tests = apiTests({ services: { mailer } });
+
 describe.each(dialects)("admin users (%s)", (dialect) => {
+  const test = tests[dialect];
   let t: TestApp;
   let admin: SignedInUser;
-  const mailer = recordingMailer();
-  const outbox = mailer.sent;
   const adminIp = "10.99.0.1";
 
-  beforeAll(async () => {
-    t = await createTestApp(dialect, { services: { mailer } });
+  test.beforeAll(async ({ t: app }) => {
+    t = app;
     admin = await signIn(t, "admin", { name: "Ada Admin" });
-  });
-  afterAll(async () => {
-    await t?.close();
   });
 
   /** Leaves the file's admin as the only one (earlier tests may have made others). */
@@ -80,7 +80,7 @@ describe.each(dialects)("admin users (%s)", (dialect) => {
   }
 
   describe("GET /api/admin/users", () => {
-    it("finds users by part of their name or email, whatever the case, with exactly the public fields", async () => {
+    test("finds users by part of their name or email, whatever the case, with exactly the public fields", async () => {
       const a = await signIn(t, "student", {
         name: "Zebedee Quaffle",
         email: uniqueEmail("zq-find"),
@@ -118,7 +118,7 @@ describe.each(dialects)("admin users (%s)", (dialect) => {
       expect(byEmail.items.map((u: AdminUser) => u.uid)).toEqual([b.user.uid]);
     });
 
-    it("matches % and _ literally", async () => {
+    test("matches % and _ literally", async () => {
       const odd = await signIn(t, "student", { name: "Per%cent_Under", email: uniqueEmail("pc") });
       await signIn(t, "student", { name: "PerXcentYUnder", email: uniqueEmail("pc") });
       const res = (await list(`?search=${encodeURIComponent("per%cent_")}`)).json();
@@ -127,7 +127,7 @@ describe.each(dialects)("admin users (%s)", (dialect) => {
       expect(none.items.map((u: AdminUser) => u.uid)).toEqual([odd.user.uid]);
     });
 
-    it("pages newest first with a cursor, without gaps or repeats", async () => {
+    test("pages newest first with a cursor, without gaps or repeats", async () => {
       const tag = `pager${Date.now()}`;
       for (let i = 0; i < 5; i++) {
         await signIn(t, "student", { name: `${tag} ${i}`, email: uniqueEmail(tag) });
@@ -149,7 +149,7 @@ describe.each(dialects)("admin users (%s)", (dialect) => {
       expect(seen).toEqual([4, 3, 2, 1, 0].map((i) => `${tag} ${i}`));
     });
 
-    it("refuses a bad limit or cursor with 400 naming the field", async () => {
+    test("refuses a bad limit or cursor with 400 naming the field", async () => {
       for (const [query, field] of [
         ["?limit=0", "limit"],
         ["?cursor=not-a-cursor", "cursor"],
@@ -160,7 +160,7 @@ describe.each(dialects)("admin users (%s)", (dialect) => {
       }
     });
 
-    it("is refused to teachers (403) and anonymous callers (401)", async () => {
+    test("is refused to teachers (403) and anonymous callers (401)", async () => {
       const teacher = await signIn(t, "teacher");
       expect((await list("", teacher)).statusCode).toBe(403);
       const anon = await t.app.inject({ method: "GET", url: "/api/admin/users" });
@@ -169,7 +169,7 @@ describe.each(dialects)("admin users (%s)", (dialect) => {
   });
 
   describe("PATCH /api/admin/users/:uid", () => {
-    it("changes a role, which the user's existing ID token carries at once, and audits it", async () => {
+    test("changes a role, which the user's existing ID token carries at once, and audits it", async () => {
       const s = await signIn(t, "student");
       const before = await t.app.inject({ method: "GET", url: "/api/reports", headers: s.auth });
       expect(before.statusCode).toBe(403);
@@ -193,7 +193,7 @@ describe.each(dialects)("admin users (%s)", (dialect) => {
       expect(entry!.at).toBeTruthy();
     });
 
-    it("validates the body and the user", async () => {
+    test("validates the body and the user", async () => {
       const s = await signIn(t, "student");
       const empty = await patch(s.user.uid, {});
       expect(empty.statusCode).toBe(400);
@@ -213,7 +213,7 @@ describe.each(dialects)("admin users (%s)", (dialect) => {
       expect((await patch("not-a-uuid", { role: "teacher" })).statusCode).toBe(404);
     });
 
-    it("writes nothing when nothing changes", async () => {
+    test("writes nothing when nothing changes", async () => {
       const s = await signIn(t, "student");
       const res = await patch(s.user.uid, { role: "student", disabled: false });
       expect(res.statusCode).toBe(200);
@@ -223,7 +223,7 @@ describe.each(dialects)("admin users (%s)", (dialect) => {
   });
 
   describe("disabling an account", () => {
-    it("ends every session and the ID token at once, refuses sign-in and refresh, and can be undone", async () => {
+    test("ends every session and the ID token at once, refuses sign-in and refresh, and can be undone", async () => {
       const s = await signIn(t, "teacher");
       // A second session of the same user (another device).
       const login2 = await postLogin(t, s.email);
@@ -275,7 +275,7 @@ describe.each(dialects)("admin users (%s)", (dialect) => {
   });
 
   describe("the last active admin", () => {
-    it("can be neither demoted nor disabled, by anyone; a disabled admin does not count", async () => {
+    test("can be neither demoted nor disabled, by anyone; a disabled admin does not count", async () => {
       // Start from this one admin only.
       await demoteOtherAdmins();
       for (const body of [{ role: "teacher" }, { role: "student" }, { disabled: true }]) {
@@ -304,7 +304,7 @@ describe.each(dialects)("admin users (%s)", (dialect) => {
       expect((await list("", third)).statusCode).toBe(403);
     });
 
-    it("holds when two admins demote each other at the same time", async () => {
+    test("holds when two admins demote each other at the same time", async () => {
       const db = t.database.db;
       for (let round = 0; round < 4; round++) {
         await demoteOtherAdmins();
@@ -351,7 +351,7 @@ describe.each(dialects)("admin users (%s)", (dialect) => {
         remoteAddress: adminIp,
       });
 
-    it("emails a working single-use reset link, audited without the token", async () => {
+    test("emails a working single-use reset link, audited without the token", async () => {
       const s = await signIn(t, "student");
       outbox.length = 0;
       const res = await sendReset(s.user.uid);
@@ -372,7 +372,7 @@ describe.each(dialects)("admin users (%s)", (dialect) => {
       expect(JSON.stringify(entry!.details)).not.toContain(token!);
     });
 
-    it("is refused for a disabled account (409) and an unknown one (404)", async () => {
+    test("is refused for a disabled account (409) and an unknown one (404)", async () => {
       const s = await signIn(t, "student");
       await patch(s.user.uid, { disabled: true });
       outbox.length = 0;

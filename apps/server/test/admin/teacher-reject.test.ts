@@ -1,8 +1,7 @@
 import { type AdminUser, adminMessages, type UserPage } from "@gradecast/contract/admin";
 import type { User } from "@gradecast/contract/auth";
-import { sql } from "kysely";
 import { describe, expect } from "vitest";
-import { type SignedInUser, totpCode } from "../support/accounts.ts";
+import { type SignedInUser, staleSignIn, totpCode } from "../support/accounts.ts";
 import { api } from "../support/class-helpers.ts";
 import { apiTests } from "../support/fixtures.ts";
 import { auditOf, dialects, errorOf, type TestApp } from "../support/helpers.ts";
@@ -112,15 +111,8 @@ describe.each(dialects)("rejecting a teacher request on %s", (dialect) => {
   }) => {
     const admin = await signedIn("admin");
     const pending = await signedIn("teacher", { pending: true });
-    const longAgo = new Date(Date.now() - 11 * 60_000);
-    await sql`update sessions set created_at = ${longAgo}, signed_in_at = ${longAgo},
-      reauthenticated_at = null where user_id = ${admin.user.uid}`.execute(t.database.db);
     // The code of that sign-in was used then, not in this 30-second step.
-    await t.database.db
-      .updateTable("users")
-      .set({ mfa_last_step: null })
-      .where("id", "=", admin.user.uid)
-      .execute();
+    await staleSignIn(t, admin);
     const stale = await reject(t, admin, pending.user.uid);
     expect(stale.statusCode).toBe(403);
     expect(errorOf(stale.body).code).toBe("reauth_required");

@@ -13,11 +13,12 @@ import { describe, expect } from "vitest";
 import { evaluateAlert } from "../../src/alerts/evaluate.ts";
 import { enqueueJob } from "../../src/jobs/queue.ts";
 import type { SignedInUser } from "../support/accounts.ts";
-import { makeClass } from "../support/class-fixtures.ts";
+import { classStaff, makeClass } from "../support/class-fixtures.ts";
 import { api } from "../support/class-helpers.ts";
 import { apiTests, type Person } from "../support/fixtures.ts";
 import { auditOf, dialects, errorOf, recordingMailer, type TestApp } from "../support/helpers.ts";
 import { validReport } from "../support/report-fixture.ts";
+import { doingWell, struggling } from "../support/risk-answers.ts";
 
 // Early warning (issue 32) through the real API: a prediction that crosses the risk list's line
 // notifies the class's teachers (and nobody else), with school-record reasons only; the
@@ -27,64 +28,8 @@ import { validReport } from "../support/report-fixture.ts";
 // period, its one-click unsubscribe link); students told of a report about them and of a record
 // change of their prediction.
 
-const struggling = {
-  school: "GP",
-  sex: "M",
-  age: 17,
-  address: "R",
-  famsize: "GT3",
-  Pstatus: "A",
-  Medu: 1,
-  Fedu: 1,
-  Mjob: "at_home",
-  Fjob: "other",
-  reason: "other",
-  guardian: "other",
-  traveltime: 3,
-  studytime: 1,
-  failures: 2,
-  schoolsup: "no",
-  famsup: "no",
-  paid: "no",
-  activities: "no",
-  nursery: "no",
-  higher: "no",
-  internet: "no",
-  romantic: "yes",
-  famrel: 2,
-  freetime: 5,
-  goout: 5,
-  health: 2,
-  absences: 20,
-  G1: 6,
-  G2: 5,
-  subject: "mat",
-};
-const doingWell = {
-  ...struggling,
-  Pstatus: "T",
-  Medu: 4,
-  Fedu: 4,
-  studytime: 3,
-  failures: 0,
-  higher: "yes",
-  internet: "yes",
-  romantic: "no",
-  famrel: 5,
-  goout: 2,
-  health: 5,
-  absences: 2,
-  G1: 15,
-  G2: 16,
-};
-
 const cast = {
-  teacher: ["teacher", { name: "Class Teacher" }],
-  coTeacher: ["teacher", { name: "Co Teacher" }],
-  otherTeacher: ["teacher", { name: "Other Teacher" }],
-  unverifiedTeacher: ["teacher", { verified: false }],
-  pendingTeacher: ["teacher", { pending: true }],
-  admin: "admin",
+  ...classStaff,
   amy: ["student", { name: "Amy Crossing" }],
   ben: ["student", { name: "Ben Steady" }],
   /** Never answers: the hysteresis test stores predictions for him directly. */

@@ -3,25 +3,29 @@ import {
   type StaffReport,
   type StudentReport,
 } from "@gradecast/contract/analytics";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { addPrediction, addUser, embedSigner } from "../support/analytics-fixtures.ts";
 import { makeClass } from "../support/class-fixtures.ts";
-import { createTestApp, dialects, type TestApp } from "../support/helpers.ts";
+import { apiTests } from "../support/fixtures.ts";
+import { dialects, type TestApp } from "../support/helpers.ts";
 
 // Analytics with a real population (issue 17): only verified students enrolled in a class count,
 // so unverified, un-enrolled and disabled accounts ("puppets") cannot fill a small group up to
 // the threshold of 5 and open it; a teacher's view is their classes (or one), an admin's the
 // school, and at-risk names reach only that student's teachers and admins.
 
+const tests = apiTests();
+
 describe.each(dialects)("analytics population on %s", (dialect) => {
+  const test = tests[dialect];
   let t: TestApp;
   let sign: (userId: string, scope: "staff" | "student") => Promise<string>;
   const ids = {} as Record<string, string>;
   let classA: string;
   let classB: string;
 
-  beforeAll(async () => {
-    t = await createTestApp(dialect);
+  test.beforeAll(async ({ t: app }) => {
+    t = app;
     const db = t.database.db;
     sign = await embedSigner(t);
     ids.teacherA = await addUser(db, "Teacher A", "teacher");
@@ -55,9 +59,6 @@ describe.each(dialects)("analytics population on %s", (dialect) => {
     await makeClass(t, { teachers: [], students: [puppets[0]!, puppets[2]!, puppets[3]!] });
     for (const id of puppets) await addPrediction(db, id, 12.25);
   });
-  afterAll(async () => {
-    await t?.close();
-  });
 
   const report = async <T>(token: string, classId?: string) => {
     const res = await t.app.inject({
@@ -67,7 +68,7 @@ describe.each(dialects)("analytics population on %s", (dialect) => {
     return { status: res.statusCode, body: res.json() as T, text: res.body };
   };
 
-  it("keeps a small group closed although puppets would bring it to 5 or more", async () => {
+  test("keeps a small group closed although puppets would bring it to 5 or more", async () => {
     // Others of the viewer's school: Rita, Sol, Tom, Bea (4 real), plus 4 puppets: 8 in all
     // would show; counted, 4 is under 5, so nothing is shown at all.
     const { status, body, text } = await report<StudentReport>(await sign(ids.viewer!, "student"));
@@ -76,7 +77,7 @@ describe.each(dialects)("analytics population on %s", (dialect) => {
     expect(text).not.toContain("Puppet");
   });
 
-  it("opens the group once a fifth real student counts, puppets still left out of every bin", async () => {
+  test("opens the group once a fifth real student counts, puppets still left out of every bin", async () => {
     const db = t.database.db;
     const fifth = await addUser(db, "Fifth Real", "student");
     await makeClass(t, { teachers: [], students: [fifth] });
@@ -91,7 +92,7 @@ describe.each(dialects)("analytics population on %s", (dialect) => {
     await db.deleteFrom("users").where("id", "=", fifth).execute();
   });
 
-  it("scopes a teacher to their classes: their students' names only, counted students only", async () => {
+  test("scopes a teacher to their classes: their students' names only, counted students only", async () => {
     const a = await report<StaffReport>(await sign(ids.teacherA!, "staff"));
     expect(a.status).toBe(200);
     expect(a.body.atRisk.students.map((s) => s.name)).toEqual(["Rita Risk"]);
@@ -105,7 +106,7 @@ describe.each(dialects)("analytics population on %s", (dialect) => {
     expect(b.text).not.toContain("Rita");
   });
 
-  it("gives one class when asked, and a class the teacher does not teach is not found", async () => {
+  test("gives one class when asked, and a class the teacher does not teach is not found", async () => {
     const one = await report<StaffReport>(await sign(ids.teacherA!, "staff"), classA);
     expect(one.status).toBe(200);
     expect(one.body.atRisk.students.map((s) => s.name)).toEqual(["Rita Risk"]);
@@ -116,7 +117,7 @@ describe.each(dialects)("analytics population on %s", (dialect) => {
     expect(student.status).toBe(403);
   });
 
-  it("gives an admin the school: every counted student, no puppet", async () => {
+  test("gives an admin the school: every counted student, no puppet", async () => {
     const { body, text } = await report<StaffReport>(await sign(ids.admin!, "staff"));
     expect(body.atRisk.students.map((s) => s.name).sort()).toEqual(["Bea Bclass", "Rita Risk"]);
     expect(body.totals.predictions).toBe(5);

@@ -16,13 +16,8 @@ import type { DB } from "../../src/db/schema.ts";
 import { sendRefreshCookie, signIn } from "../support/accounts.ts";
 import { addPrediction, addUser, embedSigner, sessionOf } from "../support/analytics-fixtures.ts";
 import { makeClass } from "../support/class-fixtures.ts";
-import {
-  createTestApp,
-  createTestDatabase,
-  dialects,
-  errorOf,
-  type TestApp,
-} from "../support/helpers.ts";
+import { type apiTest, apiTests } from "../support/fixtures.ts";
+import { createTestDatabase, dialects, errorOf, type TestApp } from "../support/helpers.ts";
 import { studentsRow } from "../support/questionnaire-fixture.ts";
 import { sampleQuestionnaire } from "../support/sample-answers.ts";
 
@@ -70,15 +65,22 @@ async function addQuestionnaire(
     .execute();
 }
 
-/** A fresh app per block, with the app's own signer (same DATA_DIR, so the same secret). */
-function withApp(dialect: (typeof dialects)[number]) {
+// A fresh app per block (each block counts the whole school), with the app's own signer (same
+// DATA_DIR, so the same secret).
+const blocks = {
+  staff: apiTests(),
+  totals: apiTests(),
+  student: apiTests(),
+  token: apiTests(),
+};
+
+function withApp(test: ReturnType<typeof apiTest>) {
   const ctx = {} as {
     t: TestApp;
     sign: (userId: string, scope: "staff" | "student", now?: Date) => Promise<string>;
     report: (token: string) => Promise<Awaited<ReturnType<TestApp["app"]["inject"]>>>;
   };
-  beforeAll(async () => {
-    const t = await createTestApp(dialect);
+  test.beforeAll(async ({ t }) => {
     ctx.t = t;
     ctx.sign = await embedSigner(t);
     ctx.report = (token: string) =>
@@ -87,15 +89,12 @@ function withApp(dialect: (typeof dialects)[number]) {
         url: `/api/analytics/report?token=${encodeURIComponent(token)}`,
       });
   });
-  afterAll(async () => {
-    await ctx.t?.close();
-  });
   return ctx;
 }
 
 describe.each(dialects)("analytics report on %s", (dialect) => {
   describe("staff scope", () => {
-    const ctx = withApp(dialect);
+    const ctx = withApp(blocks.staff[dialect]);
     const report = (token: string) => ctx.report(token);
     const sign = (...a: Parameters<typeof ctx.sign>) => ctx.sign(...a);
     let teacherId: string;
@@ -243,7 +242,7 @@ describe.each(dialects)("analytics report on %s", (dialect) => {
   });
 
   describe("running totals under inserts, edits and deletions", () => {
-    const ctx = withApp(dialect);
+    const ctx = withApp(blocks.totals[dialect]);
 
     it("match a direct computation over the reports after every step", async () => {
       const db = ctx.t.database.db;
@@ -400,7 +399,7 @@ describe.each(dialects)("analytics report on %s", (dialect) => {
   });
 
   describe("student scope and small groups", () => {
-    const ctx = withApp(dialect);
+    const ctx = withApp(blocks.student[dialect]);
     const report = (token: string) => ctx.report(token);
     const sign = (...a: Parameters<typeof ctx.sign>) => ctx.sign(...a);
     let viewer: string;
@@ -499,7 +498,7 @@ describe.each(dialects)("analytics report on %s", (dialect) => {
   });
 
   describe("the embed token", () => {
-    const ctx = withApp(dialect);
+    const ctx = withApp(blocks.token[dialect]);
     const report = (token: string) => ctx.report(token);
     const sign = (...a: Parameters<typeof ctx.sign>) => ctx.sign(...a);
     let studentId: string;
@@ -615,27 +614,30 @@ describe.each(dialects)("migration 0002 on a database with reports on %s", (dial
   });
 });
 
+const embedTests = apiTests({ env: { RATE_LIMITS: "off" } });
+// A second app, for a school whose reports live in an external dashboard.
+const externalTests = apiTests({
+  env: {
+    RATE_LIMITS: "off",
+    ANALYTICS_EMBED_URL: "https://bi.example-school.org/public/dashboard/0f3c",
+  },
+});
+
 describe.each(dialects)("GET /api/analytics/embed on %s", (dialect) => {
+  const test = embedTests[dialect];
   let t: TestApp;
   let external: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(dialect, { env: { RATE_LIMITS: "off" } });
-    external = await createTestApp(dialect, {
-      env: {
-        RATE_LIMITS: "off",
-        ANALYTICS_EMBED_URL: "https://bi.example-school.org/public/dashboard/0f3c",
-      },
-    });
+  test.beforeAll(async ({ t: app }) => {
+    t = app;
   });
-  afterAll(async () => {
-    await t?.close();
-    await external?.close();
+  externalTests[dialect].beforeAll(async ({ t: app }) => {
+    external = app;
   });
 
   const embed = (app: TestApp, headers?: Record<string, string>) =>
     app.app.inject({ method: "GET", url: "/api/analytics/embed", headers });
 
-  it("gives each role a 10-minute report address for its own scope only", async () => {
+  test("gives each role a 10-minute report address for its own scope only", async () => {
     for (const [role, scope] of [
       ["student", "student"],
       ["teacher", "staff"],
@@ -677,7 +679,7 @@ describe.each(dialects)("GET /api/analytics/embed on %s", (dialect) => {
     }
   });
 
-  it("gives an account whose email is not verified no report, and ends an address made before", async () => {
+  test("gives an account whose email is not verified no report, and ends an address made before", async () => {
     const who = await signIn(t, "student", { verified: false });
     const refused = await embed(t, who.auth);
     expect(refused.statusCode).toBe(403);
@@ -702,7 +704,7 @@ describe.each(dialects)("GET /api/analytics/embed on %s", (dialect) => {
     expect(report.statusCode).toBe(401);
   });
 
-  it("ends the report's address when its session ends (sign-out)", async () => {
+  test("ends the report's address when its session ends (sign-out)", async () => {
     const who = await signIn(t, "teacher");
     const body = (await embed(t, who.auth)).json() as { url: string };
     const data = () =>
@@ -718,7 +720,7 @@ describe.each(dialects)("GET /api/analytics/embed on %s", (dialect) => {
     expect(errorOf(refused.body).code).toBe("invalid_token");
   });
 
-  it("refuses anonymous callers, and an ID token is no embed token", async () => {
+  test("refuses anonymous callers, and an ID token is no embed token", async () => {
     const res = await embed(t);
     expect(res.statusCode).toBe(401);
     errorOf(res.body);
@@ -731,7 +733,7 @@ describe.each(dialects)("GET /api/analytics/embed on %s", (dialect) => {
     expect(errorOf(report.body).code).toBe("invalid_token");
   });
 
-  it("hands out the external report when ANALYTICS_EMBED_URL is set", async () => {
+  test("hands out the external report when ANALYTICS_EMBED_URL is set", async () => {
     const who = await signIn(external, "student");
     const res = await embed(external, who.auth);
     expect(res.statusCode).toBe(200);

@@ -1,5 +1,5 @@
 import { securityMessages } from "@gradecast/contract/account-security";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import {
   enrolMfa,
   randomIp,
@@ -9,8 +9,8 @@ import {
   totpCode,
   waitForMail,
 } from "../support/accounts.ts";
-import { apiTests } from "../support/fixtures.ts";
-import { createTestApp, dialects, errorOf, type TestApp } from "../support/helpers.ts";
+import { apiTest, apiTests } from "../support/fixtures.ts";
+import { dialects, errorOf, type TestApp } from "../support/helpers.ts";
 
 // Sessions a user can see and end, their idle and absolute limits, TOTP MFA with recovery
 // codes, and re-authentication before sensitive changes (issue 18), attacked as a reviewer would.
@@ -479,37 +479,34 @@ describe.each(dialects)("account security (%s)", (dialect) => {
   }
 });
 
-describe("cookies over HTTPS", () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp("pglite", { env: { PUBLIC_URL: "https://school.example" } });
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+const httpsTest = apiTest("pglite", { env: { PUBLIC_URL: "https://school.example" } });
 
-  it("the refresh and device cookies are __Host- and Secure, and refreshing reads them", async () => {
-    const owner: SignedInUser = await signIn(t, "student");
-    const res = await t.app.inject({
-      method: "POST",
-      url: "/api/auth/login",
-      remoteAddress: randomIp(),
-      payload: { email: owner.email, password: owner.password },
-    });
-    const refreshCookie = res.cookies.find((c) => c.name === "__Host-gradecast_refresh");
-    const device = res.cookies.find((c) => c.name === "__Host-gradecast_device");
-    for (const cookie of [refreshCookie, device]) {
-      expect(cookie?.secure).toBe(true);
-      expect(cookie?.path).toBe("/");
-      expect(cookie?.domain).toBeUndefined();
-      expect(cookie?.httpOnly).toBe(true);
-    }
-    const again = await t.app.inject({
-      method: "POST",
-      url: "/api/auth/refresh",
-      remoteAddress: randomIp(),
-      cookies: { "__Host-gradecast_refresh": refreshCookie?.value ?? "" },
-    });
-    expect(again.statusCode).toBe(200);
-  });
+describe("cookies over HTTPS", () => {
+  httpsTest(
+    "the refresh and device cookies are __Host- and Secure, and refreshing reads them",
+    async ({ t }) => {
+      const owner: SignedInUser = await signIn(t, "student");
+      const res = await t.app.inject({
+        method: "POST",
+        url: "/api/auth/login",
+        remoteAddress: randomIp(),
+        payload: { email: owner.email, password: owner.password },
+      });
+      const refreshCookie = res.cookies.find((c) => c.name === "__Host-gradecast_refresh");
+      const device = res.cookies.find((c) => c.name === "__Host-gradecast_device");
+      for (const cookie of [refreshCookie, device]) {
+        expect(cookie?.secure).toBe(true);
+        expect(cookie?.path).toBe("/");
+        expect(cookie?.domain).toBeUndefined();
+        expect(cookie?.httpOnly).toBe(true);
+      }
+      const again = await t.app.inject({
+        method: "POST",
+        url: "/api/auth/refresh",
+        remoteAddress: randomIp(),
+        cookies: { "__Host-gradecast_refresh": refreshCookie?.value ?? "" },
+      });
+      expect(again.statusCode).toBe(200);
+    },
+  );
 });

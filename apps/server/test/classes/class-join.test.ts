@@ -1,32 +1,33 @@
 import { type ClassView, classMessages } from "@gradecast/contract/classes";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { joinLimits } from "../../src/classes/join-guard.ts";
 import { randomIp, type SignedInUser, signIn } from "../support/accounts.ts";
 import { api } from "../support/class-helpers.ts";
-import { auditOf, createTestApp, dialects, errorOf, type TestApp } from "../support/helpers.ts";
+import { apiTests } from "../support/fixtures.ts";
+import { auditOf, dialects, errorOf, type TestApp } from "../support/helpers.ts";
 
 // Joining a class with its code: rotation, switching off, joining twice, and wrong codes
 // limited per account and per address (429 with Retry-After).
+const tests = apiTests();
+
 describe.each(dialects)("class join codes (%s)", (dialect) => {
+  const test = tests[dialect];
   let t: TestApp;
   let c: ReturnType<typeof api>;
   let teacher: SignedInUser;
   let otherTeacher: SignedInUser;
 
-  beforeAll(async () => {
-    t = await createTestApp(dialect);
+  test.beforeAll(async ({ t: app }) => {
+    t = app;
     c = api(t);
     teacher = await signIn(t, "teacher");
     otherTeacher = await signIn(t, "teacher");
-  });
-  afterAll(async () => {
-    await t?.close();
   });
 
   const enrolmentsOf = async (classId: string) =>
     t.database.db.selectFrom("enrolments").selectAll().where("class_id", "=", classId).execute();
 
-  it("enrols a verified student once, however the code is typed", async () => {
+  test("enrols a verified student once, however the code is typed", async () => {
     const klass = await c.createClass(teacher);
     const student = await signIn(t, "student");
     const code = klass.joinCode ?? "";
@@ -44,7 +45,7 @@ describe.each(dialects)("class join codes (%s)", (dialect) => {
     expect(entries[0]?.actor_id).toBe(student.user.uid);
   });
 
-  it("refuses teachers, unverified emails, pending teachers and anonymous callers", async () => {
+  test("refuses teachers, unverified emails, pending teachers and anonymous callers", async () => {
     const klass = await c.createClass(teacher);
     const cases: [SignedInUser | undefined, number, string][] = [
       [otherTeacher, 403, "forbidden"],
@@ -63,7 +64,7 @@ describe.each(dialects)("class join codes (%s)", (dialect) => {
     expect(await enrolmentsOf(klass.id)).toHaveLength(1);
   });
 
-  it("names a malformed code and a code no class has", async () => {
+  test("names a malformed code and a code no class has", async () => {
     const student = await signIn(t, "student");
     const empty = await c.join(student, "  ");
     expect(errorOf(empty.body).fields).toEqual({ code: classMessages.joinCodeRequired });
@@ -73,7 +74,7 @@ describe.each(dialects)("class join codes (%s)", (dialect) => {
     expect(errorOf(lookAlike.body).fields).toEqual({ code: classMessages.joinCodeInvalid });
   });
 
-  it("stops the old code when rotated, and every code when switched off", async () => {
+  test("stops the old code when rotated, and every code when switched off", async () => {
     const klass = await c.createClass(teacher);
     const old = klass.joinCode ?? "";
     const rotatedByOther = await c.call("POST", `/api/classes/${klass.id}/join-code`, otherTeacher);
@@ -109,7 +110,7 @@ describe.each(dialects)("class join codes (%s)", (dialect) => {
     expect((await c.join(student, third)).statusCode).toBe(201);
   });
 
-  it("limits wrong codes per account, with Retry-After; right codes do not count", async () => {
+  test("limits wrong codes per account, with Retry-After; right codes do not count", async () => {
     const klass = await c.createClass(teacher);
     const student = await signIn(t, "student");
     const wrong = (klass.joinCode ?? "").startsWith("A") ? "BBBBBBBB" : "AAAAAAAA";
@@ -130,7 +131,7 @@ describe.each(dialects)("class join codes (%s)", (dialect) => {
     expect(await enrolmentsOf(other.id)).toHaveLength(0);
   });
 
-  it("limits wrong codes per address across accounts", async () => {
+  test("limits wrong codes per address across accounts", async () => {
     const klass = await c.createClass(teacher);
     const address = randomIp();
     const perAccount = joinLimits.account;

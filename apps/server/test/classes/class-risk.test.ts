@@ -1,10 +1,8 @@
 import {
-  type ClassRisk,
   classRiskSchema,
   isSchoolRecordKey,
   noteAnswerSchema,
   otherAnswersFeature,
-  type RiskItem,
   riskCells,
   riskColumns,
   riskColumnsFor,
@@ -19,11 +17,12 @@ import { describe, expect } from "vitest";
 import { up as stripNoteText } from "../../src/db/migrations/0016-audit-note-text.ts";
 import { routeSchema } from "../../src/http/route-schemas.ts";
 import { type SignedInUser, signIn } from "../support/accounts.ts";
-import { makeClass } from "../support/class-fixtures.ts";
-import { api } from "../support/class-helpers.ts";
+import { classStaff, makeClass } from "../support/class-fixtures.ts";
+import { api, riskItemOf } from "../support/class-helpers.ts";
 import { apiTests, type People, type Person } from "../support/fixtures.ts";
 import { auditOf, dialects, errorOf } from "../support/helpers.ts";
 import { parseCsv } from "../support/reports-csv-parser.ts";
+import { doingWell, struggling } from "../support/risk-answers.ts";
 
 // The class risk list (issue 20) through the real API: who reads it (every relationship), the
 // privacy rule (a teacher sees reasons from the school record only, the rest summed as "Other
@@ -33,66 +32,10 @@ import { parseCsv } from "../support/reports-csv-parser.ts";
 
 const privateKeys = questionKeys.filter((k) => !isSchoolRecordKey(k));
 
-// A student who is struggling: low term grades, many absences, past failures.
-const struggling = {
-  school: "GP",
-  sex: "M",
-  age: 17,
-  address: "R",
-  famsize: "GT3",
-  Pstatus: "A",
-  Medu: 1,
-  Fedu: 1,
-  Mjob: "at_home",
-  Fjob: "other",
-  reason: "other",
-  guardian: "other",
-  traveltime: 3,
-  studytime: 1,
-  failures: 2,
-  schoolsup: "no",
-  famsup: "no",
-  paid: "no",
-  activities: "no",
-  nursery: "no",
-  higher: "no",
-  internet: "no",
-  romantic: "yes",
-  famrel: 2,
-  freetime: 5,
-  goout: 5,
-  health: 2,
-  absences: 20,
-  G1: 6,
-  G2: 5,
-  subject: "mat",
-};
-const doingWell = {
-  ...struggling,
-  Pstatus: "T",
-  Medu: 4,
-  Fedu: 4,
-  studytime: 3,
-  failures: 0,
-  higher: "yes",
-  internet: "yes",
-  romantic: "no",
-  famrel: 5,
-  goout: 2,
-  health: 5,
-  absences: 2,
-  G1: 15,
-  G2: 16,
-};
 const middling = { ...doingWell, G1: 10, G2: 9, absences: 6, failures: 0 };
 
 const cast = {
-  teacher: ["teacher", { name: "Class Teacher" }],
-  coTeacher: ["teacher", { name: "Co Teacher" }],
-  otherTeacher: ["teacher", { name: "Other Teacher" }],
-  unverifiedTeacher: ["teacher", { verified: false }],
-  pendingTeacher: ["teacher", { pending: true }],
-  admin: "admin",
+  ...classStaff,
   /** Answers as struggling, does not share. */
   amy: ["student", { name: "Amy Struggling" }],
   /** Answers as doing well, shares her full explanation. */
@@ -109,24 +52,14 @@ const tests = apiTests({ env: { RATE_LIMITS: "off" }, people: cast });
 describe.each(dialects)("class risk list (%s)", (dialect) => {
   const test = tests[dialect];
   let call: ReturnType<typeof api>["call"];
+  let riskList: ReturnType<typeof api>["riskList"];
   let classId: string;
   let otherClassId: string;
 
   const risk = (who: SignedInUser | undefined, id = classId) =>
     call("GET", `/api/classes/${id}/risk`, who);
-  const list = async (
-    people: People<typeof cast>,
-    who: SignedInUser = people.teacher,
-  ): Promise<ClassRisk> => {
-    const res = await risk(who);
-    expect(res.statusCode, res.body).toBe(200);
-    return classRiskSchema.parse(res.json());
-  };
-  const itemOf = (r: ClassRisk, who: SignedInUser): RiskItem => {
-    const item = r.items.find((i) => i.studentId === who.user.uid);
-    if (!item) throw new Error(`${who.user.name} is not on the list`);
-    return item;
-  };
+  const list = (people: People<typeof cast>, who: SignedInUser = people.teacher) =>
+    riskList(who, classId);
   const predict = async (who: SignedInUser, answers: object) => {
     const res = await call("POST", "/api/predict", who, answers);
     expect(res.statusCode, res.body).toBe(200);
@@ -137,7 +70,7 @@ describe.each(dialects)("class risk list (%s)", (dialect) => {
     call("POST", `/api/classes/${id}/students/${student}/notes`, who, body);
 
   test.beforeAll(async ({ t, people }) => {
-    call = api(t).call;
+    ({ call, riskList } = api(t));
     classId = await makeClass(t, {
       teachers: [
         people.teacher.user.uid,
@@ -175,14 +108,14 @@ describe.each(dialects)("class risk list (%s)", (dialect) => {
       "Cleo Silent",
     ]);
     expect(r.counts).toEqual({ students: 4, answered: 3, atRisk: 2 });
-    const amyItem = itemOf(r, people.amy);
+    const amyItem = riskItemOf(r, people.amy);
     expect(amyItem).toMatchObject({ answered: true, atRisk: true, band: "improve" });
     expect(amyItem.prediction).toBeLessThan(7);
     expect(amyItem.interval!.low).toBeLessThanOrEqual(amyItem.prediction!);
     expect(amyItem.modelSetup).toBe("A");
     expect(amyItem.noFinalScoreRisk).toEqual(expect.any(Number));
     expect(amyItem.answeredAt).toEqual(expect.any(String));
-    expect(itemOf(r, people.ben)).toMatchObject({ atRisk: false, band: "congratulations" });
+    expect(riskItemOf(r, people.ben)).toMatchObject({ atRisk: false, band: "congratulations" });
     // Nobody outside the class is on it.
     expect(r.items.some((i) => i.studentId === people.otherStudent.user.uid)).toBe(false);
   });
@@ -190,7 +123,7 @@ describe.each(dialects)("class risk list (%s)", (dialect) => {
   test("lists a student who has not answered as such, with no figures and no reasons", async ({
     people,
   }) => {
-    const item = itemOf(await list(people), people.cleo);
+    const item = riskItemOf(await list(people), people.cleo);
     expect(item).toMatchObject({
       answered: false,
       answeredAt: null,
@@ -210,7 +143,7 @@ describe.each(dialects)("class risk list (%s)", (dialect) => {
   }) => {
     for (const who of [people.teacher, people.coTeacher, people.admin]) {
       const res = await risk(who);
-      const item = itemOf(classRiskSchema.parse(res.json()), people.amy);
+      const item = riskItemOf(classRiskSchema.parse(res.json()), people.amy);
       expect(item.shared).toBe(false);
       expect(item.explanation).toBeNull();
       expect(item.reasons).toHaveLength(3);
@@ -230,7 +163,7 @@ describe.each(dialects)("class risk list (%s)", (dialect) => {
       .filter((c) => !isSchoolRecordKey(c.feature))
       .reduce((s, c) => s + c.effect, 0);
     const r = await list(people);
-    const all = [...itemOf(r, people.amy).reasons!];
+    const all = [...riskItemOf(r, people.amy).reasons!];
     const other = all.find((x) => x.feature === otherAnswersFeature);
     const top = [...contributions]
       .filter((c) => isSchoolRecordKey(c.feature))
@@ -270,7 +203,7 @@ describe.each(dialects)("class risk list (%s)", (dialect) => {
     t,
     people,
   }) => {
-    const benItem = itemOf(await list(people, people.coTeacher), people.ben);
+    const benItem = riskItemOf(await list(people, people.coTeacher), people.ben);
     expect(benItem.shared).toBe(true);
     const features = benItem.explanation!.map((r) => r.feature);
     expect(features).toEqual(expect.arrayContaining(["goout", "famrel", "health", "romantic"]));
@@ -291,13 +224,13 @@ describe.each(dialects)("class risk list (%s)", (dialect) => {
     const on = await share(people.amy, true);
     expect(on.statusCode).toBe(200);
     expect(sharingSchema.parse(on.json()).shareExplanation).toBe(true);
-    const shared = itemOf(await list(people), people.amy);
+    const shared = riskItemOf(await list(people), people.amy);
     expect(shared.shared).toBe(true);
     expect(shared.explanation!.map((r) => r.feature)).toEqual(
       expect.arrayContaining(["goout", "romantic"]),
     );
     expect((await share(people.amy, false)).statusCode).toBe(200);
-    const back = itemOf(await list(people), people.amy);
+    const back = riskItemOf(await list(people), people.amy);
     expect(back).toMatchObject({ shared: false, explanation: null });
     expect(JSON.stringify(back)).not.toContain('"goout"');
     const actions = (await auditOf(t, "student.explanation_shared", people.amy.user.uid)).length;
@@ -413,7 +346,7 @@ describe.each(dialects)("class risk list (%s)", (dialect) => {
     for (const who of [people.teacher, people.coTeacher]) {
       const mine = await list(people, who);
       expect(mine.withNotes).toBe(true);
-      expect(itemOf(mine, people.amy).notes).toEqual([created]);
+      expect(riskItemOf(mine, people.amy).notes).toEqual([created]);
     }
     // An admin reads the list, without a note: not in the answer, not in the CSV, not in the
     // audit log the admin reads.
@@ -422,7 +355,7 @@ describe.each(dialects)("class risk list (%s)", (dialect) => {
     const adminList = classRiskSchema.parse(byAdmin.json());
     expect(adminList.withNotes).toBe(false);
     expect(adminList.items.every((i) => i.notes === null)).toBe(true);
-    expect(itemOf(adminList, people.amy).prediction).toEqual(expect.any(Number));
+    expect(riskItemOf(adminList, people.amy).prediction).toEqual(expect.any(Number));
     expect(byAdmin.body).not.toContain("Tuesdays");
     expect(byAdmin.body).not.toContain(created.id);
     const adminCsv = await call("GET", `/api/classes/${classId}/risk.csv`, people.admin);
@@ -456,7 +389,7 @@ describe.each(dialects)("class risk list (%s)", (dialect) => {
       doneOn: "2026-11-27",
     });
     expect(later.statusCode).toBe(201);
-    const notes = itemOf(await list(people), people.amy).notes!;
+    const notes = riskItemOf(await list(people), people.amy).notes!;
     expect(notes.map((n) => n.doneOn)).toEqual(["2026-11-27", "2026-11-20"]);
     expect(notes[0]!.followUpOn).toBeNull();
     const csv = parseCsv(

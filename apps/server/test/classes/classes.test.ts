@@ -1,14 +1,18 @@
 import { type ClassView, classMessages, joinCodeAlphabet } from "@gradecast/contract/classes";
 import { messages } from "@gradecast/contract/messages";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { type SignedInUser, signIn } from "../support/accounts.ts";
 import { api, type Caller } from "../support/class-helpers.ts";
-import { auditOf, createTestApp, dialects, errorOf, type TestApp } from "../support/helpers.ts";
+import { apiTests } from "../support/fixtures.ts";
+import { auditOf, dialects, errorOf, type TestApp } from "../support/helpers.ts";
 
 // Classes (issue 17) for every relationship: anonymous, unverified, pending teacher, the class's
 // teacher, a teacher of another class, an enrolled student, another student, an admin. Anybody
 // without a part in a class gets the same 404 as for a class that does not exist.
+const tests = apiTests({ env: { RATE_LIMITS: "off" } });
+
 describe.each(dialects)("classes (%s)", (dialect) => {
+  const test = tests[dialect];
   let t: TestApp;
   let c: ReturnType<typeof api>;
   const who = {} as Record<
@@ -26,8 +30,8 @@ describe.each(dialects)("classes (%s)", (dialect) => {
   let klass: ClassView;
   let otherClass: ClassView;
 
-  beforeAll(async () => {
-    t = await createTestApp(dialect, { env: { RATE_LIMITS: "off" } });
+  test.beforeAll(async ({ t: app }) => {
+    t = app;
     c = api(t);
     who.teacher = await signIn(t, "teacher", { name: "Ana Teacher" });
     who.otherTeacher = await signIn(t, "teacher", { name: "Bo Teacher" });
@@ -43,9 +47,6 @@ describe.each(dialects)("classes (%s)", (dialect) => {
     const joined = await c.join(who.enrolled, klass.joinCode);
     expect(joined.statusCode).toBe(201);
   });
-  afterAll(async () => {
-    await t?.close();
-  });
 
   const classRows = async () =>
     (await t.database.db.selectFrom("classes").selectAll().orderBy("id").execute()).map((r) =>
@@ -53,7 +54,7 @@ describe.each(dialects)("classes (%s)", (dialect) => {
     );
 
   describe("POST /api/classes", () => {
-    it("makes an approved teacher its teacher and gives it a join code", async () => {
+    test("makes an approved teacher its teacher and gives it a join code", async () => {
       const res = await c.call("POST", "/api/classes", who.teacher, {
         name: "  Maths 9C ",
         subject: "mat",
@@ -76,7 +77,7 @@ describe.each(dialects)("classes (%s)", (dialect) => {
       expect(entries[0]?.actor_id).toBe(who.teacher.user.uid);
     });
 
-    it("lets an admin create a class, with no teacher yet", async () => {
+    test("lets an admin create a class, with no teacher yet", async () => {
       const res = await c.call("POST", "/api/classes", who.admin, {
         name: "Admin class",
         subject: "por",
@@ -86,7 +87,7 @@ describe.each(dialects)("classes (%s)", (dialect) => {
       expect(res.json().class.teachers).toEqual([]);
     });
 
-    it.each([
+    test.each([
       ["anonymous", 401, "unauthorized"],
       ["enrolled", 403, "forbidden"],
       ["pending", 403, "forbidden"],
@@ -104,7 +105,7 @@ describe.each(dialects)("classes (%s)", (dialect) => {
       expect(await classRows()).toEqual(before);
     });
 
-    it("names each bad field and creates nothing", async () => {
+    test("names each bad field and creates nothing", async () => {
       const before = await classRows();
       const res = await c.call("POST", "/api/classes", who.teacher, {
         name: " ",
@@ -138,14 +139,14 @@ describe.each(dialects)("classes (%s)", (dialect) => {
       return res.json().items as ClassView[];
     };
 
-    it("gives a teacher their classes only, with the codes", async () => {
+    test("gives a teacher their classes only, with the codes", async () => {
       const items = await ids(who.teacher);
       expect(items.map((i) => i.id)).toContain(klass.id);
       expect(items.map((i) => i.id)).not.toContain(otherClass.id);
       expect(items.find((i) => i.id === klass.id)?.joinCode).toBe(klass.joinCode);
     });
 
-    it("gives a student the classes they are enrolled in, without the code", async () => {
+    test("gives a student the classes they are enrolled in, without the code", async () => {
       const items = await ids(who.enrolled);
       expect(items.map((i) => i.id)).toEqual([klass.id]);
       expect(items[0]).not.toHaveProperty("joinCode");
@@ -154,13 +155,13 @@ describe.each(dialects)("classes (%s)", (dialect) => {
       expect(await ids(who.pending)).toEqual([]);
     });
 
-    it("gives an admin every class", async () => {
+    test("gives an admin every class", async () => {
       const items = await ids(who.admin);
       expect(items.map((i) => i.id)).toEqual(expect.arrayContaining([klass.id, otherClass.id]));
       expect(items.find((i) => i.id === otherClass.id)?.joinCode).toBe(otherClass.joinCode);
     });
 
-    it("refuses an unverified email and anonymous callers", async () => {
+    test("refuses an unverified email and anonymous callers", async () => {
       const res = await c.call("GET", "/api/classes", who.unverified);
       expect(res.statusCode).toBe(403);
       expect(errorOf(res.body)).toEqual({
@@ -172,7 +173,7 @@ describe.each(dialects)("classes (%s)", (dialect) => {
   });
 
   describe("GET /api/classes/:id", () => {
-    it.each([
+    test.each([
       ["teacher", 200, true],
       ["admin", 200, true],
       ["enrolled", 200, false],
@@ -200,7 +201,7 @@ describe.each(dialects)("classes (%s)", (dialect) => {
       else expect(body).not.toHaveProperty("joinCode");
     });
 
-    it("refuses an unverified email (403) and anonymous callers (401)", async () => {
+    test("refuses an unverified email (403) and anonymous callers (401)", async () => {
       const res = await c.call("GET", `/api/classes/${klass.id}`, who.unverified);
       expect(errorOf(res.body).code).toBe("email_not_verified");
       expect((await c.call("GET", `/api/classes/${klass.id}`, undefined)).statusCode).toBe(401);
@@ -209,7 +210,7 @@ describe.each(dialects)("classes (%s)", (dialect) => {
   });
 
   describe("PATCH /api/classes/:id", () => {
-    it("lets its teacher rename it, audited with before and after", async () => {
+    test("lets its teacher rename it, audited with before and after", async () => {
       const mine = await c.createClass(who.teacher, { name: "Old name" });
       const res = await c.call("PATCH", `/api/classes/${mine.id}`, who.teacher, {
         name: "New name",
@@ -226,7 +227,7 @@ describe.each(dialects)("classes (%s)", (dialect) => {
       expect(admin.json().class.subject).toBe("por");
     });
 
-    it("refuses others and bad bodies, changing nothing", async () => {
+    test("refuses others and bad bodies, changing nothing", async () => {
       const before = await classRows();
       const cases: [Caller, number][] = [
         [who.otherTeacher, 404],
@@ -246,7 +247,7 @@ describe.each(dialects)("classes (%s)", (dialect) => {
   });
 
   describe("co-teachers", () => {
-    it("adds an approved teacher by email, who then reaches the class; never the last removed", async () => {
+    test("adds an approved teacher by email, who then reaches the class; never the last removed", async () => {
       const mine = await c.createClass(who.teacher, { name: "Shared class" });
       const add = await c.call("POST", `/api/classes/${mine.id}/teachers`, who.teacher, {
         email: who.spareTeacher.email.toUpperCase(),
@@ -283,7 +284,7 @@ describe.each(dialects)("classes (%s)", (dialect) => {
       expect(errorOf(last.body).message).toBe(classMessages.lastTeacher);
     });
 
-    it("refuses emails that are not an approved teacher's, and other teachers' classes", async () => {
+    test("refuses emails that are not an approved teacher's, and other teachers' classes", async () => {
       for (const email of [who.pending.email, who.enrolled.email, "nobody@example.com"]) {
         const res = await c.call("POST", `/api/classes/${klass.id}/teachers`, who.teacher, {
           email,
@@ -305,7 +306,7 @@ describe.each(dialects)("classes (%s)", (dialect) => {
   });
 
   describe("members and removing a student", () => {
-    it("lists enrolled students to the class's teachers and admins only", async () => {
+    test("lists enrolled students to the class's teachers and admins only", async () => {
       const res = await c.call("GET", `/api/classes/${klass.id}/members`, who.teacher);
       expect(res.statusCode).toBe(200);
       expect(res.json().students).toEqual([
@@ -328,7 +329,7 @@ describe.each(dialects)("classes (%s)", (dialect) => {
       }
     });
 
-    it("removes a student, who then no longer reaches the class", async () => {
+    test("removes a student, who then no longer reaches the class", async () => {
       const mine = await c.createClass(who.teacher, { name: "Removal class" });
       await c.join(who.otherStudent, mine.joinCode);
       const refused = await c.call(
@@ -359,7 +360,7 @@ describe.each(dialects)("classes (%s)", (dialect) => {
   });
 
   describe("DELETE /api/classes/:id", () => {
-    it("deletes the class for its teacher, audited; refuses everyone else", async () => {
+    test("deletes the class for its teacher, audited; refuses everyone else", async () => {
       const mine = await c.createClass(who.teacher, { name: "Short-lived" });
       await c.join(who.otherStudent, mine.joinCode);
       for (const [caller, status] of [
@@ -383,7 +384,7 @@ describe.each(dialects)("classes (%s)", (dialect) => {
       expect(enrolments).toEqual([]);
     });
 
-    it("lets an admin delete any class", async () => {
+    test("lets an admin delete any class", async () => {
       const theirs = await c.createClass(who.otherTeacher, { name: "Admin removes" });
       expect((await c.call("DELETE", `/api/classes/${theirs.id}`, who.admin)).statusCode).toBe(204);
     });

@@ -1,7 +1,7 @@
 import { type ClassView, classMessages } from "@gradecast/contract/classes";
 import { messages } from "@gradecast/contract/messages";
 import { teacherInvitationMessages } from "@gradecast/contract/teacher-invitations";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { createOrPromoteAdmin } from "../../src/users/admin.ts";
 import {
   logIn,
@@ -14,13 +14,17 @@ import {
   verifyByMail,
 } from "../support/accounts.ts";
 import { api } from "../support/class-helpers.ts";
-import { auditOf, createTestApp, dialects, errorOf, type TestApp } from "../support/helpers.ts";
+import { apiTests } from "../support/fixtures.ts";
+import { auditOf, dialects, errorOf, type TestApp } from "../support/helpers.ts";
 
 // Invitations are taken back by who sent them (issue 17): an admin cancels a teacher
 // invitation, a class's teachers (or an admin) a roster invitation of the class. A cancelled
 // invitation is gone from its list, is audited, and no longer makes the address a teacher or
 // enrols it; nobody else can cancel one, and nothing else changes when they try.
+const tests = apiTests({ env: { TEACHER_SIGNUP: "closed", RATE_LIMITS: "off" } });
+
 describe.each(dialects)("cancelling invitations (%s)", (dialect) => {
+  const test = tests[dialect];
   let t: TestApp;
   let c: ReturnType<typeof api>;
   let admin: SignedInUser;
@@ -28,16 +32,13 @@ describe.each(dialects)("cancelling invitations (%s)", (dialect) => {
   let otherTeacher: SignedInUser;
   let student: SignedInUser;
 
-  beforeAll(async () => {
-    t = await createTestApp(dialect, { env: { TEACHER_SIGNUP: "closed", RATE_LIMITS: "off" } });
+  test.beforeAll(async ({ t: app }) => {
+    t = app;
     c = api(t);
     admin = await signIn(t, "admin", { name: "Ada Admin" });
     teacher = await closedTeacher("Ana Teacher");
     otherTeacher = await closedTeacher("Otto Other");
     student = await signIn(t, "student", { name: "Stu Dent" });
-  });
-  afterAll(async () => {
-    await t?.close();
   });
 
   /** Under TEACHER_SIGNUP=closed a teacher comes from `admin:create --role teacher`. */
@@ -70,7 +71,7 @@ describe.each(dialects)("cancelling invitations (%s)", (dialect) => {
   const registerAs = (email: string, role: "teacher" | "student") =>
     register(t, { name: "Nia Newcomer", email, role });
 
-  it("an admin cancels a teacher invitation: gone, audited, and the address is not let in as a teacher", async () => {
+  test("an admin cancels a teacher invitation: gone, audited, and the address is not let in as a teacher", async () => {
     const email = uniqueEmail("cancelled-teacher");
     const invited = await c.call("POST", "/api/admin/invitations", admin, {
       email,
@@ -111,7 +112,7 @@ describe.each(dialects)("cancelling invitations (%s)", (dialect) => {
     expect(bad.statusCode).toBe(404);
   });
 
-  it("a class teacher cancels a roster invitation: gone, audited, and the address is not enrolled", async () => {
+  test("a class teacher cancels a roster invitation: gone, audited, and the address is not enrolled", async () => {
     const klass: ClassView = await c.createClass(teacher, { name: "Cancel class" });
     const kept = uniqueEmail("kept");
     const dropped = uniqueEmail("dropped");

@@ -1,24 +1,28 @@
 import type { PredictionResult } from "@gradecast/contract/prediction";
 import { sql } from "kysely";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect } from "vitest";
 import { insertPrediction } from "../../src/db/predictions.ts";
 import { signIn } from "../support/accounts.ts";
-import { createTestApp, dialects, type TestApp } from "../support/helpers.ts";
+import { apiTests } from "../support/fixtures.ts";
+import { dialects, type TestApp } from "../support/helpers.ts";
 import { sampleQuestionnaire } from "../support/sample-answers.ts";
 
 // Group commit of stored predictions (docs/decisions/0007-group-commit.md): predictions sent together
 // share one insert, each answer comes only after its row is committed (readable by another
 // connection), and a batch that fails fails every request in it and stores none of them.
 
+const tests = apiTests({ env: { RATE_LIMITS: "off" } });
+
 describe.each(dialects)("group commit on %s", (dialect) => {
+  const test = tests[dialect];
   let t: TestApp;
   /** Reads as another process would: connections of its own on PostgreSQL. */
   let readRow: (id: string) => Promise<{ user_id: string; inputs: unknown } | undefined>;
   let closeReader = async () => {};
 
-  beforeAll(async () => {
-    t = await createTestApp(dialect, { env: { RATE_LIMITS: "off" } });
+  test.beforeAll(async ({ t: app }) => {
+    t = app;
     if (t.databaseUrl) {
       const client = new pg.Client({ connectionString: t.databaseUrl });
       await client.connect();
@@ -37,10 +41,9 @@ describe.each(dialects)("group commit on %s", (dialect) => {
   });
   afterAll(async () => {
     await closeReader();
-    await t?.close();
   });
 
-  it("stores every one of 48 concurrent predictions, each readable when it is answered", async () => {
+  test("stores every one of 48 concurrent predictions, each readable when it is answered", async () => {
     const students = await Promise.all([signIn(t, "student"), signIn(t, "student")]);
     const sent = Array.from({ length: 48 }, (_, i) => ({
       who: students[i % 2]!,
@@ -78,7 +81,7 @@ describe.each(dialects)("group commit on %s", (dialect) => {
     expect(times.rows[0]!.n).toBeLessThan(48);
   });
 
-  it("fails every request of a batch that cannot be stored, stores none of it, and goes on", async () => {
+  test("fails every request of a batch that cannot be stored, stores none of it, and goes on", async () => {
     const a = await signIn(t, "student");
     const row = (userId: string, score: number) => ({
       userId,

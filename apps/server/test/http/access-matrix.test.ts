@@ -8,12 +8,13 @@ import {
 import { messages } from "@gradecast/contract/messages";
 import type { Audience } from "@gradecast/contract/roles";
 import { sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect } from "vitest";
 import { hashPassword } from "../../src/auth/passwords.ts";
 import { enqueueJob } from "../../src/jobs/queue.ts";
 import { enrolMfa, randomIp, type SignedInUser, signIn, uniqueEmail } from "../support/accounts.ts";
 import { makeClass } from "../support/class-fixtures.ts";
-import { createTestApp, dialects, type TestApp, unreachableOidcEnv } from "../support/helpers.ts";
+import { apiTests } from "../support/fixtures.ts";
+import { dialects, type TestApp, unreachableOidcEnv } from "../support/helpers.ts";
 import { studentsRow, validAnswers } from "../support/questionnaire-fixture.ts";
 import { sampleQuestionnaire } from "../support/sample-answers.ts";
 
@@ -76,7 +77,13 @@ function servedRoutes(tree: string): string[] {
   return found;
 }
 
+const tests = apiTests({
+  env: { RATE_LIMITS: "off", ...unreachableOidcEnv },
+  runJobs: false,
+});
+
 describe.each(dialects)("authorisation matrix (%s)", (dialect) => {
+  const test = tests[dialect];
   let t: TestApp;
   const users = {} as Record<Exclude<Audience, "anonymous">, SignedInUser>;
   let otherTeacher: SignedInUser;
@@ -85,11 +92,8 @@ describe.each(dialects)("authorisation matrix (%s)", (dialect) => {
   const related = {} as Record<Relationship, SignedInUser>;
   let tables: string[] = [];
 
-  beforeAll(async () => {
-    t = await createTestApp(dialect, {
-      env: { RATE_LIMITS: "off", ...unreachableOidcEnv },
-      runJobs: false,
-    });
+  test.beforeAll(async ({ t: app }) => {
+    t = app;
     users.student = await signIn(t, "student");
     users.teacher = await signIn(t, "teacher");
     users.admin = await signIn(t, "admin");
@@ -104,9 +108,6 @@ describe.each(dialects)("authorisation matrix (%s)", (dialect) => {
         and table_name not like 'kysely_%'
       order by table_name`.execute(t.database.db);
     tables = rows.rows.map((r) => r.name);
-  });
-  afterAll(async () => {
-    await t?.close();
   });
 
   /** One fingerprint of every row of every table: equal before and after means nothing changed. */
@@ -266,7 +267,7 @@ describe.each(dialects)("authorisation matrix (%s)", (dialect) => {
     }
   }
 
-  it("names exactly the API routes the app serves", () => {
+  test("names exactly the API routes the app serves", () => {
     const served = servedRoutes(t.app.printRoutes({ commonPrefix: false })).sort();
     // The parser of the route tree must see the routes Fastify says it has.
     for (const route of served) {
@@ -287,7 +288,7 @@ describe.each(dialects)("authorisation matrix (%s)", (dialect) => {
     audiences.map((who) => ({ route, who, allowed: ruleOf(route).allow.includes(who) })),
   );
 
-  it.each(cells)("$route as $who (allowed: $allowed)", async ({ route, who, allowed }) => {
+  test.each(cells)("$route as $who (allowed: $allowed)", async ({ route, who, allowed }) => {
     const owner = who === "anonymous" || who === "student" ? undefined : users[who];
     const url = await urlFor(route, owner);
     await withMfaOn(route, who === "anonymous" ? undefined : users[who]);
@@ -315,7 +316,7 @@ describe.each(dialects)("authorisation matrix (%s)", (dialect) => {
   // data about anyone else (403 email_not_verified), a pending teacher is still a student.
   const relationshipCells = routes.flatMap((route) => relationships.map((who) => ({ route, who })));
 
-  it.each(relationshipCells)("$route as $who", async ({ route, who }) => {
+  test.each(relationshipCells)("$route as $who", async ({ route, who }) => {
     const user = related[who];
     const role = roleOf[who];
     expect(user.user.role, who).toBe(role);
@@ -356,7 +357,7 @@ describe.each(dialects)("authorisation matrix (%s)", (dialect) => {
     );
   });
 
-  it.each(scoped)(
+  test.each(scoped)(
     "$route as $who on $whose record (scope $reach)",
     async ({ route, who, reach, whose }) => {
       const me = users[who];
@@ -565,7 +566,7 @@ describe.each(dialects)("authorisation matrix (%s)", (dialect) => {
     parties.map((who) => ({ route, who, expected: JSON.stringify(expectedFor(route, who)) })),
   );
 
-  it.each(partyCells)("$route as $who: $expected", async ({ route, who }) => {
+  test.each(partyCells)("$route as $who: $expected", async ({ route, who }) => {
     if (who !== "anonymous") expect(related2[who].user.role, who).toBe(partyRole[who]);
     const url = await relationshipUrl(route, who);
     const method = route.slice(0, route.indexOf(" ")) as "GET" | "POST" | "PATCH" | "DELETE";
@@ -669,7 +670,7 @@ describe.each(dialects)("authorisation matrix (%s)", (dialect) => {
       .map((who) => ({ route, who: who as Exclude<Party, "anonymous"> })),
   );
 
-  it.each(listCells)("$route as $who holds nothing of another class", async ({ route, who }) => {
+  test.each(listCells)("$route as $who holds nothing of another class", async ({ route, who }) => {
     const me = related2[who];
     const classId = await newClassOf(
       [users.teacher.user.uid, related["unverified teacher"].user.uid],

@@ -4,10 +4,10 @@ import { questions } from "@gradecast/contract/questionnaire";
 import { behaviors } from "@gradecast/contract/reports";
 import fc from "fast-check";
 import { sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { type SignedInUser, signIn } from "../support/accounts.ts";
+import { apiTests } from "../support/fixtures.ts";
 import {
-  createTestApp,
   type DialectName,
   dialects,
   errorOf,
@@ -246,11 +246,14 @@ const extraHeaders = fc.record(
 /** Printable, with no request-splitting characters: header values a client can send. */
 const headerSafe = (v: string) => v.replace(/[^\x20-\x7e]/g, "");
 
+const tests = apiTests({ env: { RATE_LIMITS: "off", ...unreachableOidcEnv } });
+
 // In order even under --sequence.shuffle: the routes are fuzzed first, then the last test reads
 // what the fuzzing stored (and the issue-18 routes, last in the table, are walked last).
 const inOrder = { shuffle: false };
 // @ts-expect-error describe.each hands its options to describe, which takes `shuffle`; its type omits it.
 describe.each(dialects)("fuzzing every API route on %s", inOrder, (dialect: DialectName) => {
+  const test = tests[dialect];
   let t: TestApp;
   const users: Partial<Record<"student" | "teacher" | "admin", SignedInUser>> = {};
   const ids: { report: string[]; user: string[] } = { report: [], user: [] };
@@ -260,8 +263,8 @@ describe.each(dialects)("fuzzing every API route on %s", inOrder, (dialect: Dial
   const timings = new Map<string, number>();
   const total = dialect === "pglite" ? runs : pgRuns;
 
-  beforeAll(async () => {
-    t = await createTestApp(dialect, { env: { RATE_LIMITS: "off", ...unreachableOidcEnv } });
+  test.beforeAll(async ({ t: app }) => {
+    t = app;
     users.student = await signIn(t, "student");
     users.teacher = await signIn(t, "teacher");
     users.admin = await signIn(t, "admin");
@@ -285,16 +288,13 @@ describe.each(dialects)("fuzzing every API route on %s", inOrder, (dialect: Dial
     }
     ids.user.push(users.student.user.uid);
   }, 120_000);
-  afterAll(async () => {
-    await t?.close();
-  });
 
   const perRoute = Math.ceil(total / routes.length);
   // The writes whose stored values the range check reads: few random inputs pass every check
   // (a signed-in teacher, a valid body, no student outside their classes), so these get more.
   const writes = new Set(["POST /api/reports", "POST /api/students", "POST /api/predict"]);
 
-  it.each(routes)(
+  test.each(routes)(
     `$key: no 5xx, every 4xx in the error shape (${perRoute} inputs)`,
     async (route) => {
       // Real ids too, except for deletions: the seeded reports stay for the database check.
@@ -385,7 +385,7 @@ describe.each(dialects)("fuzzing every API route on %s", inOrder, (dialect: Dial
     },
   );
 
-  it(`fuzzed ${total} inputs or more, and the database holds no value outside the contract's ranges`, async () => {
+  test(`fuzzed ${total} inputs or more, and the database holds no value outside the contract's ranges`, async () => {
     let count = 0;
     for (const m of statuses.values()) for (const c of m.values()) count += c;
     expect(count).toBeGreaterThanOrEqual(total);

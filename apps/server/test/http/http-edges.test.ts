@@ -6,9 +6,10 @@ import {
   largestReport,
 } from "@gradecast/contract/largest-bodies";
 import { messages } from "@gradecast/contract/messages";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { type SignedInUser, signIn } from "../support/accounts.ts";
-import { createTestApp, errorOf, type TestApp } from "../support/helpers.ts";
+import { apiTest } from "../support/fixtures.ts";
+import { errorOf, type TestApp } from "../support/helpers.ts";
 
 // What a probing client meets at the edges of the API: methods a path does not serve, bodies
 // that are not a UTF-8 JSON object, keys a route does not take, and requests Node itself refuses,
@@ -32,14 +33,16 @@ type Headers = Record<string, string | string[] | number | undefined>;
 const securityOf = (headers: Headers) =>
   Object.fromEntries(securityHeaderNames.map((name) => [name, String(headers[name])]));
 
+const test = apiTest("pglite");
+
 describe("the edges of the API", () => {
   let t: TestApp;
   let teacher: SignedInUser;
   let student: SignedInUser;
   /** The security headers of a normal answer. */
   let normal: Record<string, string>;
-  beforeAll(async () => {
-    t = await createTestApp("pglite");
+  test.beforeAll(async ({ t: app }) => {
+    t = app;
     teacher = await signIn(t, "teacher");
     student = await signIn(t, "student");
     const me = await t.app.inject({ method: "GET", url: "/api/me", headers: teacher.auth });
@@ -49,9 +52,6 @@ describe("the edges of the API", () => {
   });
   const expectSecurityHeaders = (headers: Headers, what: string) =>
     expect(securityOf(headers), what).toEqual(normal);
-  afterAll(async () => {
-    await t?.close();
-  });
 
   const json = (payload: string | Buffer, contentType = "application/json") =>
     t.app.inject({
@@ -61,7 +61,7 @@ describe("the edges of the API", () => {
       payload,
     });
 
-  it("answers a known path called with another method 405 with Allow", async () => {
+  test("answers a known path called with another method 405 with Allow", async () => {
     for (const [method, url, allow] of [
       ["TRACE", "/api/reports", "GET, HEAD, POST"],
       // QUERY without Content-Type, which Fastify alone would refuse with 400 first.
@@ -85,7 +85,7 @@ describe("the edges of the API", () => {
     expect((await t.app.inject({ method: "GET", url: "/api/nothing-here" })).statusCode).toBe(404);
   });
 
-  it("checks who calls before it reads the body: 401 whatever was sent", async () => {
+  test("checks who calls before it reads the body: 401 whatever was sent", async () => {
     for (const payload of ["{bad json", "null", "x".repeat(40_000)]) {
       const res = await t.app.inject({
         method: "POST",
@@ -98,7 +98,7 @@ describe("the edges of the API", () => {
     }
   });
 
-  it("refuses bytes that are not UTF-8 instead of storing replacement characters", async () => {
+  test("refuses bytes that are not UTF-8 instead of storing replacement characters", async () => {
     const before = (
       await t.app.inject({ method: "GET", url: "/api/me", headers: teacher.auth })
     ).json().name;
@@ -112,7 +112,7 @@ describe("the edges of the API", () => {
     expect(after.json().name).toBe(before);
   });
 
-  it("answers another charset 415, and a body that is not an object 400", async () => {
+  test("answers another charset 415, and a body that is not an object 400", async () => {
     const latin = await json('{"name":"Ana"}', "application/json; charset=iso-8859-1");
     expect(latin.statusCode).toBe(415);
     expect(errorOf(latin.body).code).toBe("unsupported_media_type");
@@ -132,7 +132,7 @@ describe("the edges of the API", () => {
     }
   });
 
-  it("answers JSON it cannot parse 400 in the error shape, with the security headers", async () => {
+  test("answers JSON it cannot parse 400 in the error shape, with the security headers", async () => {
     const res = await json('{"name": ');
     expect(res.statusCode).toBe(400);
     expect(errorOf(res.body)).toEqual({
@@ -142,7 +142,7 @@ describe("the edges of the API", () => {
     expectSecurityHeaders(res.headers, "bad JSON");
   });
 
-  it("takes each route's largest valid body, and answers one byte over its limit 413 naming it", async () => {
+  test("takes each route's largest valid body, and answers one byte over its limit 413 naming it", async () => {
     const reports = bodyLimitOf("POST /api/reports");
     const students = bodyLimitOf("POST /api/students");
     expect(reports).toBeGreaterThan(students);
@@ -182,7 +182,7 @@ describe("the edges of the API", () => {
     }
   });
 
-  it("refuses keys a route does not take, naming them, and changes nothing", async () => {
+  test("refuses keys a route does not take, naming them, and changes nothing", async () => {
     const res = await json(JSON.stringify({ name: "Mallory", role: "admin", isAdmin: true }));
     expect(res.statusCode).toBe(400);
     expect(errorOf(res.body).fields).toEqual({
@@ -194,7 +194,7 @@ describe("the edges of the API", () => {
     expect(me.json().name).not.toBe("Mallory");
   });
 
-  it("answers headers over 16 KB 431 in the error shape, with the security headers", async () => {
+  test("answers headers over 16 KB 431 in the error shape, with the security headers", async () => {
     const address = await t.app.listen({ port: 0, host: "127.0.0.1" });
     const { port } = new URL(address);
     const raw = await new Promise<string>((resolve, reject) => {

@@ -1,6 +1,6 @@
 import { readFile, writeFile } from "node:fs/promises";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../support/helpers.ts";
+import { describe, expect } from "vitest";
+import { apiTest } from "../support/fixtures.ts";
 
 // The API document is derived from the route declarations (docs/decisions/0015): moving where a
 // route is declared must not change what clients are told. The document the app serves is
@@ -9,16 +9,10 @@ import { createTestApp, type TestApp } from "../support/helpers.ts";
 // api apps/server/test/http/openapi-snapshot.test.ts, and the commit says what changed.
 const snapshot = new URL("../support/snapshots/openapi.json", import.meta.url);
 
-describe("the API document, against its committed snapshot", () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp("pglite");
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+const test = apiTest("pglite");
 
-  it("is byte for byte the committed document", async () => {
+describe("the API document, against its committed snapshot", () => {
+  test("is byte for byte the committed document", async ({ t }) => {
     const res = await t.app.inject({ method: "GET", url: "/api/openapi.json" });
     expect(res.statusCode).toBe(200);
     if (process.env.UPDATE_OPENAPI_SNAPSHOT) {

@@ -1,7 +1,8 @@
 import { questionByKey } from "@gradecast/contract/questionnaire";
 import { Validator } from "@seriousme/openapi-schema-validator";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, dialects, type TestApp } from "../support/helpers.ts";
+import { describe, expect } from "vitest";
+import { apiTests } from "../support/fixtures.ts";
+import { dialects, type TestApp } from "../support/helpers.ts";
 
 // The API document is generated from the route schemas (docs/decisions/0011-route-schemas.md):
 // it must be a valid OpenAPI 3.1 document naming every route the app serves, with the answers
@@ -29,7 +30,10 @@ type Operation = {
 };
 type Document = { openapi: string; paths: Record<string, Record<string, Operation>> };
 
+const tests = apiTests();
+
 describe.each(dialects)("the API document (%s)", (dialect) => {
+  const test = tests[dialect];
   let t: TestApp;
   let doc: Document;
   const operation = (method: string, path: string) => {
@@ -38,24 +42,21 @@ describe.each(dialects)("the API document (%s)", (dialect) => {
     return op;
   };
 
-  beforeAll(async () => {
-    t = await createTestApp(dialect);
+  test.beforeAll(async ({ t: app }) => {
+    t = app;
     const res = await t.app.inject({ method: "GET", url: "/api/openapi.json" });
     expect(res.statusCode).toBe(200);
     doc = res.json();
   });
-  afterAll(async () => {
-    await t.close();
-  });
 
-  it("passes an OpenAPI 3.1 validator", async () => {
+  test("passes an OpenAPI 3.1 validator", async () => {
     expect(doc.openapi).toBe("3.1.0");
     const result = await new Validator().validate(structuredClone(doc) as never);
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
   });
 
-  it("names every route the app registers, with an operationId, a summary and a success body", () => {
+  test("names every route the app registers, with an operationId, a summary and a success body", () => {
     expect(t.app.apiRouteList.length).toBeGreaterThan(60);
     const ids = new Set<string>();
     for (const route of t.app.apiRouteList) {
@@ -80,7 +81,7 @@ describe.each(dialects)("the API document (%s)", (dialect) => {
     expect(ids.size).toBe(t.app.apiRouteList.length);
   });
 
-  it("marks anonymous calls as such and the others as needing the ID token", () => {
+  test("marks anonymous calls as such and the others as needing the ID token", () => {
     expect(operation("post", "/api/auth/login").security).toEqual([]);
     expect(operation("get", "/api/health").security).toEqual([]);
     expect(operation("get", "/api/me").security).toBeUndefined();
@@ -88,7 +89,7 @@ describe.each(dialects)("the API document (%s)", (dialect) => {
     expect(Object.keys(operation("get", "/api/me").responses)).toContain("401");
   });
 
-  it("gives every questionnaire answer its enum or range", () => {
+  test("gives every questionnaire answer its enum or range", () => {
     const body = operation("post", "/api/students").requestBody?.content["application/json"]
       ?.schema as Schema;
     const properties = body.properties ?? {};
@@ -118,7 +119,7 @@ describe.each(dialects)("the API document (%s)", (dialect) => {
     expect(answer.properties?.band?.enum).toEqual(["improve", "good", "congratulations"]);
   });
 
-  it("links one call's answer to the next (register → login, create a report → read it)", () => {
+  test("links one call's answer to the next (register → login, create a report → read it)", () => {
     const register = operation("post", "/api/auth/register").responses["201"]?.links;
     expect(register).toMatchObject({ login: { operationId: "postAuthLogin" } });
     const report = operation("post", "/api/reports").responses["201"]?.links;
@@ -127,7 +128,7 @@ describe.each(dialects)("the API document (%s)", (dialect) => {
     });
   });
 
-  it("lists the same operations on the page at /api/docs, and answers at the former address", async () => {
+  test("lists the same operations on the page at /api/docs, and answers at the former address", async () => {
     const page = await t.app.inject({ method: "GET", url: "/api/docs" });
     expect(page.statusCode).toBe(200);
     expect(page.headers["content-type"]).toContain("text/html");

@@ -1,8 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect } from "vitest";
 import { randomIp, signIn, testPassword, uniqueEmail } from "../support/accounts.ts";
-import { createTestApp, dialects, type TestApp } from "../support/helpers.ts";
+import { apiTest } from "../support/fixtures.ts";
+import { dialects } from "../support/helpers.ts";
 
 // Every counter the server keeps in Redis carries REDIS_KEY_PREFIX, so that several instances
 // or applications can share one Redis (a key once seen in use was "undefinedundefined-login-failed").
@@ -20,27 +21,38 @@ async function keysMatching(redis: Redis, pattern: string): Promise<string[]> {
   return found.sort();
 }
 
+/** Each database's app counts in Redis under a prefix of its own. */
+const prefixes = Object.fromEntries(
+  dialects.map((dialect) => [dialect, `gradecast-test-${randomBytes(4).toString("hex")}:`]),
+);
+const tests = Object.fromEntries(
+  dialects.map((dialect) => [
+    dialect,
+    apiTest(dialect, {
+      env: { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: prefixes[dialect]!, RATE_LIMITS: "on" },
+    }),
+  ]),
+);
+
 describe.each(dialects)("rate-limit keys in Redis (%s)", (dialect) => {
-  const prefix = `gradecast-test-${randomBytes(4).toString("hex")}:`;
-  let t: TestApp;
+  const test = tests[dialect]!;
+  const prefix = prefixes[dialect]!;
   let redis: Redis;
 
   beforeAll(async () => {
     redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
     await redis.connect();
-    t = await createTestApp(dialect, {
-      env: { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: prefix, RATE_LIMITS: "on" },
-    });
   });
 
   afterAll(async () => {
-    await t?.close();
     const ours = await keysMatching(redis, `${prefix}*`);
     if (ours.length > 0) await redis.del(...ours);
     redis.disconnect();
   });
 
-  it("names every counter of sign-up, sign-in, reset and per-account limits with the prefix", async () => {
+  test("names every counter of sign-up, sign-in, reset and per-account limits with the prefix", async ({
+    t,
+  }) => {
     const ip = randomIp();
     const email = uniqueEmail("keys");
     const post = (url: string, payload: Record<string, string>) =>

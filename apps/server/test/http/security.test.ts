@@ -6,13 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../src/app.ts";
 import { loadConfig } from "../../src/config.ts";
 import { type SignedInUser, sendRefreshCookie, signIn } from "../support/accounts.ts";
-import {
-  createTestApp,
-  createTestDatabase,
-  dialects,
-  errorOf,
-  type TestApp,
-} from "../support/helpers.ts";
+import { apiTests } from "../support/fixtures.ts";
+import { createTestDatabase, dialects, errorOf, type TestApp } from "../support/helpers.ts";
 import { hostileTexts } from "../support/security-payloads.ts";
 
 // Security checks a client can observe: response headers, the refresh cookie's flags, hostile
@@ -68,18 +63,18 @@ const validReport = {
   feedback: "Clear and careful work.",
 };
 
+const tests = apiTests();
+
 describe.each(dialects)("security on %s", (dialect) => {
+  const test = tests[dialect];
   let t: TestApp;
   let teacher: SignedInUser;
-  beforeAll(async () => {
-    t = await createTestApp(dialect);
+  test.beforeAll(async ({ t: app }) => {
+    t = app;
     teacher = await signIn(t, "teacher");
   });
-  afterAll(async () => {
-    await t.close();
-  });
 
-  it("sends strict headers on API answers, errors included", async () => {
+  test("sends strict headers on API answers, errors included", async () => {
     const cases = [
       { method: "GET" as const, url: "/api/health" },
       { method: "GET" as const, url: "/api/me", headers: teacher.auth },
@@ -94,7 +89,7 @@ describe.each(dialects)("security on %s", (dialect) => {
     }
   });
 
-  it("sets the refresh cookie HttpOnly, SameSite=Strict, on /api/auth only, and clears it on logout", async () => {
+  test("sets the refresh cookie HttpOnly, SameSite=Strict, on /api/auth only, and clears it on logout", async () => {
     const login = await t.app.inject({
       method: "POST",
       url: "/api/auth/login",
@@ -131,7 +126,7 @@ describe.each(dialects)("security on %s", (dialect) => {
     errorOf(again.body);
   });
 
-  it("stores injection and script payloads in report fields verbatim, and searches them literally", async () => {
+  test("stores injection and script payloads in report fields verbatim, and searches them literally", async () => {
     const ids: Array<{ id: string; text: string }> = [];
     for (const text of hostileTexts) {
       const res = await t.app.inject({
@@ -176,7 +171,7 @@ describe.each(dialects)("security on %s", (dialect) => {
     expect(me.statusCode).toBe(200);
   });
 
-  it("stores injection and script payloads in user names verbatim", async () => {
+  test("stores injection and script payloads in user names verbatim", async () => {
     for (const text of hostileTexts) {
       const patched = await t.app.inject({
         method: "PATCH",
@@ -194,7 +189,7 @@ describe.each(dialects)("security on %s", (dialect) => {
     expect(student.user.name).toBe(text);
   });
 
-  it("refuses a NUL character in any text with 400 naming the field, and stores nothing", async () => {
+  test("refuses a NUL character in any text with 400 naming the field, and stores nothing", async () => {
     const before = await t.app.inject({ url: "/api/reports", headers: teacher.auth });
     const report = {
       studentName: "Nul Student",
@@ -229,7 +224,7 @@ describe.each(dialects)("security on %s", (dialect) => {
     expect((me.json() as { name: string }).name).not.toContain("\u0000");
   });
 
-  it("answers an oversized body with 413 in the error shape", async () => {
+  test("answers an oversized body with 413 in the error shape", async () => {
     for (const url of ["/api/reports", "/api/auth/register"]) {
       const res = await t.app.inject({
         method: "POST",
@@ -242,7 +237,7 @@ describe.each(dialects)("security on %s", (dialect) => {
     }
   });
 
-  it("answers addresses the router cannot take in the error shape", async () => {
+  test("answers addresses the router cannot take in the error shape", async () => {
     const cases = [
       { method: "GET" as const, url: "/api/reports/%E0%A4%A", status: 400 },
       { method: "GET" as const, url: `/api/reports/${"a".repeat(500)}`, status: 414 },
@@ -259,7 +254,7 @@ describe.each(dialects)("security on %s", (dialect) => {
     }
   });
 
-  it("answers malformed JSON with 400 in the error shape", async () => {
+  test("answers malformed JSON with 400 in the error shape", async () => {
     const bodies = [
       '{"studentName": ',
       "{studentName: 'x'}",
@@ -288,7 +283,7 @@ describe.each(dialects)("security on %s", (dialect) => {
     expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
   });
 
-  it("answers a body that is not JSON with 415 in the error shape", async () => {
+  test("answers a body that is not JSON with 415 in the error shape", async () => {
     const cases = [
       ["application/xml", "<report/>"],
       ["application/x-www-form-urlencoded", "studentName=x&marks=1"],

@@ -77,6 +77,7 @@ describe.each(dialects)("skeleton on %s", (dialect) => {
     expect(res.json()).toEqual({ contactEmail: null, schoolName: null });
     expect(res.headers["cache-control"]).toBe("public, max-age=300");
 
+    // An app of its own: the contact address and school name are read from its environment at start.
     const school = await createTestApp(dialect, {
       env: { CONTACT_EMAIL: " helpdesk@school.example ", SCHOOL_NAME: " Hillside School " },
     });
@@ -137,6 +138,7 @@ describe.each(dialects)("skeleton on %s", (dialect) => {
   });
 
   test("answers 503 with db unavailable when the database is gone", async () => {
+    // A throwaway app of its own, since the test closes its database.
     const other = await createTestApp(dialect);
     await other.database.close();
     const res = await other.app.inject({ method: "GET", url: "/api/health" });

@@ -1,6 +1,6 @@
 import { messages } from "@gradecast/contract/messages";
 import * as argon2 from "@node-rs/argon2";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { loginLimits } from "../../src/auth/login-guard.ts";
 import { hashConcurrency, hashLoad, hashQueueLimit } from "../../src/auth/passwords.ts";
 import { memoryAttempts } from "../../src/limits/attempts.ts";
@@ -11,18 +11,19 @@ import {
   testPassword,
   uniqueEmail,
 } from "../support/accounts.ts";
-import { createTestApp, dialects, errorOf, type TestApp, withTestApp } from "../support/helpers.ts";
+import { apiTest, apiTests } from "../support/fixtures.ts";
+import { dialects, errorOf, type TestApp, withTestApp } from "../support/helpers.ts";
 
 // The account-protecting limits attacked as a reviewer would: guesses spread over addresses,
 // guesses in parallel, and the owner's own browser during an attack.
 
+const tests = apiTests();
+
 describe.each(dialects)("sign-in throttling (%s)", (dialect) => {
+  const test = tests[dialect];
   let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(dialect);
-  });
-  afterAll(async () => {
-    await t?.close();
+  test.beforeAll(async ({ t: app }) => {
+    t = app;
   });
 
   const login = (email: string, password: string, opts: { ip?: string; cookie?: string } = {}) =>
@@ -43,7 +44,7 @@ describe.each(dialects)("sign-in throttling (%s)", (dialect) => {
     return { owner, device: device?.value ?? "" };
   }
 
-  it("30 wrong passwords from 30 addresses throttle the account; the owner's browser still signs in", async () => {
+  test("30 wrong passwords from 30 addresses throttle the account; the owner's browser still signs in", async () => {
     const { owner, device } = await ownerWithDevice();
     const statuses: number[] = [];
     for (let i = 0; i < 30; i++) statuses.push((await login(owner.email, `wrong ${i}`)).statusCode);
@@ -64,7 +65,7 @@ describe.each(dialects)("sign-in throttling (%s)", (dialect) => {
     expect((await login(other.email, "wrong again", { cookie: device })).statusCode).toBe(401);
   });
 
-  it("the wait doubles with each try past the limit, up to an hour", async () => {
+  test("the wait doubles with each try past the limit, up to an hour", async () => {
     const email = uniqueEmail("doubling");
     const waits: number[] = [];
     for (let i = 0; i < loginLimits.account + 4; i++) {
@@ -76,7 +77,7 @@ describe.each(dialects)("sign-in throttling (%s)", (dialect) => {
     expect(waits.at(-1)).toBe(60 * 60);
   });
 
-  it("50 parallel wrong sign-ins get no more than the limit through to the password check", async () => {
+  test("50 parallel wrong sign-ins get no more than the limit through to the password check", async () => {
     const owner = await signIn(t, "student");
     const results = await Promise.all(
       Array.from({ length: 50 }, (_, i) => login(owner.email, `parallel ${i}`)),
@@ -86,7 +87,7 @@ describe.each(dialects)("sign-in throttling (%s)", (dialect) => {
     expect(results.filter((r) => r.statusCode === 429)).toHaveLength(50 - checked);
   });
 
-  it("right passwords from one school address use none of its allowance", async () => {
+  test("right passwords from one school address use none of its allowance", async () => {
     const ip = randomIp();
     const pupils = await Promise.all(Array.from({ length: 3 }, () => signIn(t, "student")));
     for (let round = 0; round < 4; round++) {
@@ -175,9 +176,13 @@ describe.each(dialects)("the owner's browser and the per-address limit (%s)", (d
   });
 });
 
+const queueTests = apiTests({ env: { RATE_LIMITS: "off" } });
+
 describe.each(dialects)("the password-hash queue (%s)", (dialect) => {
-  it("answers 503 with Retry-After once it is full, and serves again once it drains", async () => {
-    const t = await createTestApp(dialect, { env: { RATE_LIMITS: "off" } });
+  const test = queueTests[dialect];
+  test("answers 503 with Retry-After once it is full, and serves again once it drains", async ({
+    t,
+  }) => {
     // Verifications wait on a gate the test opens, so the queue fills without a race against
     // hashes finishing (argon2's verify is watched by setup/cheap-hashes.ts).
     const verify = vi.mocked(argon2.verify);
@@ -236,21 +241,20 @@ describe.each(dialects)("the password-hash queue (%s)", (dialect) => {
     } finally {
       open();
       if (real) verify.mockImplementation(real);
-      await t.close();
     }
   }, 180_000);
 });
 
+const floodTest = apiTest("pglite");
+
 describe("reset-password under a flood of made-up tokens", () => {
+  const test = floodTest;
   let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp("pglite");
-  });
-  afterAll(async () => {
-    await t?.close();
+  test.beforeAll(async ({ t: app }) => {
+    t = app;
   });
 
-  it("200 concurrent bogus resets queue no password hash, and a correct sign-in still answers", async () => {
+  test("200 concurrent bogus resets queue no password hash, and a correct sign-in still answers", async () => {
     const owner = await signIn(t, "student");
     const flood = Promise.all(
       Array.from({ length: 200 }, (_, i) =>
@@ -292,7 +296,7 @@ describe("reset-password under a flood of made-up tokens", () => {
     expect(errorOf(answers[0]!.body).code).toBe("invalid_token");
   });
 
-  it("limits reset tries per address", async () => {
+  test("limits reset tries per address", async () => {
     const ip = randomIp();
     const statuses: number[] = [];
     for (let i = 0; i < 62; i++) {
@@ -309,31 +313,32 @@ describe("reset-password under a flood of made-up tokens", () => {
   });
 });
 
+const codeTests = apiTests({ env: { RATE_LIMITS: "off" } });
+
 describe.each(dialects)("verification codes in parallel (%s)", (dialect) => {
-  it("10 parallel wrong codes: no more than the 5 allowed are ever tried", async () => {
-    await withTestApp(dialect, { env: { RATE_LIMITS: "off" } }, async (t) => {
-      const user = await signIn(t, "student", { verified: false });
-      const attempts = async () =>
-        (
-          await t.database.db
-            .selectFrom("email_codes")
-            .select("attempts")
-            .where("user_id", "=", user.user.uid)
-            .executeTakeFirstOrThrow()
-        ).attempts;
-      expect(await attempts()).toBe(0);
-      const wrong = await Promise.all(
-        Array.from({ length: 10 }, (_, i) =>
-          t.app.inject({
-            method: "POST",
-            url: "/api/verify",
-            headers: user.auth,
-            payload: { code: String(100000 + i) },
-          }),
-        ),
-      );
-      expect(wrong.every((r) => r.statusCode === 400)).toBe(true);
-      expect(await attempts()).toBe(5);
-    });
+  const test = codeTests[dialect];
+  test("10 parallel wrong codes: no more than the 5 allowed are ever tried", async ({ t }) => {
+    const user = await signIn(t, "student", { verified: false });
+    const attempts = async () =>
+      (
+        await t.database.db
+          .selectFrom("email_codes")
+          .select("attempts")
+          .where("user_id", "=", user.user.uid)
+          .executeTakeFirstOrThrow()
+      ).attempts;
+    expect(await attempts()).toBe(0);
+    const wrong = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        t.app.inject({
+          method: "POST",
+          url: "/api/verify",
+          headers: user.auth,
+          payload: { code: String(100000 + i) },
+        }),
+      ),
+    );
+    expect(wrong.every((r) => r.statusCode === 400)).toBe(true);
+    expect(await attempts()).toBe(5);
   });
 });

@@ -1,10 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../../src/config.ts";
-import { createTestApp, errorOf, type TestApp } from "../support/helpers.ts";
+import { apiTest } from "../support/fixtures.ts";
+import { errorOf } from "../support/helpers.ts";
 
 // TRUST_PROXY: the client is the right-most X-Forwarded-For address that is not a trusted proxy,
 // so what a client writes at the left of the header is never believed. `true`, which took the
 // left-most entry, is refused at start.
+const proxySettings = ["1", "127.0.0.1"];
+/** An app per setting, each with its own rate-limit counters. */
+const behindProxy = Object.fromEntries(
+  proxySettings.map((setting) => [setting, apiTest("pglite", { env: { TRUST_PROXY: setting } })]),
+);
+
 describe("TRUST_PROXY", () => {
   it("refuses true with what to set instead, and reads a hop count or proxy addresses", () => {
     expect(() => loadConfig({ TRUST_PROXY: "true" })).toThrow(ConfigError);
@@ -27,17 +34,12 @@ describe("TRUST_PROXY", () => {
     }
   });
 
-  for (const setting of ["1", "127.0.0.1"]) {
+  for (const setting of proxySettings) {
     describe(`behind one trusted proxy (TRUST_PROXY=${setting})`, () => {
-      let t: TestApp;
-      beforeAll(async () => {
-        t = await createTestApp("pglite", { env: { TRUST_PROXY: setting } });
-      });
-      afterAll(async () => {
-        await t?.close();
-      });
-
-      it("a client that rotates the left of X-Forwarded-For does not escape a per-address limit", async () => {
+      const test = behindProxy[setting]!;
+      test("a client that rotates the left of X-Forwarded-For does not escape a per-address limit", async ({
+        t,
+      }) => {
         // Reset emails: 30 an hour per client address. The proxy appends the address it saw.
         const statuses: number[] = [];
         for (let i = 0; i < 32; i++) {

@@ -4,9 +4,8 @@ import type { JobStatus } from "@gradecast/contract/jobs";
 import type { ModelState } from "@gradecast/contract/model-lifecycle";
 import type { PredictionResult } from "@gradecast/contract/prediction";
 import { loadDefaultModel, type ModelArtifact } from "@gradecast/model";
-import { sql } from "kysely";
 import { describe, expect } from "vitest";
-import { type SignedInUser, totpCode } from "../support/accounts.ts";
+import { type SignedInUser, staleSignIn, totpCode } from "../support/accounts.ts";
 import { enrol, makeClass } from "../support/class-fixtures.ts";
 import { api, type Caller } from "../support/class-helpers.ts";
 import { apiTests } from "../support/fixtures.ts";
@@ -207,14 +206,8 @@ describe.each(dialects)("the model's versions on %s", (dialect) => {
     const missing = await call(t, "POST", "/api/admin/model/promote", admin, { version: "nope" });
     expect(missing.statusCode).toBe(404);
 
-    const longAgo = new Date(Date.now() - 11 * 60_000);
-    await sql`update sessions set created_at = ${longAgo}, signed_in_at = ${longAgo},
-      reauthenticated_at = null where user_id = ${admin.user.uid}`.execute(t.database.db);
-    await t.database.db
-      .updateTable("users")
-      .set({ mfa_last_step: null })
-      .where("id", "=", admin.user.uid)
-      .execute();
+    // The code of that sign-in was used then, not in this 30-second step.
+    await staleSignIn(t, admin);
     const stale = await call(t, "POST", "/api/admin/model/promote", admin, {
       version: "test-reauth",
     });

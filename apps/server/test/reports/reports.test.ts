@@ -2,11 +2,12 @@ import { formatDayTime } from "@gradecast/contract/dates";
 import { messages } from "@gradecast/contract/messages";
 import type { Report } from "@gradecast/contract/reports";
 import { sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect } from "vitest";
 import { exportCsv } from "../../src/reports/service.ts";
 import type { Services } from "../../src/services.ts";
 import { signIn } from "../support/accounts.ts";
-import { createTestApp, dialects, errorOf, type TestApp } from "../support/helpers.ts";
+import { apiTests } from "../support/fixtures.ts";
+import { dialects, errorOf, type TestApp } from "../support/helpers.ts";
 import { parseCsv } from "../support/reports-csv-parser.ts";
 
 // Student reports through the real API (issue 4): validation boundaries with the contract's exact messages,
@@ -24,22 +25,22 @@ const valid = {
   feedback: "Steady progress.",
 };
 
+const tests = apiTests();
+
 describe.each(dialects)("reports on %s", (dialect) => {
+  const test = tests[dialect];
   let t: TestApp;
   let teacher: Session;
   let otherTeacher: Session;
   let admin: Session;
   let student: Session;
 
-  beforeAll(async () => {
-    t = await createTestApp(dialect);
+  test.beforeAll(async ({ t: app }) => {
+    t = app;
     teacher = await signIn(t, "teacher", { name: "Tess Teacher" });
     otherTeacher = await signIn(t, "teacher", { name: "Otto Other" });
     admin = await signIn(t, "admin", { name: "Ada Admin" });
     student = await signIn(t, "student", { name: "Sam Student" });
-  });
-  afterAll(async () => {
-    await t?.close();
   });
 
   const post = (who: Session, payload: unknown) =>
@@ -74,7 +75,7 @@ describe.each(dialects)("reports on %s", (dialect) => {
     return (res.json() as { report: Report }).report;
   };
 
-  it("files a report: 201, numbers stored as numbers, text trimmed, author and time recorded", async () => {
+  test("files a report: 201, numbers stored as numbers, text trimmed, author and time recorded", async () => {
     const before = Date.now();
     const res = await post(teacher, {
       ...valid,
@@ -133,7 +134,7 @@ describe.each(dialects)("reports on %s", (dialect) => {
       ["assignments", 6, 6],
       ["assignments", "6", 6],
     ];
-    it.each(ok)("accepts %s = %j and stores %d", async (field, value, stored) => {
+    test.each(ok)("accepts %s = %j and stores %d", async (field, value, stored) => {
       const report = await create(teacher, { [field]: value });
       expect(report[field as "marks"]).toBe(stored);
     });
@@ -184,7 +185,7 @@ describe.each(dialects)("reports on %s", (dialect) => {
       ["feedback", "", required],
       ["feedback", "x".repeat(2001), "Use at most 2000 characters."],
     ];
-    it.each(refused)(
+    test.each(refused)(
       "refuses %s = %j with its message, storing nothing",
       async (field, value, message) => {
         const before = await count();
@@ -200,7 +201,7 @@ describe.each(dialects)("reports on %s", (dialect) => {
       },
     );
 
-    it("accepts the longest allowed texts", async () => {
+    test("accepts the longest allowed texts", async () => {
       const report = await create(teacher, {
         studentName: "n".repeat(100),
         course: "c".repeat(100),
@@ -209,7 +210,7 @@ describe.each(dialects)("reports on %s", (dialect) => {
       expect(report.feedback).toHaveLength(2000);
     });
 
-    it("keeps names and courses on one line; feedback may have lines but no control characters", async () => {
+    test("keeps names and courses on one line; feedback may have lines but no control characters", async () => {
       for (const [field, value] of [
         ["studentName", "Ann\nSmith"],
         ["course", "Maths\u202E"],
@@ -225,7 +226,7 @@ describe.each(dialects)("reports on %s", (dialect) => {
       expect(report.feedback).toBe("Line one.\nLine two.\tIndented.");
     });
 
-    it("names every missing field of an empty form", async () => {
+    test("names every missing field of an empty form", async () => {
       const res = await post(teacher, {});
       expect(res.statusCode).toBe(400);
       const error = errorOf(res.body);
@@ -241,7 +242,7 @@ describe.each(dialects)("reports on %s", (dialect) => {
       ]);
     });
 
-    it("validates an edit with the same rules, changing nothing on refusal", async () => {
+    test("validates an edit with the same rules, changing nothing on refusal", async () => {
       const report = await create(teacher, { studentName: "Edit Bounds" });
       for (const [body, message] of [
         [{ marks: 101 }, range],
@@ -280,14 +281,14 @@ describe.each(dialects)("reports on %s", (dialect) => {
       return (res.json() as { items: Report[] }).items.map((r) => r.studentName).sort();
     };
 
-    it("matches a case-insensitive substring of the name", async () => {
+    test("matches a case-insensitive substring of the name", async () => {
       expect(await names("aLiCe")).toEqual(["SEARCHY ALICE JONES", "Searchy Alice Smith"]);
       expect(await names("ice jon")).toEqual(["SEARCHY ALICE JONES"]);
       expect(await names("searchy")).toHaveLength(6);
       expect(await names("nobody-by-that-name")).toEqual([]);
     });
 
-    it("searches %, _ and \\ literally", async () => {
+    test("searches %, _ and \\ literally", async () => {
       expect(await names("%")).toEqual(["Searchy Bob 100% Sure"]);
       expect(await names("0%")).toEqual(["Searchy Bob 100% Sure"]);
       expect(await names("_")).toEqual(["Searchy Under_score Kid"]);
@@ -297,7 +298,7 @@ describe.each(dialects)("reports on %s", (dialect) => {
       expect(await names("alice%smith")).toEqual([]);
     });
 
-    it("finds an accented name however its letters were typed (composed or not)", async () => {
+    test("finds an accented name however its letters were typed (composed or not)", async () => {
       // "José" typed as "e" plus a combining acute accent, as some keyboards and pastes send it.
       const decomposed = "Accenty Jose\u0301 Ramos";
       const report = await create(teacher, { studentName: decomposed });
@@ -311,7 +312,7 @@ describe.each(dialects)("reports on %s", (dialect) => {
       );
     });
 
-    it("keeps the search when paging and in the export", async () => {
+    test("keeps the search when paging and in the export", async () => {
       const first = await get(teacher, "/api/reports?search=searchy&limit=4&sort=name");
       const page1 = first.json() as { items: Report[]; nextCursor: string };
       expect(page1.items).toHaveLength(4);
@@ -360,7 +361,7 @@ describe.each(dialects)("reports on %s", (dialect) => {
       marks: sql`marks desc, id desc`,
     };
 
-    it.each(["date", "name", "marks"] as const)(
+    test.each(["date", "name", "marks"] as const)(
       "walks every report exactly once, in order, sorted by %s",
       async (sort) => {
         // The teacher's own reports: other tests may have filed some of other authors' first.
@@ -395,7 +396,7 @@ describe.each(dialects)("reports on %s", (dialect) => {
       },
     );
 
-    it("pages through the longest names in any script (the cursor carries the name)", async () => {
+    test("pages through the longest names in any script (the cursor carries the name)", async () => {
       const long = ["😀".repeat(50), "李".repeat(100), "İ".repeat(100), "ß".repeat(100)];
       const made = new Set<string>();
       for (const studentName of long) made.add((await create(teacher, { studentName })).id);
@@ -415,7 +416,7 @@ describe.each(dialects)("reports on %s", (dialect) => {
       expect(new Set(seen).size).toBe(seen.length);
     });
 
-    it("answers at most 100 a page and refuses bad paging input", async () => {
+    test("answers at most 100 a page and refuses bad paging input", async () => {
       const res = await get(teacher, "/api/reports?limit=100");
       expect((res.json() as { items: Report[] }).items.length).toBeLessThanOrEqual(100);
       expect(res.statusCode).toBe(200);
@@ -452,7 +453,7 @@ describe.each(dialects)("reports on %s", (dialect) => {
   describe("who may change a report", () => {
     // A free-text report is its author's and the admins' (docs/decisions/0005): another teacher
     // is told it does not exist.
-    it("hides a free-text report from another teacher: 404 to read, edit and delete", async () => {
+    test("hides a free-text report from another teacher: 404 to read, edit and delete", async () => {
       const report = await create(teacher, { studentName: "Owned Report" });
       const read = await get(otherTeacher, `/api/reports/${report.id}`);
       expect(read.statusCode).toBe(404);
@@ -465,7 +466,7 @@ describe.each(dialects)("reports on %s", (dialect) => {
       expect((after.json() as { report: Report }).report).toEqual(report);
     });
 
-    it("lets the author edit (partially) and records it in the audit log", async () => {
+    test("lets the author edit (partially) and records it in the audit log", async () => {
       const report = await create(teacher, { studentName: "Author Edits", marks: 40 });
       const res = await patch(teacher, report.id, { marks: "41", feedback: "  Better.  " });
       expect(res.statusCode, res.body).toBe(200);
@@ -491,7 +492,7 @@ describe.each(dialects)("reports on %s", (dialect) => {
       ]);
     });
 
-    it("lets an admin edit and delete any report; a deleted report is gone", async () => {
+    test("lets an admin edit and delete any report; a deleted report is gone", async () => {
       const report = await create(teacher, { studentName: "Admin Target" });
       const edit = await patch(admin, report.id, { behavior: "Excellent" });
       expect(edit.statusCode).toBe(200);
@@ -512,13 +513,13 @@ describe.each(dialects)("reports on %s", (dialect) => {
       ]);
     });
 
-    it("lets the author delete their own report", async () => {
+    test("lets the author delete their own report", async () => {
       const report = await create(teacher, { studentName: "Author Deletes" });
       expect((await del(teacher, report.id)).statusCode).toBe(204);
       expect((await get(admin, `/api/reports/${report.id}`)).statusCode).toBe(404);
     });
 
-    it("answers 404 for an unknown or malformed id", async () => {
+    test("answers 404 for an unknown or malformed id", async () => {
       for (const id of ["00000000-0000-4000-8000-000000000000", "not-a-uuid", "1"]) {
         const read = await get(teacher, `/api/reports/${id}`);
         expect(read.statusCode, id).toBe(404);
@@ -540,7 +541,7 @@ describe.each(dialects)("reports on %s", (dialect) => {
         ["DELETE", `/api/reports/${id}`],
       ] as const;
 
-    it("refuses students with 403 and signed-out callers with 401, changing nothing", async () => {
+    test("refuses students with 403 and signed-out callers with 401, changing nothing", async () => {
       const report = await create(teacher, { studentName: "Role Check" });
       const before = await count();
       for (const [method, url] of calls(report.id)) {
@@ -564,14 +565,14 @@ describe.each(dialects)("reports on %s", (dialect) => {
       expect((await get(admin, `/api/reports/${report.id}`)).json()).toEqual({ report });
     });
 
-    it("lets an admin file a report", async () => {
+    test("lets an admin file a report", async () => {
       const report = await create(admin, { studentName: "Filed By Admin" });
       expect(report.authorName).toBe("Ada Admin");
     });
   });
 
   describe("CSV export", () => {
-    it("round-trips commas, quotes, line breaks and formula cells", async () => {
+    test("round-trips commas, quotes, line breaks and formula cells", async () => {
       const tricky = [
         { studentName: "Csv Smith, Ann", feedback: 'She said "great", then left.' },
         { studentName: "Csv Line Break", feedback: "one\r\ntwo\nthree" },
@@ -630,7 +631,7 @@ describe.each(dialects)("reports on %s", (dialect) => {
       expect(rows.slice(1).map((r) => r[10])).toEqual(listed.items.map((r) => r.id));
     });
 
-    it("exports every report of the search across many internal pages", async () => {
+    test("exports every report of the search across many internal pages", async () => {
       const total = await count();
       const lines: string[] = [];
       const services = { db: t.database.db } as unknown as Services;

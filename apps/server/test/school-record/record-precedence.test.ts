@@ -1,11 +1,4 @@
-import {
-  type ClassRisk,
-  classRiskSchema,
-  type RiskItem,
-  riskCells,
-  riskColumns,
-  riskMessages,
-} from "@gradecast/contract/class-risk";
+import { riskCells, riskColumns, riskMessages } from "@gradecast/contract/class-risk";
 import type { PredictionHistory, PredictionResult } from "@gradecast/contract/prediction";
 import { loadDefaultModel } from "@gradecast/model";
 import { describe, expect } from "vitest";
@@ -14,7 +7,7 @@ import type { JobContext } from "../../src/jobs/queue.ts";
 import { recomputeAfterModelChange, recomputePredictions } from "../../src/prediction/recompute.ts";
 import type { SignedInUser } from "../support/accounts.ts";
 import { enrol, makeClass } from "../support/class-fixtures.ts";
-import { api } from "../support/class-helpers.ts";
+import { api, riskItemOf } from "../support/class-helpers.ts";
 import { apiTests } from "../support/fixtures.ts";
 import { dialects, type TestApp } from "../support/helpers.ts";
 import { sampleQuestionnaire } from "../support/sample-answers.ts";
@@ -94,16 +87,7 @@ describe.each(dialects)("the record wins (%s)", (dialect) => {
       .orderBy("created_at")
       .orderBy("id")
       .execute();
-  const riskOf = async (t: TestApp, who: SignedInUser, classId: string): Promise<ClassRisk> => {
-    const res = await api(t).call("GET", `/api/classes/${classId}/risk`, who);
-    expect(res.statusCode, res.body).toBe(200);
-    return classRiskSchema.parse(res.json());
-  };
-  const itemOf = (r: ClassRisk, who: SignedInUser): RiskItem => {
-    const item = r.items.find((i) => i.studentId === who.user.uid);
-    if (!item) throw new Error(`${who.user.name} is not on the list`);
-    return item;
-  };
+  const riskOf = (t: TestApp, who: SignedInUser, classId: string) => api(t).riskList(who, classId);
 
   test("uses the record's values where it holds them, says so, and keeps the student's own", async ({
     t,
@@ -230,7 +214,7 @@ describe.each(dialects)("the record wins (%s)", (dialect) => {
     for (const who of [far, near, absent]) await predict(t, who, answers);
 
     const r = await riskOf(t, teacher, classId);
-    expect(itemOf(r, far)).toMatchObject({
+    expect(riskItemOf(r, far)).toMatchObject({
       differs: true,
       updating: false,
       inputs: {
@@ -240,11 +224,11 @@ describe.each(dialects)("the record wins (%s)", (dialect) => {
         failures: { value: 0, source: "student" },
       },
     });
-    expect(itemOf(r, near)).toMatchObject({
+    expect(riskItemOf(r, near)).toMatchObject({
       differs: false,
       inputs: { G1: { value: 11, source: "school" }, absences: { value: 12, source: "school" } },
     });
-    expect(itemOf(r, absent)).toMatchObject({
+    expect(riskItemOf(r, absent)).toMatchObject({
       differs: true,
       inputs: { G1: { value: 10, source: "student" }, absences: { value: 13, source: "school" } },
     });
@@ -256,7 +240,7 @@ describe.each(dialects)("the record wins (%s)", (dialect) => {
         ["G1", "G2", "absences", "failures"].sort(),
       );
     }
-    expect(JSON.stringify(itemOf(r, far))).not.toContain('"value":10');
+    expect(JSON.stringify(riskItemOf(r, far))).not.toContain('"value":10');
   });
 
   test("never shows a figure older than the record; the recomputation makes the fresh one", async ({
@@ -278,7 +262,7 @@ describe.each(dialects)("the record wins (%s)", (dialect) => {
     await predict(t, steady, answers);
     const version = await setRecord(t, classId, student.user.uid, { g1: 4 });
 
-    const stale = itemOf(await riskOf(t, teacher, classId), student);
+    const stale = riskItemOf(await riskOf(t, teacher, classId), student);
     expect(stale).toMatchObject({
       answered: true,
       updating: true,
@@ -325,7 +309,7 @@ describe.each(dialects)("the record wins (%s)", (dialect) => {
     expect(await storedOf(t, steady)).toHaveLength(1);
     expect(await storedOf(t, silent)).toHaveLength(0);
 
-    const fresh = itemOf(await riskOf(t, teacher, classId), student);
+    const fresh = riskItemOf(await riskOf(t, teacher, classId), student);
     expect(fresh).toMatchObject({
       updating: false,
       inputs: { G1: { value: 4, source: "school" } },
@@ -374,7 +358,9 @@ describe.each(dialects)("the record wins (%s)", (dialect) => {
         .where("user_id", "=", who.user.uid)
         .execute();
     }
-    expect(itemOf(await riskOf(t, teacher, classId), enrolled)).toMatchObject({ updating: true });
+    expect(riskItemOf(await riskOf(t, teacher, classId), enrolled)).toMatchObject({
+      updating: true,
+    });
 
     // At start, the newest prediction by another model asks for the recomputation of all.
     const services = { db: t.database.db, model: loadDefaultModel(), config: t.config };
@@ -398,6 +384,8 @@ describe.each(dialects)("the record wins (%s)", (dialect) => {
       });
     }
     expect((await storedOf(t, alone)).at(-1)!.class_id).toBeNull();
-    expect(itemOf(await riskOf(t, teacher, classId), enrolled)).toMatchObject({ updating: false });
+    expect(riskItemOf(await riskOf(t, teacher, classId), enrolled)).toMatchObject({
+      updating: false,
+    });
   });
 });

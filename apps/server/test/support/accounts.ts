@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import type { User } from "@gradecast/contract/auth";
+import { sql } from "kysely";
 import { Secret, TOTP } from "otpauth";
 import { updateUser } from "../../src/db/users.ts";
 import { createOrPromoteAdmin } from "../../src/users/admin.ts";
@@ -54,6 +55,21 @@ export async function enrolMfa(
 }
 
 let counter = 0;
+
+/**
+ * Moves an account's sign-in 11 minutes back, past the window in which a sensitive action needs
+ * no fresh code, and forgets the last authenticator step it used: the next such action asks again.
+ */
+export async function staleSignIn(t: TestApp, who: SignedInUser): Promise<void> {
+  const longAgo = new Date(Date.now() - 11 * 60_000);
+  await sql`update sessions set created_at = ${longAgo}, signed_in_at = ${longAgo},
+    reauthenticated_at = null where user_id = ${who.user.uid}`.execute(t.database.db);
+  await t.database.db
+    .updateTable("users")
+    .set({ mfa_last_step: null })
+    .where("id", "=", who.user.uid)
+    .execute();
+}
 
 export function uniqueEmail(prefix = "user"): string {
   counter += 1;

@@ -1,9 +1,24 @@
 import { forgetRecordContext } from "../../src/db/record-context.ts";
+import type { Person } from "./fixtures.ts";
 import type { TestApp } from "./helpers.ts";
 
 // Classes for tests of what depends on them (reports, analytics): rows written directly, as the
 // classes routes would, so these tests do not depend on how a class is created or joined.
 let classCounter = 0;
+
+/**
+ * The staff around one class, for a test that checks a call for every relationship: the class's
+ * teacher and co-teacher, a teacher of another class, an unverified teacher, a pending teacher
+ * (a student account waiting for approval) and an admin. A file spreads it into its `people`.
+ */
+export const classStaff = {
+  teacher: ["teacher", { name: "Class Teacher" }],
+  coTeacher: ["teacher", { name: "Co Teacher" }],
+  otherTeacher: ["teacher", { name: "Other Teacher" }],
+  unverifiedTeacher: ["teacher", { verified: false }],
+  pendingTeacher: ["teacher", { pending: true }],
+  admin: "admin",
+} satisfies Record<string, Person>;
 
 export async function makeClass(
   t: TestApp,

@@ -1,4 +1,6 @@
+import { type ClassRisk, classRiskSchema, type RiskItem } from "@gradecast/contract/class-risk";
 import type { ClassView } from "@gradecast/contract/classes";
+import { expect } from "vitest";
 import { randomIp, type SignedInUser } from "./accounts.ts";
 import type { TestApp } from "./helpers.ts";
 
@@ -37,6 +39,12 @@ export function api(t: TestApp) {
       return call("POST", "/api/classes/join", who, { code }, remoteAddress);
     },
     /** Uploads a roster file (text, or raw bytes) as text/csv. */
+    /** A class's risk list as `who` reads it, which must succeed. */
+    async riskList(who: SignedInUser, classId: string): Promise<ClassRisk> {
+      const res = await call("GET", `/api/classes/${classId}/risk`, who);
+      expect(res.statusCode, res.body).toBe(200);
+      return classRiskSchema.parse(res.json());
+    },
     roster(who: Caller, classId: string, file: string | Buffer, preview: boolean) {
       return t.app.inject({
         method: "POST",
@@ -47,4 +55,11 @@ export function api(t: TestApp) {
       });
     },
   };
+}
+
+/** One student's row on a risk list; a student not on it fails the test. */
+export function riskItemOf(r: ClassRisk, who: SignedInUser): RiskItem {
+  const item = r.items.find((i) => i.studentId === who.user.uid);
+  if (!item) throw new Error(`${who.user.name} is not on the list`);
+  return item;
 }

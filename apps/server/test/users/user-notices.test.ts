@@ -1,25 +1,27 @@
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, describe, expect, vi } from "vitest";
 import { signIn } from "../support/accounts.ts";
-import { createTestApp, errorOf, type TestApp } from "../support/helpers.ts";
+import { apiTest } from "../support/fixtures.ts";
+import { errorOf, type TestApp } from "../support/helpers.ts";
 
 // PostgreSQL only: each instance remembers the users it has checked and forgets them when the
 // database says the users table changed (migration 0004, db/user-notices.ts). These tests
 // write through a connection of their own, as another instance or `npm run admin:create`
 // would, so nothing passes through the app's own driver.
+const test = apiTest("postgres");
+
 describe.skipIf(!process.env.TEST_DATABASE_URL)("user change notices (postgres)", () => {
   let t: TestApp;
   let other: pg.Client;
 
-  beforeAll(async () => {
-    t = await createTestApp("postgres");
+  test.beforeAll(async ({ t: app }) => {
+    t = app;
     other = new pg.Client({ connectionString: t.databaseUrl });
     await other.connect();
   });
 
   afterAll(async () => {
     await other.end();
-    await t.close();
   });
 
   const reports = (auth: Record<string, string>) =>
@@ -30,7 +32,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("user change notices (postgres)"
     return t.database.userWrites() === before;
   };
 
-  it("applies a role change and a disable made by another process as soon as the notice arrives", async () => {
+  test("applies a role change and a disable made by another process as soon as the notice arrives", async () => {
     await vi.waitFor(() => expect(trusting()).toBe(true), { timeout: 5_000 });
     const s = await signIn(t, "student");
     expect((await reports(s.auth)).statusCode).toBe(403);
@@ -52,7 +54,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("user change notices (postgres)"
     );
   });
 
-  it("refuses the ID token of a session ended by another process once the notice arrives", async () => {
+  test("refuses the ID token of a session ended by another process once the notice arrives", async () => {
     await vi.waitFor(() => expect(trusting()).toBe(true), { timeout: 5_000 });
     const s = await signIn(t, "teacher");
     const kept = await signIn(t, "teacher");
@@ -68,7 +70,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("user change notices (postgres)"
     expect((await reports(kept.auth)).statusCode).toBe(200);
   });
 
-  it("trusts nothing it remembers while its listening connection is down, then listens again", async () => {
+  test("trusts nothing it remembers while its listening connection is down, then listens again", async () => {
     await vi.waitFor(() => expect(trusting()).toBe(true), { timeout: 5_000 });
     const s = await signIn(t, "teacher");
     expect((await reports(s.auth)).statusCode).toBe(200);
