@@ -139,7 +139,7 @@ describe.each(dialects)("OneRoster invitation emails and roster teachers (%s)", 
         .execute();
       expect(outbox.map((r) => r.state)).toEqual(["sent", "sent"]);
     });
-  });
+  }, 180_000);
 
   it("puts back a teacher taken off a roster class by hand, and the preview says so", async () => {
     await withTestApp(dialect, { env: env() }, async (t) => {
@@ -175,5 +175,5 @@ describe.each(dialects)("OneRoster invitation emails and roster teachers (%s)", 
         [teacher.user.uid, colleague.user.uid].sort(),
       );
     });
-  });
+  }, 180_000);
 });
