@@ -81,6 +81,7 @@ describe("sidebar per role", () => {
       "Audit log",
       "Data protection",
       "Model",
+      "OneRoster import",
     ]);
   });
 
@@ -109,6 +110,7 @@ describe("sidebar per role", () => {
       "Audit log",
       "Data protection",
       "Model",
+      "OneRoster import",
     ];
     expect(labels("student")).toEqual(labels("admin").filter((l) => !staffOnly.includes(l)));
   });

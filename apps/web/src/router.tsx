@@ -35,6 +35,7 @@ const appPages = {
   "/admin/audit": lazy(() => import("./pages/admin-audit.tsx")),
   "/admin/data-protection": lazy(() => import("./pages/data-protection.tsx")),
   "/admin/model": lazy(() => import("./pages/admin-model.tsx")),
+  "/admin/oneroster": lazy(() => import("./pages/admin-oneroster.tsx")),
   "/classes": lazy(() => import("./pages/classes.tsx")),
   "/classes/:id": lazy(() => import("./pages/class.tsx")),
   "/evaluation": lazy(() => import("./pages/evaluation.tsx")),

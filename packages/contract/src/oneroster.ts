@@ -47,6 +47,7 @@ export const oneRosterChangeKinds = [
   "teachersApproved",
   "teachersInvited",
   "teachersAdded",
+  "teachersRestored",
   "teachersRemoved",
   "studentsInvited",
   "studentsAlreadyEnrolled",
@@ -67,6 +68,12 @@ export const oneRosterResultSchema = z.object({
       typeof oneRosterChangeSchema
     >,
   ),
+  /**
+   * Invitation emails written to the mail outbox (sent by a job, off the request): students and
+   * teachers invited with no account yet, once per invitation however often the bundle comes.
+   * In a preview, how many the import would write.
+   */
+  emailsQueued: z.number().int(),
   message: z.string(),
 });
 export type OneRosterResult = z.infer<typeof oneRosterResultSchema>;
@@ -78,6 +85,8 @@ export const oneRosterChangeLabels: Record<OneRosterChangeKind, string> = {
   teachersApproved: "Accounts made teachers (the school's system names them as teachers)",
   teachersInvited: "Teachers invited by email (no account yet)",
   teachersAdded: "Teachers added to classes",
+  teachersRestored:
+    "Teachers put back on classes they were taken off by hand (the school's system says they teach them)",
   teachersRemoved: "Teachers taken off classes",
   studentsInvited: "Students invited to classes (they accept, or register with the address)",
   studentsAlreadyEnrolled: "Students already in their class",

@@ -79,6 +79,13 @@ export const appPages: readonly PageRule[] = [
   },
   // The model's versions: train on the school's outcomes, promote, roll back (issue 30).
   { path: "/admin/model", title: "Model", roles: ["admin"], sidebar: "Model" },
+  // Rosters from the school's information system (issue 34).
+  {
+    path: "/admin/oneroster",
+    title: "OneRoster import",
+    roles: ["admin"],
+    sidebar: "OneRoster import",
+  },
   // Issue 32: reached from the header's link (with the number unread), not the sidebar.
   { path: "/notifications", title: "Notifications", roles: everyone },
   { path: "/Verify", title: "Verify email", roles: everyone },

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { classInvitationEmail, teacherInvitationEmail } from "@gradecast/contract/emails";
 import {
   oneRosterMessages as m,
   type OneRosterChangeKind,
@@ -12,6 +13,8 @@ import { audit, who } from "../audit/audit.ts";
 import type { Actor } from "../auth/actor.ts";
 import { forgetRecordContext } from "../db/record-context.ts";
 import { invalid } from "../domain-errors.ts";
+import { enqueueJob, jobKinds } from "../jobs/queue.ts";
+import { appUrl } from "../mail/send.ts";
 import type { Services } from "../services.ts";
 import { readBundle } from "./bundle.ts";
 
@@ -248,7 +251,11 @@ export async function importOneRoster(
   }
   const addTeachers: [string, string][] = [];
   const addInvites: { classId: string; email: string; name: string; needsConsent: boolean }[] = [];
-  for (const e of next.values()) {
+  // The school's system is the source of truth for who teaches a roster class (decision 0025):
+  // a teacher taken off such a class by hand, whom the roster still lists, is put back, and the
+  // preview says so (teachersRestored).
+  const addedIds = new Set(added.map(([id]) => id));
+  for (const [id, e] of next) {
     const classId = classIdOf(e.classSourcedId);
     const person = users.get(e.userSourcedId) as Person;
     const klass = mapped.get(e.classSourcedId)?.name ?? classId;
@@ -257,7 +264,10 @@ export async function importOneRoster(
       if (tid && !teaching.has(`${classId} ${tid}`)) {
         teaching.add(`${classId} ${tid}`);
         addTeachers.push([classId, tid]);
-        changes.teachersAdded.push(`${person.email} -> ${klass}`);
+        const wasThere = !addedIds.has(id) && classLink.has(e.classSourcedId);
+        (wasThere ? changes.teachersRestored : changes.teachersAdded).push(
+          `${person.email} -> ${klass}`,
+        );
       }
     }
   }
@@ -304,7 +314,20 @@ export async function importOneRoster(
     }
   }
 
-  const result = (done: boolean): OneRosterResult => ({
+  // Invitation emails, to addresses with no account yet (an account sees its invitation in the
+  // app): written to the mail outbox in the import's transaction and sent by the "mail.send" job.
+  // The outbox's dedupe key (class and address; a teacher's address) makes it once per
+  // invitation, whichever import writes it.
+  const mails = await invitationMails(
+    services,
+    actor,
+    mapped,
+    classIdOf,
+    addInvites,
+    inviteTeachers,
+  );
+
+  const result = (done: boolean, queued: number): OneRosterResult => ({
     dryRun: !done,
     mode,
     read: bundle.read,
@@ -314,11 +337,12 @@ export async function importOneRoster(
         { count: changes[k].length, items: changes[k].slice(0, oneRosterLimits.items) },
       ]),
     ) as OneRosterResult["changes"],
+    emailsQueued: queued,
     message: done ? m.done : m.preview,
   });
-  if (dryRun) return result(false);
+  if (dryRun) return result(false, mails.length);
 
-  await db.transaction().execute(async (tx) => {
+  const queued = await db.transaction().execute(async (tx) => {
     const created = [...newClassIds].map(([sid, id]) => ({
       sid,
       id,
@@ -410,6 +434,17 @@ export async function importOneRoster(
           ${addInvites.map((i) => i.name)}::text[], ${addInvites.map((i) => i.needsConsent)}::boolean[]) as x(c, e, n, k)
         on conflict do nothing`.execute(tx);
     }
+    let written = 0;
+    if (mails.length > 0) {
+      const rows = await sql<{ id: string }>`
+        insert into mail_outbox (recipient, subject, body, kind, dedupe_key)
+        select * from unnest(${mails.map((x) => x.to)}::text[], ${mails.map((x) => x.subject)}::text[],
+          ${mails.map((x) => x.text)}::text[], ${mails.map((x) => x.kind)}::text[], ${mails.map((x) => x.key)}::text[])
+        on conflict (dedupe_key) do nothing
+        returning id`.execute(tx);
+      written = rows.rows.length;
+      if (written > 0) await enqueueJob(tx, { kind: jobKinds.sendMail });
+    }
     if (endStudents.length > 0) {
       const classIds = endStudents.map((s) => s.classId);
       await sql`
@@ -438,13 +473,78 @@ export async function importOneRoster(
         details: {
           mode,
           ...Object.fromEntries(oneRosterChangeKinds.map((k) => [k, changes[k].length])),
+          emailsQueued: written,
         },
       },
     ]);
+    return written;
   });
   for (const s of endStudents) if (s.studentId) forgetRecordContext(s.studentId);
   for (const id of newClassIds.values()) forgetRecordContext(id);
-  return result(true);
+  return result(true, queued);
+}
+
+interface OutboxMail {
+  to: string;
+  subject: string;
+  text: string;
+  kind: string;
+  key: string;
+}
+
+/** The invitation emails of an import: one per new invitation of an address with no account. */
+async function invitationMails(
+  services: Services,
+  actor: Actor,
+  mapped: Map<string, { name: string; subject: "mat" | "por"; year: string }>,
+  classIdOf: (sourcedId: string) => string,
+  invites: { classId: string; email: string; needsConsent: boolean }[],
+  teachers: Person[],
+): Promise<OutboxMail[]> {
+  const classes = new Map<string, { name: string; subject: "mat" | "por"; year: string }>();
+  for (const [sid, c] of mapped) classes.set(classIdOf(sid), c);
+  const unknown = [...new Set(invites.map((i) => i.classId))].filter((id) => !classes.has(id));
+  if (unknown.length > 0) {
+    // A delta bundle may enrol into a class an earlier bundle brought.
+    const rows = await services.db
+      .selectFrom("classes")
+      .select(["id", "name", "subject", "year"])
+      .where("id", "in", unknown)
+      .execute();
+    for (const r of rows)
+      classes.set(r.id, r as { name: string; subject: "mat" | "por"; year: string });
+  }
+  const url = appUrl(services);
+  const mails: OutboxMail[] = [];
+  for (const i of invites) {
+    const klass = classes.get(i.classId);
+    if (i.needsConsent || !klass) continue;
+    const email = classInvitationEmail({
+      className: klass.name,
+      subject: klass.subject,
+      year: klass.year,
+      appUrl: url,
+      schoolName: services.config.schoolName,
+      hasAccount: false,
+    });
+    mails.push({
+      to: i.email,
+      ...email,
+      kind: "oneroster_class_invitation",
+      key: `oneroster:class:${i.classId}:${i.email}`,
+    });
+  }
+  const invitedBy = services.config.schoolName ?? actor.user.name;
+  for (const t of teachers) {
+    const email = teacherInvitationEmail({ name: t.name, invitedBy, appUrl: url });
+    mails.push({
+      to: t.email,
+      ...email,
+      kind: "oneroster_teacher_invitation",
+      key: `oneroster:teacher:${t.email}`,
+    });
+  }
+  return mails;
 }
 
 /** "class person" pairs of a membership table, for the given classes. */

@@ -1,0 +1,179 @@
+import type { AddressInfo } from "node:net";
+import type { OneRosterResult } from "@gradecast/contract/oneroster";
+import { SMTPServer } from "smtp-server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  parseMail,
+  randomIp,
+  type SignedInUser,
+  signIn,
+  uniqueEmail,
+} from "../support/accounts.ts";
+import { dialects, type TestApp, withTestApp } from "../support/helpers.ts";
+import {
+  classLine,
+  csv,
+  enrolLine,
+  headers,
+  userLine,
+  zipBundle,
+} from "../support/oneroster-bundle.ts";
+
+// OneRoster invitations by email (issue 34, decision 0025): an address the roster invites with
+// no account yet gets one email, written to the mail outbox in the import's transaction and
+// delivered by the "mail.send" job to a real SMTP server (here one in this process); a repeated
+// import sends nothing again. A teacher taken off a roster class by hand is put back by the next
+// import, and its preview says so.
+
+const received: { to: string[]; raw: string }[] = [];
+let smtp: SMTPServer;
+let port = 0;
+
+beforeAll(async () => {
+  smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS", "AUTH"],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on("data", (c: Buffer) => chunks.push(c));
+      stream.on("end", () => {
+        received.push({
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw: Buffer.concat(chunks).toString("utf8"),
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", () => resolve()));
+  port = (smtp.server.address() as AddressInfo).port;
+});
+afterAll(async () => {
+  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+});
+
+const post = (t: TestApp, who: SignedInUser, zip: Buffer, query: string) =>
+  t.app.inject({
+    method: "POST",
+    url: `/api/admin/oneroster?${query}`,
+    remoteAddress: randomIp(),
+    headers: { ...who.auth, "content-type": "application/zip" },
+    payload: zip,
+  });
+
+function school(teacher: string, student: string, newcomers: string[], coTeacher?: string) {
+  const co = coTeacher ? [coTeacher] : [];
+  return {
+    academicSessions: csv(headers.academicSessions, [
+      "term1,,,Year 2027,schoolYear,2026-09-01,2027-07-31,,2027",
+    ]),
+    courses: csv(headers.courses, ["c1,,,,Maths,MAT101,,org1,,"]),
+    classes: csv(headers.classes, [classLine("k1", "Maths 10A", "c1")]),
+    users: csv(headers.users, [
+      userLine("t1", "Tess", "Teacher", teacher),
+      userLine("s1", "Sam", "Student", student),
+      ...co.map((e) => userLine("t2", "Cory", "Coteacher", e)),
+      ...newcomers.map((e, i) => userLine(`n${i}`, "New", `Student${i}`, e)),
+    ]),
+    enrollments: csv(headers.enrollments, [
+      enrolLine("e1", "k1", "t1", "teacher"),
+      enrolLine("e2", "k1", "s1", "student"),
+      ...co.map(() => enrolLine("e9", "k1", "t2", "teacher")),
+      ...newcomers.map((_, i) => enrolLine(`en${i}`, "k1", `n${i}`, "student")),
+    ]),
+  };
+}
+
+const env = () => ({
+  RATE_LIMITS: "off",
+  ONEROSTER_SUBJECTS: "MAT101=mat",
+  SMTP_URL: `smtp://127.0.0.1:${port}`,
+  PUBLIC_URL: "https://grades.example.org",
+});
+
+describe.each(dialects)("OneRoster invitation emails and roster teachers (%s)", (dialect) => {
+  it("emails each address with no account once, off the request, however often the bundle comes", async () => {
+    await withTestApp(dialect, { env: env() }, async (t) => {
+      const admin = await signIn(t, "admin");
+      const teacher = await signIn(t, "teacher");
+      const student = await signIn(t, "student");
+      const newcomers = [uniqueEmail("nia"), uniqueEmail("noa")];
+      const zip = zipBundle(school(teacher.email, student.email, newcomers));
+
+      const preview = (await post(t, admin, zip, "dryRun=true")).json() as OneRosterResult;
+      expect(preview.emailsQueued).toBe(2);
+      await t.app.jobs.idle();
+      const mailTo = (email: string) => received.filter((m) => m.to.includes(email));
+      expect(newcomers.flatMap(mailTo)).toEqual([]);
+
+      const applied = (await post(t, admin, zip, "dryRun=false")).json() as OneRosterResult;
+      expect(applied.emailsQueued).toBe(2);
+      await t.app.jobs.idle();
+      for (const email of newcomers) {
+        const mails = mailTo(email);
+        expect(mails).toHaveLength(1);
+        const mail = parseMail("smtp", mails[0]?.raw ?? "");
+        expect(mail.subject).toBe("A class invitation on Gradecast");
+        expect(mail.text).toContain('Class: "Maths 10A"');
+        expect(mail.text).toContain("https://grades.example.org/register");
+      }
+      // The student with an account sees the invitation in the app: no email.
+      expect(mailTo(student.email).filter((m) => /class invitation/i.test(m.raw))).toEqual([]);
+
+      // The same bundle again, and the newcomers' enrolments ended then listed again: nothing
+      // is sent twice.
+      const again = (await post(t, admin, zip, "dryRun=false")).json() as OneRosterResult;
+      expect(again.emailsQueued).toBe(0);
+      const without = zipBundle(school(teacher.email, student.email, []));
+      expect((await post(t, admin, without, "dryRun=false")).statusCode).toBe(200);
+      const back = (await post(t, admin, zip, "dryRun=false")).json() as OneRosterResult;
+      expect(back.changes.studentsInvited.count).toBe(2);
+      expect(back.emailsQueued).toBe(0);
+      await t.app.jobs.idle();
+      for (const email of newcomers) expect(mailTo(email)).toHaveLength(1);
+      const outbox = await t.database.db
+        .selectFrom("mail_outbox")
+        .select(["recipient", "state"])
+        .where("kind", "=", "oneroster_class_invitation")
+        .execute();
+      expect(outbox.map((r) => r.state)).toEqual(["sent", "sent"]);
+    });
+  }, 180_000);
+
+  it("puts back a teacher taken off a roster class by hand, and the preview says so", async () => {
+    await withTestApp(dialect, { env: env() }, async (t) => {
+      const admin = await signIn(t, "admin");
+      const teacher = await signIn(t, "teacher");
+      const colleague = await signIn(t, "teacher");
+      const zip = zipBundle(school(teacher.email, uniqueEmail("s"), [], colleague.email));
+      expect((await post(t, admin, zip, "dryRun=false")).statusCode).toBe(200);
+      const klass = await t.database.db
+        .selectFrom("classes")
+        .select("id")
+        .where("name", "=", "Maths 10A")
+        .executeTakeFirstOrThrow();
+      const removed = await t.app.inject({
+        method: "DELETE",
+        url: `/api/classes/${klass.id}/teachers/${teacher.user.uid}`,
+        headers: colleague.auth,
+        remoteAddress: randomIp(),
+      });
+      expect(removed.statusCode, removed.body).toBe(204);
+
+      const preview = (await post(t, admin, zip, "dryRun=true")).json() as OneRosterResult;
+      expect(preview.changes.teachersRestored.items).toEqual([`${teacher.email} -> Maths 10A`]);
+      expect(preview.changes.teachersAdded.count).toBe(0);
+      const applied = (await post(t, admin, zip, "dryRun=false")).json() as OneRosterResult;
+      expect(applied.changes.teachersRestored.count).toBe(1);
+      const teaching = await t.database.db
+        .selectFrom("class_teachers")
+        .select("teacher_id")
+        .where("class_id", "=", klass.id)
+        .execute();
+      expect(teaching.map((r) => r.teacher_id).sort()).toEqual(
+        [teacher.user.uid, colleague.user.uid].sort(),
+      );
+    });
+  }, 180_000);
+});
