@@ -29,6 +29,7 @@ import * as alerts from "./migrations/0029-alerts.ts";
 import * as oidc from "./migrations/0030-oidc.ts";
 import * as oneRoster from "./migrations/0031-oneroster.ts";
 import * as accentFolding from "./migrations/0032-accent-folding.ts";
+import * as optionalQuestions from "./migrations/0033-optional-questions.ts";
 import type { DB } from "./schema.ts";
 import { hasSqlState, sqlStates } from "./sql-errors.ts";
 
@@ -64,6 +65,7 @@ export const migrations: Record<string, Migration> = {
   "0030-oidc": oidc,
   "0031-oneroster": oneRoster,
   "0032-accent-folding": accentFolding,
+  "0033-optional-questions": optionalQuestions,
 };
 
 /**
