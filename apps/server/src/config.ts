@@ -1,7 +1,14 @@
 import { createPrivateKey } from "node:crypto";
 import { isIP } from "node:net";
 import path from "node:path";
-import { type ModelSchool, modelSchools } from "@gradecast/contract/questionnaire";
+import {
+  defaultOptionalQuestions,
+  isOptionalCapable,
+  type ModelSchool,
+  modelSchools,
+  type OptionalCapableKey,
+  optionalCapableKeys,
+} from "@gradecast/contract/questionnaire";
 import { schoolNameLimit } from "@gradecast/contract/site";
 import { z } from "zod";
 
@@ -161,6 +168,30 @@ export const envSchema = z.object({
       .default("public-task"),
   ),
   DIGITAL_CONSENT_AGE: wholeNumberOr(13, 13, 16),
+  // Issue 31: the questions a student may leave out ("Prefer not to say"); "none" for none.
+  OPTIONAL_QUESTIONS: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .trim()
+      .transform((value, ctx): OptionalCapableKey[] => {
+        if (value === "none") return [];
+        const keys = value
+          .split(",")
+          .map((k) => k.trim())
+          .filter(Boolean);
+        const bad = keys.filter((k) => !isOptionalCapable(k));
+        if (keys.length === 0 || bad.length > 0) {
+          ctx.addIssue({
+            code: "custom",
+            message: `must be none or question keys separated by commas, from: ${optionalCapableKeys.join(", ")}${bad.length > 0 ? ` (not one of them: ${bad.join(", ")})` : ""}`,
+          });
+          return z.NEVER;
+        }
+        return [...new Set(keys)] as OptionalCapableKey[];
+      })
+      .default([...defaultOptionalQuestions]),
+  ),
   TRUST_PROXY: z.preprocess(
     emptyToUndefined,
     z.string().trim().default("false").transform(parseTrustProxy),
@@ -267,6 +298,11 @@ export interface Config {
    */
   legalBasis: "public-task" | "consent";
   digitalConsentAge: number;
+  /**
+   * The questions a student may leave out with "Prefer not to say" (OPTIONAL_QUESTIONS; issue
+   * 31): the model answers without them. Any other question left out is refused.
+   */
+  optionalQuestions: readonly OptionalCapableKey[];
   /** false, a hop count, or the trusted proxies' addresses and ranges. */
   trustProxy: false | number | string[];
   logLevel: string;
@@ -376,6 +412,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     teacherSignup: e.TEACHER_SIGNUP,
     legalBasis: e.LEGAL_BASIS,
     digitalConsentAge: e.DIGITAL_CONSENT_AGE,
+    optionalQuestions: e.OPTIONAL_QUESTIONS,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     rateLimits: e.RATE_LIMITS === "on",

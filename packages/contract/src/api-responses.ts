@@ -1,5 +1,6 @@
 import { z } from "zod";
 import {
+  isOptionalCapable,
   notAsked,
   type QuestionKey,
   type Questionnaire,
@@ -29,12 +30,19 @@ export const questionnaireAnswersSchema = z.object(
           .int()
           .min(values[0] as number)
           .max(values[values.length - 1] as number);
-        return [question.key, question.unknownLabel !== undefined ? number.nullable() : number];
+        return [
+          question.key,
+          question.unknownLabel !== undefined || isOptionalCapable(question.key)
+            ? number.nullable()
+            : number,
+        ];
       }
       const choice = z.enum(values.map(String) as [string, ...string[]]);
       return [
         question.key,
-        notAsked.has(question.key) || question.key === "subject" ? choice.nullable() : choice,
+        notAsked.has(question.key) || question.key === "subject" || isOptionalCapable(question.key)
+          ? choice.nullable()
+          : choice,
       ];
     }),
   ) as unknown as { [K in QuestionKey]: z.ZodType<Questionnaire[K]> },

@@ -179,7 +179,8 @@ export const personalData: readonly PersonalDataEntry[] = [
   {
     table: "students",
     title: "Questionnaire answers",
-    purpose: "The answers a student gives to the questionnaire, which the prediction is made from",
+    purpose:
+      "The answers a student gives to the questionnaire, which the prediction is made from; a question the school marks optional and the student leaves out (\u201cPrefer not to say\u201d) is stored as not answered (empty)",
     whoSees:
       "The student; an admin. Teachers never see them (a student may share the explanation of a prediction)",
     category: "questionnaire",

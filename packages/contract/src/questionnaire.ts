@@ -37,6 +37,11 @@ export interface Question {
 /** How a grade not known yet reads in the form and in the explanations. */
 export const notKnownYetLabel = "Not known yet";
 
+/** How an optional question left out reads in the form (issue 31: "Only what is needed"). */
+export const preferNotToSayLabel = "Prefer not to say";
+/** How such an answer reads on the prediction screen and in the explanations. */
+export const notAnsweredLabel = "Not answered";
+
 export const sections = [
   { key: "school", title: "School and family" },
   { key: "study", title: "Study" },
@@ -162,6 +167,62 @@ export type ModelSchool = (typeof modelSchools)[number];
  */
 export const notAsked: ReadonlySet<QuestionKey> = new Set(["school"]);
 
+/**
+ * The questions a deployment may mark optional (OPTIONAL_QUESTIONS, issue 31): a student may
+ * then leave them out ("Prefer not to say", sent as null) and the model answers with the input
+ * marginalised (its effect exactly 0). Not the grades (G1, G2: "Not known yet" already), the
+ * subject, the school record's inputs (absences, failures: a class's record may fill them) or
+ * the what-if answers (the panel moves them); the rest of the background and lifestyle
+ * questions, sensitive ones first.
+ */
+export const optionalCapableKeys = keysOf(
+  "health",
+  "romantic",
+  "famrel",
+  "Pstatus",
+  "Mjob",
+  "Fjob",
+  "sex",
+  "age",
+  "address",
+  "famsize",
+  "Medu",
+  "Fedu",
+  "reason",
+  "guardian",
+  "traveltime",
+  "famsup",
+  "paid",
+  "nursery",
+  "internet",
+  "activities",
+  "freetime",
+);
+export type OptionalCapableKey = (typeof optionalCapableKeys)[number];
+const optionalCapable: ReadonlySet<QuestionKey> = new Set(optionalCapableKeys);
+
+/** OPTIONAL_QUESTIONS unset: the sensitive questions of issue 31. */
+export const defaultOptionalQuestions = keysOf(
+  "health",
+  "romantic",
+  "famrel",
+  "Pstatus",
+  "Mjob",
+  "Fjob",
+);
+
+export function isOptionalCapable(key: string): key is OptionalCapableKey {
+  return optionalCapable.has(key as QuestionKey);
+}
+
+/** The message of a question left out that the deployment does not let students leave out. */
+export function answerRequiredMessage(key: QuestionKey): string {
+  const allowed = questionByKey[key].options.map((o) => o.value);
+  return questionByKey[key].kind === "number"
+    ? `This question must be answered: choose a whole number from ${allowed[0]} to ${allowed[allowed.length - 1]}.`
+    : `This question must be answered: choose one of: ${allowed.join(", ")}.`;
+}
+
 /** The grades a student may not have yet early in the term. */
 const mayBeUnknown: ReadonlySet<QuestionKey> = new Set(["G1", "G2"]);
 
@@ -185,9 +246,16 @@ export const questionByKey: Record<QuestionKey, Question> = Object.fromEntries(
   questions.map((x) => [x.key, x]),
 ) as Record<QuestionKey, Question>;
 
-/** The human label of an answer, e.g. Medu 4 → "higher education"; null → "Not known yet". */
+/**
+ * The human label of an answer, e.g. Medu 4 → "higher education"; null → "Not known yet" (G1,
+ * G2) or "Not answered" (an optional question left out).
+ */
 export function optionLabel(key: QuestionKey, value: string | number | null): string {
-  if (value === null) return questionByKey[key].unknownLabel ?? "Not given";
+  if (value === null) {
+    return (
+      questionByKey[key].unknownLabel ?? (isOptionalCapable(key) ? notAnsweredLabel : "Not given")
+    );
+  }
   const found = questionByKey[key].options.find((o) => String(o.value) === String(value));
   return found ? found.label : String(value);
 }
@@ -213,7 +281,12 @@ function answerSchema(question: Question) {
       }
       return n;
     });
-    return unknown ? z.union([z.null(), number], { error: message }) : number;
+    if (unknown) return z.union([z.null(), number], { error: message });
+    // null is "Prefer not to say"; the server refuses it unless the deployment marks the
+    // question optional (OPTIONAL_QUESTIONS). An answer left out entirely is refused as before.
+    return optionalCapable.has(question.key)
+      ? z.union([z.null(), number], { error: message })
+      : number;
   }
   const message = `Choose one of: ${allowed.join(", ")}.`;
   const choice = z.string({ error: message }).refine((v) => allowed.includes(v), { message });
@@ -224,7 +297,9 @@ function answerSchema(question: Question) {
         .union([z.null(), choice], { error: message })
         .optional()
         .transform((v) => v ?? null)
-    : choice;
+    : optionalCapable.has(question.key)
+      ? z.union([z.null(), choice], { error: message })
+      : choice;
 }
 
 /** G2 comes after G1: a second-period grade without the first is refused (no model for it). */
@@ -237,12 +312,16 @@ export const questionnaireSchema = z
         K extends "G1" | "G2"
           ? number | null
           : K extends NumericKey
-            ? number
+            ? K extends OptionalCapableKey
+              ? number | null
+              : number
             : K extends "subject"
               ? Subject | null
               : K extends "school"
                 ? ModelSchool | null
-                : string,
+                : K extends OptionalCapableKey
+                  ? string | null
+                  : string,
         unknown
       >;
     },

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { optionalCapableKeys } from "./questionnaire.ts";
 
 // What the public pages show about this installation: GET /api/site, anyone may read it. The
 // school sets its own name (SCHOOL_NAME) and contact address (CONTACT_EMAIL); either may be unset,
@@ -8,6 +9,11 @@ export const schoolNameLimit = 100;
 export const siteInfoSchema = z.object({
   contactEmail: z.email().nullable(),
   schoolName: z.string().max(schoolNameLimit).nullable(),
+  /**
+   * The questions a student may leave out with "Prefer not to say" (OPTIONAL_QUESTIONS, issue
+   * 31): the questionnaire offers that choice on these, marked optional.
+   */
+  optionalQuestions: z.array(z.enum(optionalCapableKeys)),
 });
 
 export type SiteInfo = z.infer<typeof siteInfoSchema>;

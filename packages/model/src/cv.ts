@@ -5,7 +5,14 @@
  */
 import { concatDatasets, type Dataset, FEATURES, NUM_FEATURES, subset } from "./data.ts";
 import type { GbtParams } from "./gbt.ts";
-import { predictParts, type Setup, subjectCode, trainSetup, unknownIn } from "./hurdle.ts";
+import {
+  predictParts,
+  type Setup,
+  subjectCode,
+  type TrainedSetup,
+  trainSetup,
+  unknownIn,
+} from "./hurdle.ts";
 import { intervalFor } from "./intervals.ts";
 import { auc, brier, reliability, trainLogistic } from "./logistic.ts";
 import { deriveSeed, mulberry32, shuffle } from "./prng.ts";
@@ -40,6 +47,8 @@ export interface EvalOptions {
   constrained?: boolean;
   passThreshold?: number;
   onProgress?: (msg: string) => void;
+  /** Each outer fold's trained setup and its held-out rows (e.g. to score variants on them). */
+  onFold?: (m: TrainedSetup, test: readonly number[], repeat: number) => void;
 }
 
 /** One held-out prediction. */
@@ -152,6 +161,7 @@ export function evaluate(opts: EvalOptions): EvalResult {
         constrained: opts.constrained,
       });
       chosen[m.chosen]!++;
+      opts.onFold?.(m, test, r);
       const y0 = tr.y.map((v) => (v === 0 ? 1 : 0));
       const baseline = trainLogistic(tr.x, y0, tr.n, [
         ...baselineExcluded,

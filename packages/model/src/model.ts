@@ -1,14 +1,15 @@
 /** The runtime model: artifact validation, loading, prediction with exact explanations. */
 
 import { readFileSync } from "node:fs";
-import { type Calibration, combinedEffects, riskEffects } from "./combine.ts";
+import { type Calibration, calibratedRisk, combinedEffects, riskEffects } from "./combine.ts";
 import { encodeValue, FEATURE_CATEGORIES, FEATURES, NUM_FEATURES } from "./data.ts";
-import { CATEGORY_COUNTS, type Ensemble, explainer } from "./ensemble.ts";
+import { CATEGORY_COUNTS, type Ensemble, type Explainer, explainer } from "./ensemble.ts";
 import { type SeenPairs, unseenCombinations } from "./extrapolation.ts";
 import type { Tree } from "./gbt.ts";
 import { clampGrade } from "./grade.ts";
 import { SETUPS, type Setup, setupFor, unknownIn } from "./hurdle.ts";
 import { intervalFor, type MondrianIntervals } from "./intervals.ts";
+import { marginalise } from "./marginal.ts";
 
 export const ARTIFACT_FORMAT = "gradecast-hurdle/3";
 
@@ -58,7 +59,10 @@ export interface ModelArtifact {
 
 export interface Contribution {
   feature: string;
-  /** The answer; null when not known (G1 or G2 not known yet, the subject not given). */
+  /**
+   * The answer; null when not known (G1 or G2 not known yet, the subject not given) or left out
+   * ("Prefer not to say": the input is marginalised, its effect exactly 0).
+   */
   value: string | number | null;
   effect: number;
 }
@@ -75,6 +79,8 @@ export interface Prediction {
   extrapolationFeatures: string[];
   /** Which model answered: A (G1 and G2 known), B (G1 only), C (neither). */
   modelSetup: Setup;
+  /** Inputs left out (sent as null): marginalised, each with an effect of exactly 0. */
+  leftOut: string[];
   /** The predicted final score if the student sits the final, clamped to [0, 20]. */
   scoreIfSits: number;
   /** The calibrated probability of not sitting the final (ending with 0). */
@@ -189,6 +195,15 @@ const isGiven = (v: unknown) => v !== undefined && v !== null && v !== "";
 const OPTIONAL = new Set(["G1", "G2", "subject", "school"]);
 
 /**
+ * Every other input may be left out by sending null ("Prefer not to say", issue 31; the server
+ * allows it only for the questions its deployment marks optional): the model then answers with
+ * that input marginalised (marginal.ts), so its effect is exactly 0, and its interval is the
+ * hull of the intervals every possible answer would have got, never narrower than any of them.
+ * An input absent (undefined) is still an error.
+ */
+export const MAX_INTERVAL_COMBINATIONS = 20_000;
+
+/**
  * The school is the deployment's, not the student's answer (issue 28): one of the two schools of
  * the data set, or neither. For neither, the model answers for both and takes their plain
  * average, favouring neither: the score's raw output and the risk's log-odds are sums of trees,
@@ -210,6 +225,31 @@ export function loadModel(json: unknown): GradeModel {
       { artifact: s, score: explainer(s.score), risk: explainer(s.risk) },
     ]),
   );
+  // The explainers with some inputs marginalised, built on first use (at most 2^k per setup for
+  // the k inputs a deployment lets students leave out).
+  const marginalised = new Map<string, { score: Explainer; risk: Explainer }>();
+  const explainersFor = (setup: Setup, out: number[]) => {
+    const part = parts.get(setup)!;
+    if (out.length === 0) return part;
+    const key = `${setup}:${out.join(",")}`;
+    let found = marginalised.get(key);
+    if (!found) {
+      const set = new Set(out);
+      found = {
+        score: explainer(marginalise(part.artifact.score, set)),
+        risk: explainer(marginalise(part.artifact.risk, set)),
+      };
+      marginalised.set(key, found);
+    }
+    return found;
+  };
+  // Each input's possible values (codes seen in training; whole numbers within the range).
+  const possible = artifact.featureRanges.map((r, f) => {
+    if (CATEGORY_COUNTS[f]! > 0) return [...ranges[f]!.seen].filter((c) => c >= 0);
+    const out: number[] = [];
+    for (let v = Math.ceil(r.min ?? 0); v <= (r.max ?? 0); v++) out.push(v);
+    return out;
+  });
   const x = new Float64Array(NUM_FEATURES);
   const b = new Float64Array(NUM_FEATURES);
   const phi = new Float64Array(NUM_FEATURES);
@@ -234,11 +274,15 @@ export function loadModel(json: unknown): GradeModel {
       const unknown = new Set<string>(unknownIn(setup));
       const extrapolationFeatures: string[] = [];
       const values: (string | number | null)[] = [];
+      const out: number[] = [];
       for (let f = 0; f < NUM_FEATURES; f++) {
         const name = FEATURES[f]!;
         const given = input[name];
         if (!isGiven(given)) {
-          if (!OPTIONAL.has(name)) throw new Error(`missing input ${name}`);
+          if (!OPTIONAL.has(name)) {
+            if (given !== null) throw new Error(`missing input ${name}`);
+            out.push(f);
+          }
           x[f] = CATEGORY_COUNTS[f]! > 0 ? -1 : Number.NaN;
           values.push(null);
           continue;
@@ -255,6 +299,7 @@ export function loadModel(json: unknown): GradeModel {
           if (v < ranges[f]!.min || v > ranges[f]!.max) extrapolationFeatures.push(name);
         }
       }
+      const explainers = explainersFor(setup, out);
       // One run for a school given; one for each school, averaged, when it is not set.
       const schools = isGiven(input.school) ? [x[SCHOOL]!] : schoolCodes;
       let sRaw = 0;
@@ -267,8 +312,8 @@ export function loadModel(json: unknown): GradeModel {
           if (name === "school" && schools.length > 1) continue;
           if (!extrapolationFeatures.includes(name)) extrapolationFeatures.push(name);
         }
-        sRaw += part.score.explain(x, bOne) / schools.length;
-        logit += part.risk.explain(x, phiOne) / schools.length;
+        sRaw += explainers.score.explain(x, bOne) / schools.length;
+        logit += explainers.risk.explain(x, phiOne) / schools.length;
         for (let f = 0; f < NUM_FEATURES; f++) {
           b[f]! += bOne[f]! / schools.length;
           phi[f]! += phiOne[f]! / schools.length;
@@ -288,19 +333,58 @@ export function loadModel(json: unknown): GradeModel {
       for (let f = 0; f < NUM_FEATURES; f++) {
         contributions[f] = { feature: FEATURES[f]!, value: values[f]!, effect: h[f]! };
       }
+      const subject = isGiven(input.subject) ? String(input.subject) : null;
+      const interval = intervalFor(
+        part.artifact.intervals,
+        { prediction, scoreIfSits: clampGrade(sRaw), risk },
+        subject,
+      );
+      if (out.length > 0) {
+        // The hull of the intervals every combination of the left-out answers would have got.
+        const choices = out.map((f) => possible[f]!);
+        const total = choices.reduce((n, c) => n * c.length, 1);
+        if (total > MAX_INTERVAL_COMBINATIONS) {
+          interval.low = 0;
+          interval.high = 20;
+        } else {
+          const k = new Array<number>(out.length).fill(0);
+          for (let i = 0; i < total; i++) {
+            let rest = i;
+            for (let j = 0; j < out.length; j++) {
+              k[j] = rest % choices[j]!.length;
+              rest = Math.floor(rest / choices[j]!.length);
+              x[out[j]!] = choices[j]![k[j]!]!;
+            }
+            let s = 0;
+            let l = 0;
+            for (const code of schools) {
+              x[SCHOOL] = code;
+              // the same arithmetic as a prediction with these answers, to the last bit
+              s += part.score.explain(x, bOne) / schools.length;
+              l += part.risk.explain(x, phiOne) / schools.length;
+            }
+            const rk = calibratedRisk(l, part.artifact.calibration);
+            const p = clampGrade((1 - rk) * s);
+            const iv = intervalFor(
+              part.artifact.intervals,
+              { prediction: p, scoreIfSits: clampGrade(s), risk: rk },
+              subject,
+            );
+            interval.low = Math.min(interval.low, iv.low);
+            interval.high = Math.max(interval.high, iv.high);
+          }
+        }
+      }
       return {
         prediction,
         raw,
         baseValue,
         contributions,
-        interval: intervalFor(
-          part.artifact.intervals,
-          { prediction, scoreIfSits: clampGrade(sRaw), risk },
-          isGiven(input.subject) ? String(input.subject) : null,
-        ),
+        interval,
         extrapolation: extrapolationFeatures.length > 0,
         extrapolationFeatures,
         modelSetup: setup,
+        leftOut: out.map((f) => FEATURES[f]!),
         scoreIfSits: clampGrade(sRaw),
         noFinalScoreRisk: risk,
       };

@@ -30,6 +30,7 @@ import * as oidc from "./migrations/0030-oidc.ts";
 import * as oneRoster from "./migrations/0031-oneroster.ts";
 import * as accentFolding from "./migrations/0032-accent-folding.ts";
 import * as userLocale from "./migrations/0033-user-locale.ts";
+import * as optionalQuestions from "./migrations/0034-optional-questions.ts";
 import type { DB } from "./schema.ts";
 import { hasSqlState, sqlStates } from "./sql-errors.ts";
 
@@ -66,6 +67,7 @@ export const migrations: Record<string, Migration> = {
   "0031-oneroster": oneRoster,
   "0032-accent-folding": accentFolding,
   "0033-user-locale": userLocale,
+  "0034-optional-questions": optionalQuestions,
 };
 
 /**

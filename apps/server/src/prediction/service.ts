@@ -6,6 +6,8 @@ import {
   predictionHistoryLimit,
 } from "@gradecast/contract/prediction";
 import {
+  answerRequiredMessage,
+  optionalCapableKeys,
   type QuestionKey,
   type Questionnaire,
   questionByKey,
@@ -33,6 +35,7 @@ import {
 } from "../db/predictions.ts";
 import { cachedRecordContext } from "../db/record-context.ts";
 import type { ClassContext } from "../db/school-records.ts";
+import { invalid } from "../domain-errors.ts";
 import type { Services } from "../services.ts";
 import { withSchool } from "../students/subject.ts";
 
@@ -172,6 +175,19 @@ export function classPlan(answers: Questionnaire, context: ClassContext): Predic
   };
 }
 
+/**
+ * Issue 31: "Prefer not to say" (null) only on the questions the deployment marks optional
+ * (OPTIONAL_QUESTIONS); on any other it is refused beside the field, as a missing answer is.
+ */
+export function checkLeftOut(optional: readonly QuestionKey[], answers: Questionnaire): void {
+  const fields: Record<string, string> = {};
+  for (const key of optionalCapableKeys) {
+    if (answers[key] === null && !optional.includes(key)) fields[key] = answerRequiredMessage(key);
+  }
+  const first = Object.values(fields)[0];
+  if (first !== undefined) throw invalid(first, fields);
+}
+
 /** What making a prediction reads: the database, the model and the deployment's school. */
 export type PredictingServices = Pick<Services, "db" | "model" | "config">;
 
@@ -240,6 +256,7 @@ export async function predict(
   // Under LEGAL_BASIS=consent: no prediction of a student under the age without a guardian's
   // consent, what-if calls included (they read the same answers).
   await requireConsent(services, user);
+  checkLeftOut(services.config.optionalQuestions, input);
   const answers = withSchool(services.config.modelSchool, input);
   const classes = await cachedRecordContext(services.db, user.id);
   const plans = classes.map((c) => classPlan(answers, c));

@@ -4,6 +4,7 @@ import type { Questionnaire } from "@gradecast/contract/questionnaire";
 import { adminRecords } from "../admin/records.ts";
 import type { AuthUser } from "../auth/access-hook.ts";
 import { requireConsent } from "../consent/service.ts";
+import { checkLeftOut } from "../prediction/service.ts";
 import type { Services } from "../services.ts";
 import { insertStudent, listStudents, type StudentRecordRow } from "./queries.ts";
 import { withSchool, withSubject } from "./subject.ts";
@@ -26,6 +27,7 @@ export async function saveQuestionnaire(
 ): Promise<StudentRecord> {
   // Under LEGAL_BASIS=consent, a student under the age answers only with a guardian's consent.
   await requireConsent(services, user);
+  checkLeftOut(services.config.optionalQuestions, input);
   const answers = await withSubject(
     services.db,
     user.id,

@@ -28,6 +28,7 @@ import {
   saveDraft,
   toRequest,
 } from "../features/questionnaire/draft.ts";
+import { useOptionalQuestions } from "../features/questionnaire/optional.ts";
 import { QuestionSelect, questionInputId } from "../features/questionnaire/question-select.tsx";
 import "../features/questionnaire/questionnaire.css";
 
@@ -126,6 +127,7 @@ function Questionnaire({ userId, sent }: { userId: string; sent: Sent | null }) 
   const missing = stopped ? missingMessage(answers, stopped) : null;
   const [busy, setBusy] = useState<Busy>(null);
   const saved = useRef(false);
+  const optionalKeys = useOptionalQuestions();
 
   // Only while signed in: once the session has ended its draft is gone and stays gone. Answers
   // the same as those sent are no draft: a save from another device then shows here next time.
@@ -270,6 +272,7 @@ function Questionnaire({ userId, sent }: { userId: string; sent: Sent | null }) 
                     value={answers[q.key]}
                     onChange={(v) => answer(q.key, v)}
                     error={fieldErrors[q.key]}
+                    optional={optionalKeys.has(q.key)}
                   />
                 ))}
               </div>

@@ -1,5 +1,6 @@
 import {
   askedQuestions,
+  isOptionalCapable,
   notAsked,
   type QuestionKey,
   questionByKey,
@@ -19,18 +20,31 @@ export type Draft = Record<QuestionKey, string>;
 /** The form's value for "not known yet" (G1, G2); sent to the API as null. */
 export const notKnownValue = "not-known";
 
-/** Whether `value` answers the question: one of its options, or "not known yet" where allowed. */
+/**
+ * The form's value for "Prefer not to say" on a question the deployment marks optional (issue
+ * 31; GET /api/site lists them); sent to the API as null. The draft keeps it.
+ */
+export const preferNotValue = "prefer-not";
+
+/**
+ * Whether `value` answers the question: one of its options, "not known yet" where allowed, or
+ * "Prefer not to say" on a question a deployment may mark optional (the server checks its own).
+ */
 export function isAnswer(key: QuestionKey, value: string): boolean {
   if (notAsked.has(key)) return false;
   const q = questionByKey[key];
   if (value === notKnownValue) return q.unknownLabel !== undefined;
+  if (value === preferNotValue) return isOptionalCapable(key);
   return q.options.some((o) => String(o.value) === value);
 }
 
-/** The draft as the API reads it: "not known yet" becomes null. */
+/** The draft as the API reads it: "not known yet" and "Prefer not to say" become null. */
 export function toRequest(draft: Draft): Record<string, string | null> {
   return Object.fromEntries(
-    askedKeys.map((k) => [k, draft[k] === notKnownValue ? null : draft[k]]),
+    askedKeys.map((k) => [
+      k,
+      draft[k] === notKnownValue || draft[k] === preferNotValue ? null : draft[k],
+    ]),
   );
 }
 
@@ -48,7 +62,8 @@ export const clearDraft = questionnaireDraft.clear;
 
 /**
  * Saved answers (a stored questionnaire, or the answers of a stored prediction) as the form's
- * values: numbers as text, a grade not known yet as "not-known"; an answer that is no longer one
+ * values: numbers as text, a grade not known yet as "not-known", an optional question left out
+ * as "prefer-not"; an answer that is no longer one
  * of its question's options is left unanswered.
  */
 export function fromSaved(saved: Readonly<Partial<Record<QuestionKey, unknown>>>): Draft {
@@ -57,7 +72,9 @@ export function fromSaved(saved: Readonly<Partial<Record<QuestionKey, unknown>>>
     const value = saved[key];
     const text =
       value === null
-        ? notKnownValue
+        ? questionByKey[key].unknownLabel !== undefined
+          ? notKnownValue
+          : preferNotValue
         : typeof value === "string" || typeof value === "number"
           ? String(value)
           : "";

@@ -1,10 +1,11 @@
-import { optionText, type Question } from "@gradecast/contract/questionnaire";
+import { optionText, preferNotToSayLabel, type Question } from "@gradecast/contract/questionnaire";
 import { Select } from "../../components/select.tsx";
-import { notKnownValue } from "./draft.ts";
+import { notKnownValue, preferNotValue } from "./draft.ts";
 
 // One question of the questionnaire: a required select with exactly the contract's options,
 // each option's human label next to its code, and the question's one-line help. G1 and G2
-// offer "Not known yet" first, for a prediction early in the term.
+// offer "Not known yet" first, for a prediction early in the term. A question the deployment
+// marks optional (issue 31) says so in its label and offers "Prefer not to say" first.
 
 export function questionInputId(question: Pick<Question, "key">, prefix = "q"): string {
   return `${prefix}-${question.key}`;
@@ -20,6 +21,8 @@ export interface QuestionSelectProps {
   disabled?: boolean;
   /** Show the help line (default true). */
   help?: boolean;
+  /** The deployment lets students leave this question out ("Prefer not to say"). */
+  optional?: boolean;
 }
 
 export function QuestionSelect({
@@ -30,16 +33,18 @@ export function QuestionSelect({
   idPrefix = "q",
   disabled,
   help = true,
+  optional = false,
 }: QuestionSelectProps) {
   return (
     <Select
       id={questionInputId(question, idPrefix)}
       name={question.key}
-      label={question.label}
+      label={optional ? `${question.label} (optional)` : question.label}
       hint={help ? question.help : undefined}
       placeholder="Select…"
       options={[
         ...(question.unknownLabel ? [{ value: notKnownValue, label: question.unknownLabel }] : []),
+        ...(optional ? [{ value: preferNotValue, label: preferNotToSayLabel }] : []),
         ...question.options.map((o) => ({ value: String(o.value), label: optionText(o) })),
       ]}
       value={value}
