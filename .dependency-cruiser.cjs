@@ -34,9 +34,9 @@ module.exports = {
     {
       name: "web-no-upward",
       comment:
-        "The web app's layers, bottom up: api, auth, components; features; pages; router. A layer imports only those below it.",
+        "The web app's layers, bottom up: api, auth, components, i18n; features; pages; router. A layer imports only those below it.",
       severity: "error",
-      from: { path: "^apps/web/src/(api|auth|components)/" },
+      from: { path: "^apps/web/src/(api|auth|components|i18n)/" },
       to: { path: "^apps/web/src/(features|pages|router\\.tsx|main\\.tsx)" },
     },
     {

@@ -1,6 +1,7 @@
 import { Suspense } from "react";
 import { Link, NavLink, Outlet } from "react-router";
 import { useSession } from "../auth/session.tsx";
+import { LanguageChoice } from "./language-choice.tsx";
 import { RouteErrorBoundary } from "./route-error-boundary.tsx";
 import { SkipLink } from "./skip-link.tsx";
 import { Spinner } from "./spinner.tsx";
@@ -39,6 +40,7 @@ export function PublicLayout() {
           Performance data (Cortez and Silva, 2008, CC BY 4.0).{" "}
           <Link to="/privacy">Privacy notice</Link>
         </p>
+        <LanguageChoice className="public-language" />
       </footer>
     </div>
   );

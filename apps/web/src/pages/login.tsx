@@ -3,6 +3,7 @@ import { adminCreateCommand } from "@gradecast/contract/first-admin";
 import { messages } from "@gradecast/contract/messages";
 import { isOidcRefusal, oidcRefusals } from "@gradecast/contract/oidc";
 import { type FormEvent, useEffect, useRef, useState } from "react";
+import { useIntl } from "react-intl";
 import { Link, Navigate, useLocation, useSearchParams } from "react-router";
 import { ApiError, api } from "../api/client.ts";
 import { useSetupState } from "../api/site.ts";
@@ -19,6 +20,7 @@ const messageOf = (err: unknown) =>
 
 export default function Login() {
   const { status, endedBy, signIn, completeMfa, resume } = useSession();
+  const intl = useIntl();
   const [params] = useSearchParams();
   const location = useLocation();
   const notice = (location.state as { notice?: string } | null)?.notice;
@@ -140,8 +142,8 @@ export default function Login() {
 
   return (
     <AuthCard
-      title="Login"
-      description="Log in to Gradecast."
+      title={intl.formatMessage({ id: "login.title" })}
+      description={intl.formatMessage({ id: "login.description" })}
       links={
         <>
           <Link to="/forgot-password">Forgot Password?</Link>

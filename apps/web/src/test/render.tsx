@@ -6,10 +6,17 @@ import type { ReactNode } from "react";
 import { MemoryRouter, Route, Routes, useLocation } from "react-router";
 import { afterEach, vi } from "vitest";
 import { SessionProvider, useSession } from "../auth/session.tsx";
+import en from "../i18n/catalogue-en.ts";
+import ptPT from "../i18n/catalogue-pt-PT.ts";
+import { LocaleProvider } from "../i18n/locale.tsx";
 
 // Component tests render a page as the app does (router, session, query cache) against a fake
 // server: a table of "METHOD /path" answers standing in for fetch. What a test asserts is what
 // the person sees; what the fake server received is there to check what was sent.
+// Both catalogues are at hand at once (no fetch): a page speaks English, as the test browser's
+// language is; `localStorage.setItem("gradecast:locale", "pt-PT")` before rendering, or a user
+// whose `locale` is "pt-PT", makes it speak European Portuguese.
+const catalogues = { en, "pt-PT": ptPT };
 
 export interface FakeAnswer {
   status?: number;
@@ -99,10 +106,12 @@ export function renderPage(page: ReactNode, path = "/") {
     <QueryClientProvider client={queryClient}>
       <MemoryRouter initialEntries={[path]}>
         <SessionProvider>
-          <Routes>
-            <Route path={path.split("?")[0]} element={<Settled>{page}</Settled>} />
-            <Route path="*" element={<Where />} />
-          </Routes>
+          <LocaleProvider catalogues={catalogues}>
+            <Routes>
+              <Route path={path.split("?")[0]} element={<Settled>{page}</Settled>} />
+              <Route path="*" element={<Where />} />
+            </Routes>
+          </LocaleProvider>
         </SessionProvider>
       </MemoryRouter>
     </QueryClientProvider>,
