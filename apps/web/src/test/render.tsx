@@ -26,8 +26,8 @@ export interface FakeAnswer {
 export type FakeRoute = (request: { body: unknown; url: URL }) => FakeAnswer | Promise<FakeAnswer>;
 
 export interface FakeServer {
-  /** Requests received, in order: "METHOD /path" and the parsed JSON body. */
-  calls: { route: string; body: unknown }[];
+  /** Requests received, in order: "METHOD /path", the parsed JSON body and the headers. */
+  calls: { route: string; body: unknown; headers: Headers }[];
 }
 
 export function fakeServer(routes: Record<string, FakeRoute>): FakeServer {
@@ -41,7 +41,10 @@ export function fakeServer(routes: Record<string, FakeRoute>): FakeServer {
         : init.body instanceof Blob
           ? await init.body.text()
           : undefined;
-    server.calls.push({ route, body });
+    // The headers are there to read, not compared: existing assertions match { route, body }.
+    const call = { route, body } as FakeServer["calls"][number];
+    Object.defineProperty(call, "headers", { value: new Headers(init.headers), enumerable: false });
+    server.calls.push(call);
     const handler = routes[route];
     const answer = handler
       ? await handler({ body, url })
