@@ -39,8 +39,8 @@ module.exports = {
     ),
     forbid(
       "web-no-upward",
-      "The web app's layers, bottom up: api, auth, components; features; pages; router. A layer imports only those below it.",
-      "^apps/web/src/(api|auth|components)/",
+      "The web app's layers, bottom up: api, auth, components, i18n; features; pages; router. A layer imports only those below it.",
+      "^apps/web/src/(api|auth|components|i18n)/",
       "^apps/web/src/(features|pages|router\\.tsx|main\\.tsx)",
     ),
     forbid(

@@ -1,18 +1,80 @@
+import { fileURLToPath } from "node:url";
+import { parse } from "@formatjs/icu-messageformat-parser";
 import react from "@vitejs/plugin-react";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
+
+// Message catalogues (apps/web/src/locales and packages/contract/src/locales, issue 33) are
+// parsed here, at build time: each ICU message becomes its AST, still JSON, so the browser gets
+// intl-messageformat without the parser (the alias below swaps it for its parser-less entry,
+// which only has the AST's types). A message that does not parse fails the build.
+function precompiledMessages(): Plugin {
+  return {
+    name: "gradecast-precompiled-messages",
+    enforce: "pre",
+    transform(code, id) {
+      if (!/\/locales\/[^/]+\/[^/]+\.json$/.test(id)) return undefined;
+      const messages = JSON.parse(code) as Record<string, string>;
+      const parsed = Object.fromEntries(
+        Object.entries(messages).map(([key, text]) => [key, parse(text)]),
+      );
+      return { code: JSON.stringify(parsed), map: null };
+    },
+  };
+}
 
 // The web app: built into apps/web/dist and served by the server from the same origin. React and
 // the router are one vendor chunk shared by every page; ECharts stays in the chunks of the pages
 // that chart (it is only ever imported by them, lazily), as two chunks loaded together: ECharts
 // itself and ZRender, its drawing library (one 575 kB chunk set off Vite's 500 kB warning).
+// react-intl's single module names its components for the React dev tools (`X.displayName = …`)
+// and builds some at load time: Rollup must keep both as possible side effects, so every
+// component came along with the two hooks the app uses. Marked pure, those it does not use go.
+function treeShakeReactIntl(): Plugin {
+  return {
+    name: "gradecast-tree-shake-react-intl",
+    transform(code, id) {
+      if (!/node_modules\/react-intl\/index\.js$/.test(id)) return undefined;
+      return {
+        code: code
+          .replace(/^\w+\.displayName = "\w+";$/gm, "")
+          .replace(
+            /= (createFormattedComponent|createFormattedDateTimePartsComponent|React\.memo)\(/g,
+            "= /* @__PURE__ */ $1(",
+          ),
+        map: null,
+      };
+    },
+  };
+}
+
+const formatjs = (file: string) =>
+  fileURLToPath(new URL(`../../node_modules/react-intl/node_modules/${file}`, import.meta.url));
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [precompiledMessages(), treeShakeReactIntl(), react()],
+  resolve: {
+    // react-intl and @formatjs/intl each install their own intl-messageformat and fast-memoize
+    // (the same versions): one copy of each, and the parser-less entry of the ICU parser.
+    alias: [
+      {
+        find: /^@formatjs\/icu-messageformat-parser$/,
+        replacement: formatjs("@formatjs/icu-messageformat-parser/no-parser.js"),
+      },
+      { find: /^intl-messageformat$/, replacement: formatjs("intl-messageformat/index.js") },
+      {
+        find: /^@formatjs\/fast-memoize$/,
+        replacement: formatjs("@formatjs/fast-memoize/index.js"),
+      },
+    ],
+  },
   build: {
     outDir: "dist",
     emptyOutDir: true,
     manifest: true,
     sourcemap: false,
     target: "es2022",
+    // Every browser the app supports (es2022: Safari 17, Firefox 115) preloads modules itself.
+    modulePreload: { polyfill: false },
     rollupOptions: {
       // zod's own sources carry explanatory comments beside @__PURE__ marks, which Rollup reports
       // as INVALID_ANNOTATION and drops: nothing of the build changes, so that one notice about

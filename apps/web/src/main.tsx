@@ -5,6 +5,7 @@ import { BrowserRouter } from "react-router";
 import { SessionProvider } from "./auth/session.tsx";
 import { RouteErrorBoundary } from "./components/route-error-boundary.tsx";
 import { Spinner } from "./components/spinner.tsx";
+import { LocaleProvider } from "./i18n/locale.tsx";
 import { AppRoutes } from "./router.tsx";
 import "./styles.css";
 
@@ -17,13 +18,15 @@ createRoot(root).render(
   <StrictMode>
     <BrowserRouter>
       <SessionProvider>
-        {/* The last resort, for a page outside the frames (/Home, /report) or a frame itself:
+        <LocaleProvider>
+          {/* The last resort, for a page outside the frames (/Home, /report) or a frame itself:
             never a blank page. Each frame has its own, which keeps its navigation usable. */}
-        <RouteErrorBoundary standalone>
-          <Suspense fallback={<Spinner label="Loading..." className="spinner-page" />}>
-            <AppRoutes />
-          </Suspense>
-        </RouteErrorBoundary>
+          <RouteErrorBoundary standalone>
+            <Suspense fallback={<Spinner label="Loading..." className="spinner-page" />}>
+              <AppRoutes />
+            </Suspense>
+          </RouteErrorBoundary>
+        </LocaleProvider>
       </SessionProvider>
     </BrowserRouter>
   </StrictMode>,

@@ -1,37 +1,11 @@
 import { z } from "zod";
+import { locales } from "./locale-tags.ts";
 
-// The languages Gradecast speaks (issue 33). A person's setting wins, else the browser's
-// Accept-Language, else the deployment's DEFAULT_LOCALE. "pt-PT" is European Portuguese: a
-// browser asking for plain "pt" gets it; one asking for "pt-BR" gets it too (the only Portuguese
-// there is), but its plural rules are never assumed, as messages are formatted as pt-PT.
-export const locales = ["en", "pt-PT"] as const;
-export type Locale = (typeof locales)[number];
+// The languages Gradecast speaks (issue 33): the list and the negotiation are in locale-tags.ts
+// (no zod there, for the web app's first screen); the schemas of the API are here.
+export { type Locale, locales, negotiateLocale } from "./locale-tags.ts";
+
 export const localeSchema = z.enum(locales, { error: "Choose English or Português." });
 
 /** PUT /api/me/locale: null follows the browser again. */
 export const setLocaleSchema = z.object({ locale: localeSchema.nullable() });
-
-/** The first supported language of an Accept-Language header (by its q weights), else fallback. */
-export function negotiateLocale(
-  acceptLanguage: string | null | undefined,
-  fallback: Locale,
-): Locale {
-  if (!acceptLanguage) return fallback;
-  const ranked = acceptLanguage
-    .split(",")
-    .map((part, index) => {
-      const [tag = "", ...params] = part.trim().split(";");
-      const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
-      const weight = q ? Number(q.slice(2)) : 1;
-      return { tag: tag.trim().toLowerCase(), weight: Number.isFinite(weight) ? weight : 0, index };
-    })
-    .filter((entry) => entry.tag && entry.weight > 0)
-    .sort((a, b) => b.weight - a.weight || a.index - b.index);
-  for (const { tag } of ranked) {
-    if (tag === "*") return fallback;
-    const language = tag.split("-")[0];
-    if (language === "pt") return "pt-PT";
-    if (language === "en") return "en";
-  }
-  return fallback;
-}

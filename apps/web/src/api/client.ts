@@ -52,6 +52,14 @@ export function setToken(token: string | null): void {
   }
 }
 
+// The language the page speaks (i18n/locale.tsx), sent as Accept-Language so that the server's
+// messages (errors, field messages) come back in it.
+let requestLanguage: string | null = null;
+
+export function setRequestLanguage(locale: string | null): void {
+  requestLanguage = locale;
+}
+
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 export interface ApiOptions {
@@ -165,6 +173,7 @@ async function send(
   token: string | null,
 ): Promise<Response> {
   const headers: Record<string, string> = { accept: "application/json", ...opts.headers };
+  if (requestLanguage && !headers["accept-language"]) headers["accept-language"] = requestLanguage;
   // A Blob (an uploaded file) goes as its own bytes and type; anything else as JSON.
   const file = body instanceof Blob ? body : undefined;
   if (body !== undefined) headers["content-type"] = file ? file.type : "application/json";

@@ -1,6 +1,8 @@
 import { Suspense } from "react";
+import { useIntl } from "react-intl";
 import { Link, NavLink, Outlet } from "react-router";
 import { useSession } from "../auth/session.tsx";
+import { LanguageChoice } from "./language-choice.tsx";
 import { RouteErrorBoundary } from "./route-error-boundary.tsx";
 import { SkipLink } from "./skip-link.tsx";
 import { Spinner } from "./spinner.tsx";
@@ -11,6 +13,8 @@ export function PublicLayout() {
   const { status } = useSession();
   const signedIn = status === "signedIn";
   useFocusMainOnNavigate();
+  const intl = useIntl();
+  const t = (id: string) => intl.formatMessage({ id });
   return (
     <div className="public-shell">
       <SkipLink />
@@ -19,26 +23,29 @@ export function PublicLayout() {
           <span className="brand-mark" aria-hidden="true" />
           Gradecast
         </Link>
-        <nav aria-label="Site" className="public-nav">
-          <NavLink to="/about">About Us</NavLink>
-          <NavLink to="/help">Help</NavLink>
-          <NavLink to="/contact">Contact</NavLink>
-          {signedIn ? <NavLink to="/Home">Home</NavLink> : <NavLink to="/login">Log in</NavLink>}
+        <nav aria-label={t("public.nav")} className="public-nav">
+          <NavLink to="/about">{t("public.about")}</NavLink>
+          <NavLink to="/help">{t("public.help")}</NavLink>
+          <NavLink to="/contact">{t("public.contact")}</NavLink>
+          {signedIn ? (
+            <NavLink to="/Home">{t("public.home")}</NavLink>
+          ) : (
+            <NavLink to="/login">{t("public.login")}</NavLink>
+          )}
         </nav>
       </header>
       <main id="main" className="public-main" tabIndex={-1}>
         <RouteErrorBoundary>
-          <Suspense fallback={<Spinner label="Loading..." className="spinner-page" />}>
+          <Suspense fallback={<Spinner label={t("public.loading")} className="spinner-page" />}>
             <Outlet />
           </Suspense>
         </RouteErrorBoundary>
       </main>
       <footer className="public-footer">
         <p>
-          Gradecast, student performance analytics. The grade model learns from the UCI Student
-          Performance data (Cortez and Silva, 2008, CC BY 4.0).{" "}
-          <Link to="/privacy">Privacy notice</Link>
+          {t("public.footer")} <Link to="/privacy">{t("public.privacy")}</Link>
         </p>
+        <LanguageChoice className="public-language" />
       </footer>
     </div>
   );

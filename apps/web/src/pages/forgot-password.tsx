@@ -1,5 +1,6 @@
 import { messages } from "@gradecast/contract/messages";
 import { type FormEvent, useState } from "react";
+import { useIntl } from "react-intl";
 import { Link } from "react-router";
 import { OutcomeAlert } from "../components/alert.tsx";
 import { AuthCard } from "../components/auth-card.tsx";
@@ -11,6 +12,8 @@ export default function ForgotPassword() {
   const [email, setEmail] = useState("");
   const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
   const asking = useForgotPassword();
+  const intl = useIntl();
+  const t = (id: string) => intl.formatMessage({ id });
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -23,20 +26,20 @@ export default function ForgotPassword() {
 
   return (
     <AuthCard
-      title="Forgot Password"
-      description="Enter the email address of your account and we will email you a link to choose a new password."
-      links={<Link to="/login">Back to Login</Link>}
+      title={t("forgot.title")}
+      description={t("forgot.description")}
+      links={<Link to="/login">{t("forgot.back")}</Link>}
     >
       <form className="form" onSubmit={onSubmit}>
         <EmailField
-          label="Email"
+          label={t("forgot.email")}
           required
           value={email}
           onChange={(e) => setEmail(e.target.value)}
         />
         <OutcomeAlert outcome={result} />
         <Button type="submit" loading={asking.isPending} className="btn-block">
-          Send reset link
+          {t("forgot.submit")}
         </Button>
       </form>
     </AuthCard>

@@ -3,6 +3,7 @@ import { adminCreateCommand } from "@gradecast/contract/first-admin";
 import { messages } from "@gradecast/contract/messages";
 import { isOidcRefusal, oidcRefusals } from "@gradecast/contract/oidc";
 import { type FormEvent, useEffect, useRef, useState } from "react";
+import { useIntl } from "react-intl";
 import { Link, Navigate, useLocation, useSearchParams } from "react-router";
 import { ApiError, api } from "../api/client.ts";
 import { useSetupState } from "../api/site.ts";
@@ -19,6 +20,8 @@ const messageOf = (err: unknown) =>
 
 export default function Login() {
   const { status, endedBy, signIn, completeMfa, resume } = useSession();
+  const intl = useIntl();
+  const t = (id: string) => intl.formatMessage({ id });
   const [params] = useSearchParams();
   const location = useLocation();
   const notice = (location.state as { notice?: string } | null)?.notice;
@@ -65,7 +68,7 @@ export default function Login() {
 
   if (status === "signedIn") return <Navigate to={safeNext(params.get("next"))} replace />;
   if (status === "loading" || (returning && !resumeError)) {
-    return <Spinner label="Loading..." className="spinner-page" />;
+    return <Spinner label={t("login.loading")} className="spinner-page" />;
   }
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
@@ -106,8 +109,8 @@ export default function Login() {
   if (challenge) {
     return (
       <AuthCard
-        title="Two-step login"
-        description="Enter the 6-digit code your authenticator app shows for Gradecast, or one of your recovery codes."
+        title={t("login.mfa.title")}
+        description={t("login.mfa.description")}
         links={
           <Button
             type="button"
@@ -118,20 +121,20 @@ export default function Login() {
               setError("");
             }}
           >
-            Use another account
+            {t("login.mfa.otherAccount")}
           </Button>
         }
       >
         <form className="form" onSubmit={onCode}>
           <CodeField
-            label="Code"
+            label={t("login.mfa.code")}
             autoFocus
             value={code}
             onChange={(e) => setCode(e.target.value)}
             error={error || undefined}
           />
           <Button type="submit" loading={busy} className="btn-block">
-            Verify
+            {t("login.mfa.verify")}
           </Button>
         </form>
       </AuthCard>
@@ -140,29 +143,33 @@ export default function Login() {
 
   return (
     <AuthCard
-      title="Login"
-      description="Log in to Gradecast."
+      title={t("login.title")}
+      description={t("login.description")}
       links={
         <>
-          <Link to="/forgot-password">Forgot Password?</Link>
+          <Link to="/forgot-password">{t("login.forgot")}</Link>
           <span>
-            No account yet? <Link to="/register">Sign Up</Link>
+            {intl.formatMessage(
+              { id: "login.noAccount" },
+              { link: (text) => <Link to="/register">{text}</Link> },
+            )}
           </span>
         </>
       }
     >
       {setup && !setup.adminExists ? (
-        <Alert tone="warning" title="This Gradecast has no admin yet">
+        <Alert tone="warning" title={t("login.noAdmin.title")}>
           <p>
-            Until one exists, nobody can approve teachers or manage accounts. Whoever runs the
-            server creates the first admin with <code>{adminCreateCommand}</code> (on the embedded
-            database, stop the server first).
+            {intl.formatMessage(
+              { id: "login.noAdmin.text" },
+              { command: adminCreateCommand, code: (text) => <code>{text}</code> },
+            )}
           </p>
         </Alert>
       ) : null}
       {notice ? <Alert tone="success">{notice}</Alert> : null}
       {refusal ? (
-        <Alert tone="error" title="You are not signed in">
+        <Alert tone="error" title={t("login.refused")}>
           <p>{refusal}</p>
         </Alert>
       ) : null}
@@ -170,29 +177,31 @@ export default function Login() {
       {providerLogout && oidcName ? (
         <Alert tone="info">
           <p>
-            You are logged out of Gradecast. You may still be signed in to {oidcName}:{" "}
-            <a href={providerLogout}>sign out of {oidcName} too</a>.
+            {intl.formatMessage(
+              { id: "login.providerLogout" },
+              { provider: oidcName, link: (text) => <a href={providerLogout}>{text}</a> },
+            )}
           </p>
         </Alert>
       ) : null}
       {oidcName ? (
         <>
           <a className={buttonClass("secondary", "btn-block")} href="/api/auth/oidc/start">
-            Sign in with {oidcName}
+            {intl.formatMessage({ id: "login.withProvider" }, { provider: oidcName })}
           </a>
-          <p className="muted login-or">or with your email and password</p>
+          <p className="muted login-or">{t("login.or")}</p>
         </>
       ) : null}
       {params.get("next") ? <p className="muted">{messages.signInRequired}</p> : null}
       <form className="form" onSubmit={onSubmit} noValidate={false}>
         <EmailField
-          label="Email"
+          label={t("login.email")}
           required
           value={email}
           onChange={(e) => setEmail(e.target.value)}
         />
         <PasswordField
-          label="Password"
+          label={t("login.password")}
           value={password}
           onChange={(e) => setPassword(e.target.value)}
         />
@@ -200,7 +209,7 @@ export default function Login() {
           {error}
         </p>
         <Button type="submit" loading={busy} className="btn-block">
-          Login
+          {t("login.submit")}
         </Button>
       </form>
     </AuthCard>

@@ -1,9 +1,11 @@
 import { messages } from "@gradecast/contract/messages";
 import { roleLabels } from "@gradecast/contract/roles";
 import { lazy, Suspense } from "react";
+import { useIntl } from "react-intl";
 import { useFreshUser } from "../auth/session.tsx";
 import { Card } from "../components/card.tsx";
 import { Facts } from "../components/facts.tsx";
+import { LanguageChoice } from "../components/language-choice.tsx";
 import { PageHeader } from "../components/page-header.tsx";
 import { Spinner } from "../components/spinner.tsx";
 
@@ -12,6 +14,7 @@ const DigestSetting = lazy(() => import("../features/notifications/digest-settin
 
 export default function Profile() {
   const user = useFreshUser();
+  const intl = useIntl();
   return (
     <div className="stack narrow">
       <PageHeader title="Profile" />
@@ -38,6 +41,12 @@ export default function Profile() {
       ) : (
         <Spinner label={messages.loadingUser} />
       )}
+      {user ? (
+        <Card title={intl.formatMessage({ id: "language.profileTitle" })}>
+          <p className="muted">{intl.formatMessage({ id: "language.profileHint" })}</p>
+          <LanguageChoice />
+        </Card>
+      ) : null}
       {user?.emailVerified ? (
         <Suspense fallback={<Spinner label="Loading your digest setting..." />}>
           <DigestSetting />

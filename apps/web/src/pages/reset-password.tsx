@@ -1,5 +1,6 @@
 import { passwordLimits } from "@gradecast/contract/password-limits";
 import type { FormEvent } from "react";
+import { useIntl } from "react-intl";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { Alert } from "../components/alert.tsx";
 import { AuthCard } from "../components/auth-card.tsx";
@@ -8,9 +9,6 @@ import { PasswordField } from "../components/field.tsx";
 import { useFormFields } from "../components/use-form-fields.ts";
 import { useResetPassword } from "../features/sign-up/api.ts";
 
-export const passwordResetNotice = "Your password has been reset. Log in with your new password.";
-const mismatch = "The two passwords do not match.";
-
 /** The target of the emailed reset link: /reset-password?token=… */
 export default function ResetPassword() {
   const [params] = useSearchParams();
@@ -18,20 +16,21 @@ export default function ResetPassword() {
   const navigate = useNavigate();
   const form = useFormFields({ password: "", confirm: "" });
   const resetting = useResetPassword();
+  const intl = useIntl();
+  const t = (id: string) => intl.formatMessage({ id });
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     form.clear();
     const { password, confirm } = form.values;
     if (password !== confirm) {
-      form.setErrors({ confirm: mismatch });
+      form.setErrors({ confirm: t("reset.mismatch") });
       return;
     }
     resetting.mutate(
       { token, password },
       {
-        onSuccess: () =>
-          navigate("/login", { replace: true, state: { notice: passwordResetNotice } }),
+        onSuccess: () => navigate("/login", { replace: true, state: { notice: t("reset.done") } }),
         onError: form.refused,
       },
     );
@@ -39,30 +38,28 @@ export default function ResetPassword() {
 
   if (!token) {
     return (
-      <AuthCard title="Reset password">
+      <AuthCard title={t("reset.title")}>
         <Alert tone="error">
-          <p>
-            This reset link is incomplete. Open the link from the email again, or ask for a new one.
-          </p>
+          <p>{t("reset.incomplete")}</p>
         </Alert>
         <p>
-          <Link to="/forgot-password">Ask for a new reset link</Link>
+          <Link to="/forgot-password">{t("reset.askAgain")}</Link>
         </p>
       </AuthCard>
     );
   }
 
   return (
-    <AuthCard title="Reset password" description="Choose a new password for your account.">
+    <AuthCard title={t("reset.title")} description={t("reset.description")}>
       <form className="form" onSubmit={onSubmit}>
         <PasswordField
-          label="New password"
+          label={t("reset.password")}
           fresh
-          hint={`At least ${passwordLimits.min} characters.`}
+          hint={intl.formatMessage({ id: "reset.passwordHint" }, { min: passwordLimits.min })}
           {...form.field("password")}
         />
         <PasswordField
-          label="Repeat the new password"
+          label={t("reset.confirm")}
           autoComplete="new-password"
           {...form.field("confirm")}
         />
@@ -70,7 +67,7 @@ export default function ResetPassword() {
           <Alert tone="error">
             <p>{form.message}</p>
             <p>
-              <Link to="/forgot-password">Ask for a new reset link</Link>
+              <Link to="/forgot-password">{t("reset.askAgain")}</Link>
             </p>
           </Alert>
         ) : null}
@@ -79,7 +76,7 @@ export default function ResetPassword() {
           loading={resetting.isPending || resetting.isSuccess}
           className="btn-block"
         >
-          Set new password
+          {t("reset.submit")}
         </Button>
       </form>
     </AuthCard>

@@ -1,5 +1,6 @@
 import { messages } from "@gradecast/contract/messages";
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
+import { useIntl } from "react-intl";
 import { useNavigate } from "react-router";
 import { ApiError } from "../api/client.ts";
 import { useSession } from "../auth/session.tsx";
@@ -22,6 +23,9 @@ export default function Verify() {
   );
   const resultId = `verify-result${useId()}`;
   const [resend, setResend] = useState<{ ok: boolean; text: string } | null>(null);
+  const intl = useIntl();
+  const t = (id: string) => intl.formatMessage({ id });
+  const email = user?.email;
   const leave = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   useEffect(() => () => clearTimeout(leave.current), []);
@@ -51,7 +55,9 @@ export default function Verify() {
       onSuccess: () =>
         setResend({
           ok: true,
-          text: `A new code is on its way to ${user?.email ?? "your email"}.`,
+          text: email
+            ? intl.formatMessage({ id: "verify.resent" }, { email })
+            : t("verify.resentNoEmail"),
         }),
       onError: (err) => setResend({ ok: false, text: err.message }),
     });
@@ -62,12 +68,16 @@ export default function Verify() {
   if (user?.emailVerified && verifying.isIdle) {
     return (
       <div className="stack narrow">
-        <PageHeader title="Verify your email" />
+        <PageHeader title={t("verify.title")} />
         <Alert tone="success">
-          <p>Your email address{user.email ? ` ${user.email}` : ""} is already verified.</p>
+          <p>
+            {email
+              ? intl.formatMessage({ id: "verify.already" }, { email })
+              : t("verify.alreadyNoEmail")}
+          </p>
         </Alert>
         <p>
-          <ButtonLink to="/dashboard">Go to the dashboard</ButtonLink>
+          <ButtonLink to="/dashboard">{t("verify.toDashboard")}</ButtonLink>
         </p>
       </div>
     );
@@ -76,13 +86,17 @@ export default function Verify() {
   return (
     <div className="stack narrow">
       <PageHeader
-        title="Verify your email"
-        description={`Enter the 6-digit code we emailed to ${user?.email ?? "you"}. It works for 10 minutes.`}
+        title={t("verify.title")}
+        description={
+          email
+            ? intl.formatMessage({ id: "verify.description" }, { email })
+            : t("verify.descriptionNoEmail")
+        }
       />
       <Card>
         <form className="form" onSubmit={onSubmit}>
           <CodeField
-            label="Code"
+            label={t("verify.code")}
             digits={6}
             value={code}
             onChange={(e) => setCode(e.target.value.replace(/\D/g, ""))}
@@ -94,10 +108,10 @@ export default function Verify() {
           <OutcomeAlert outcome={result} id={resultId} />
           <div className="actions">
             <Button type="submit" loading={verifying.isPending || verifying.isSuccess}>
-              Verify
+              {t("verify.submit")}
             </Button>
             <Button variant="secondary" onClick={onResend} loading={resending.isPending}>
-              Resend code
+              {t("verify.resend")}
             </Button>
           </div>
           <OutcomeAlert outcome={resend} okTone="info" />

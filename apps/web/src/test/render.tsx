@@ -6,10 +6,17 @@ import type { ReactNode } from "react";
 import { MemoryRouter, Route, Routes, useLocation } from "react-router";
 import { afterEach, vi } from "vitest";
 import { SessionProvider, useSession } from "../auth/session.tsx";
+import en from "../i18n/catalogue-en.ts";
+import ptPT from "../i18n/catalogue-pt-PT.ts";
+import { LocaleProvider } from "../i18n/locale.tsx";
 
 // Component tests render a page as the app does (router, session, query cache) against a fake
 // server: a table of "METHOD /path" answers standing in for fetch. What a test asserts is what
 // the person sees; what the fake server received is there to check what was sent.
+// Both catalogues are at hand at once (no fetch): a page speaks English, as the test browser's
+// language is; `localStorage.setItem("gradecast:locale", "pt-PT")` before rendering, or a user
+// whose `locale` is "pt-PT", makes it speak European Portuguese.
+const catalogues = { en, "pt-PT": ptPT };
 
 export interface FakeAnswer {
   status?: number;
@@ -19,8 +26,8 @@ export interface FakeAnswer {
 export type FakeRoute = (request: { body: unknown; url: URL }) => FakeAnswer | Promise<FakeAnswer>;
 
 export interface FakeServer {
-  /** Requests received, in order: "METHOD /path" and the parsed JSON body. */
-  calls: { route: string; body: unknown }[];
+  /** Requests received, in order: "METHOD /path", the parsed JSON body and the headers. */
+  calls: { route: string; body: unknown; headers: Headers }[];
 }
 
 export function fakeServer(routes: Record<string, FakeRoute>): FakeServer {
@@ -34,7 +41,10 @@ export function fakeServer(routes: Record<string, FakeRoute>): FakeServer {
         : init.body instanceof Blob
           ? await init.body.text()
           : undefined;
-    server.calls.push({ route, body });
+    // The headers are there to read, not compared: existing assertions match { route, body }.
+    const call = { route, body } as FakeServer["calls"][number];
+    Object.defineProperty(call, "headers", { value: new Headers(init.headers), enumerable: false });
+    server.calls.push(call);
     const handler = routes[route];
     const answer = handler
       ? await handler({ body, url })
@@ -99,10 +109,12 @@ export function renderPage(page: ReactNode, path = "/") {
     <QueryClientProvider client={queryClient}>
       <MemoryRouter initialEntries={[path]}>
         <SessionProvider>
-          <Routes>
-            <Route path={path.split("?")[0]} element={<Settled>{page}</Settled>} />
-            <Route path="*" element={<Where />} />
-          </Routes>
+          <LocaleProvider catalogues={catalogues}>
+            <Routes>
+              <Route path={path.split("?")[0]} element={<Settled>{page}</Settled>} />
+              <Route path="*" element={<Where />} />
+            </Routes>
+          </LocaleProvider>
         </SessionProvider>
       </MemoryRouter>
     </QueryClientProvider>,
