@@ -26,44 +26,20 @@ function precompiledMessages(): Plugin {
 // the router are one vendor chunk shared by every page; ECharts stays in the chunks of the pages
 // that chart (it is only ever imported by them, lazily), as two chunks loaded together: ECharts
 // itself and ZRender, its drawing library (one 575 kB chunk set off Vite's 500 kB warning).
-// react-intl's single module names its components for the React dev tools (`X.displayName = …`)
-// and builds some at load time: Rollup must keep both as possible side effects, so every
-// component came along with the two hooks the app uses. Marked pure, those it does not use go.
-function treeShakeReactIntl(): Plugin {
-  return {
-    name: "gradecast-tree-shake-react-intl",
-    transform(code, id) {
-      if (!/node_modules\/react-intl\/index\.js$/.test(id)) return undefined;
-      return {
-        code: code
-          .replace(/^\w+\.displayName = "\w+";$/gm, "")
-          .replace(
-            /= (createFormattedComponent|createFormattedDateTimePartsComponent|React\.memo)\(/g,
-            "= /* @__PURE__ */ $1(",
-          ),
-        map: null,
-      };
-    },
-  };
-}
-
-const formatjs = (file: string) =>
-  fileURLToPath(new URL(`../../node_modules/react-intl/node_modules/${file}`, import.meta.url));
-
 export default defineConfig({
-  plugins: [precompiledMessages(), treeShakeReactIntl(), react()],
+  plugins: [precompiledMessages(), react()],
   resolve: {
-    // react-intl and @formatjs/intl each install their own intl-messageformat and fast-memoize
-    // (the same versions): one copy of each, and the parser-less entry of the ICU parser.
+    // Messages arrive parsed (above): intl-messageformat takes the parser-less entry of the ICU
+    // parser, which holds only the AST's types.
     alias: [
       {
         find: /^@formatjs\/icu-messageformat-parser$/,
-        replacement: formatjs("@formatjs/icu-messageformat-parser/no-parser.js"),
-      },
-      { find: /^intl-messageformat$/, replacement: formatjs("intl-messageformat/index.js") },
-      {
-        find: /^@formatjs\/fast-memoize$/,
-        replacement: formatjs("@formatjs/fast-memoize/index.js"),
+        replacement: fileURLToPath(
+          new URL(
+            "../../node_modules/@formatjs/icu-messageformat-parser/no-parser.js",
+            import.meta.url,
+          ),
+        ),
       },
     ],
   },

@@ -1,6 +1,6 @@
 import type { Locale } from "@gradecast/contract/locale-tags";
 import { type ChangeEvent, useState } from "react";
-import { useIntl } from "react-intl";
+import { useIntl } from "../i18n/intl.tsx";
 import { useLocaleChoice } from "../i18n/locale.tsx";
 import { Select } from "./select.tsx";
 

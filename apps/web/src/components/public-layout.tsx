@@ -1,7 +1,7 @@
 import { Suspense } from "react";
-import { useIntl } from "react-intl";
 import { Link, NavLink, Outlet } from "react-router";
 import { useSession } from "../auth/session.tsx";
+import { useIntl } from "../i18n/intl.tsx";
 import { LanguageChoice } from "./language-choice.tsx";
 import { RouteErrorBoundary } from "./route-error-boundary.tsx";
 import { SkipLink } from "./skip-link.tsx";

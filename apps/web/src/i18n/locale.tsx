@@ -9,11 +9,11 @@ import {
   useMemo,
   useState,
 } from "react";
-import { IntlProvider } from "react-intl";
 import { api, setRequestLanguage } from "../api/client.ts";
 import { useSession } from "../auth/session.tsx";
 import { Spinner } from "../components/spinner.tsx";
 import { loadMessages } from "./catalogue.ts";
+import { IntlProvider } from "./intl.tsx";
 import type { Messages } from "./types.ts";
 
 // The language the page speaks (issue 33): the signed-in person's setting (users.locale), else
@@ -164,7 +164,7 @@ export function LocaleProvider({ children, catalogues }: LocaleProviderProps) {
   }
   return (
     <LocaleContext.Provider value={value}>
-      <IntlProvider locale={shown.locale} messages={shown.messages} defaultLocale={defaultLocale}>
+      <IntlProvider locale={shown.locale} messages={shown.messages}>
         {children}
       </IntlProvider>
     </LocaleContext.Provider>

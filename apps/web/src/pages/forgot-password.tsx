@@ -1,12 +1,12 @@
 import { messages } from "@gradecast/contract/messages";
 import { type FormEvent, useState } from "react";
-import { useIntl } from "react-intl";
 import { Link } from "react-router";
 import { OutcomeAlert } from "../components/alert.tsx";
 import { AuthCard } from "../components/auth-card.tsx";
 import { Button } from "../components/button.tsx";
 import { EmailField } from "../components/field.tsx";
 import { useForgotPassword } from "../features/sign-up/api.ts";
+import { useIntl } from "../i18n/intl.tsx";
 
 export default function ForgotPassword() {
   const [email, setEmail] = useState("");

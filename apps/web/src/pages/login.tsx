@@ -3,7 +3,6 @@ import { adminCreateCommand } from "@gradecast/contract/first-admin";
 import { messages } from "@gradecast/contract/messages";
 import { isOidcRefusal, oidcRefusals } from "@gradecast/contract/oidc";
 import { type FormEvent, useEffect, useRef, useState } from "react";
-import { useIntl } from "react-intl";
 import { Link, Navigate, useLocation, useSearchParams } from "react-router";
 import { ApiError, api } from "../api/client.ts";
 import { useSetupState } from "../api/site.ts";
@@ -14,6 +13,7 @@ import { AuthCard } from "../components/auth-card.tsx";
 import { Button, buttonClass } from "../components/button.tsx";
 import { CodeField, EmailField, PasswordField } from "../components/field.tsx";
 import { Spinner } from "../components/spinner.tsx";
+import { useIntl } from "../i18n/intl.tsx";
 
 const messageOf = (err: unknown) =>
   err instanceof ApiError || err instanceof Error ? err.message : String(err);

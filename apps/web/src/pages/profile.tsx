@@ -1,13 +1,13 @@
 import { messages } from "@gradecast/contract/messages";
 import { roleLabels } from "@gradecast/contract/roles";
 import { lazy, Suspense } from "react";
-import { useIntl } from "react-intl";
 import { useFreshUser } from "../auth/session.tsx";
 import { Card } from "../components/card.tsx";
 import { Facts } from "../components/facts.tsx";
 import { LanguageChoice } from "../components/language-choice.tsx";
 import { PageHeader } from "../components/page-header.tsx";
 import { Spinner } from "../components/spinner.tsx";
+import { useIntl } from "../i18n/intl.tsx";
 
 // Issue 32: the digest choice, loaded with its query code only here.
 const DigestSetting = lazy(() => import("../features/notifications/digest-setting.tsx"));

@@ -1,6 +1,5 @@
 import { passwordLimits } from "@gradecast/contract/password-limits";
 import type { FormEvent } from "react";
-import { useIntl } from "react-intl";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { Alert } from "../components/alert.tsx";
 import { AuthCard } from "../components/auth-card.tsx";
@@ -8,6 +7,7 @@ import { Button } from "../components/button.tsx";
 import { PasswordField } from "../components/field.tsx";
 import { useFormFields } from "../components/use-form-fields.ts";
 import { useResetPassword } from "../features/sign-up/api.ts";
+import { useIntl } from "../i18n/intl.tsx";
 
 /** The target of the emailed reset link: /reset-password?token=… */
 export default function ResetPassword() {

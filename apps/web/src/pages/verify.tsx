@@ -1,6 +1,5 @@
 import { messages } from "@gradecast/contract/messages";
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
-import { useIntl } from "react-intl";
 import { useNavigate } from "react-router";
 import { ApiError } from "../api/client.ts";
 import { useSession } from "../auth/session.tsx";
@@ -10,6 +9,7 @@ import { Card } from "../components/card.tsx";
 import { CodeField } from "../components/field.tsx";
 import { PageHeader } from "../components/page-header.tsx";
 import { useResendCode, useVerifyEmail } from "../features/account-security/api.ts";
+import { useIntl } from "../i18n/intl.tsx";
 
 export default function Verify() {
   const { user } = useSession();
