@@ -80,3 +80,16 @@ export function translateMessage(message: string, locale: Locale): string {
   }
   return message;
 }
+
+// CSV headers are written in English in the contract (reportCsvColumns, riskColumns, ...): each
+// is found in the csv catalogue by its English text.
+const csvHeaders = new Map<string, string>();
+for (const [id, text] of Object.entries(catalogues.en)) {
+  if (id.startsWith("csv.")) csvHeaders.set(text, id);
+}
+
+/** A CSV column's name in `locale` (unchanged when the catalogue does not have it). */
+export function csvHeaderText(english: string, locale: Locale): string {
+  const id = csvHeaders.get(english);
+  return id && locale !== "en" ? t(locale, id) : english;
+}
