@@ -1,4 +1,5 @@
 import { createIntl, type IntlShape } from "@formatjs/intl";
+import { verificationEmail } from "@gradecast/contract/emails";
 import { type Catalogue, loadAllCatalogues } from "@gradecast/contract/i18n";
 import type { Locale } from "@gradecast/contract/locale";
 
@@ -92,4 +93,23 @@ for (const [id, text] of Object.entries(catalogues.en)) {
 export function csvHeaderText(english: string, locale: Locale): string {
   const id = csvHeaders.get(english);
   return id && locale !== "en" ? t(locale, id) : english;
+}
+
+/** The verification email in `locale`: English is the contract's own text, letter for letter. */
+export function localizedVerificationEmail(
+  locale: Locale,
+  p: { name: string; code: string; appUrl: string; minutes: number },
+): { subject: string; text: string } {
+  if (locale === "en") return verificationEmail(p);
+  return {
+    subject: t(locale, "emails.verify.subject", { code: p.code }),
+    text: [
+      t(locale, "emails.greeting", { name: p.name }),
+      "",
+      t(locale, "emails.verify.code", { code: p.code }),
+      "",
+      t(locale, "emails.verify.where", { appUrl: p.appUrl, minutes: p.minutes }),
+      t(locale, "emails.verify.ignore"),
+    ].join("\n"),
+  };
 }

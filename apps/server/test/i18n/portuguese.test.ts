@@ -2,7 +2,7 @@ import { messages } from "@gradecast/contract/messages";
 import { describe, expect, it } from "vitest";
 import { csvFormatOf, csvRow } from "../../src/csv/csv.ts";
 import { parseRecordFile } from "../../src/record/import.ts";
-import { randomIp, signIn } from "../support/accounts.ts";
+import { randomIp, signIn, uniqueEmail, waitForMail } from "../support/accounts.ts";
 import { apiTests } from "../support/fixtures.ts";
 import { dialects, type TestApp } from "../support/helpers.ts";
 import { validReport } from "../support/report-fixture.ts";
@@ -85,6 +85,35 @@ describe.each(dialects)("Portuguese answers (%s)", (dialect) => {
     await call(t, "PUT", "/api/me/locale", s.auth, { locale: null });
     const back = await call(t, "GET", "/api/reports", { ...s.auth, "accept-language": "en" });
     expect(back.json().error.message).toBe(messages.notAllowed);
+  });
+
+  test("the verification email is in the language of the registration, English otherwise", async ({
+    t,
+  }) => {
+    const email = uniqueEmail("ines");
+    const res = await call(
+      t,
+      "POST",
+      "/api/auth/register",
+      { "accept-language": "pt-PT" },
+      { name: "Inês Conceição", email, password: "correct horse battery staple" },
+    );
+    expect(res.statusCode).toBe(201);
+    const mail = await waitForMail(t.dataDir, email, /verificação/);
+    expect(mail.text).toMatch(/O seu código de verificação do Gradecast é \d{6}\./);
+    expect(mail.text).toContain("Olá Inês Conceição,");
+    expect(mail.text).toContain("Expira dentro de 10 minutos.");
+
+    const other = uniqueEmail("john");
+    await call(
+      t,
+      "POST",
+      "/api/auth/register",
+      {},
+      { name: "John", email: other, password: "correct horse battery staple" },
+    );
+    const english = await waitForMail(t.dataDir, other, /verification code is/);
+    expect(english.text).toContain("Hello John,");
   });
 
   test("the reports export in pt-PT: BOM, semicolons, Portuguese headers", async ({ t }) => {
