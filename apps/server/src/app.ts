@@ -13,6 +13,7 @@ import { answerApiNotFound, installApiNotFound, isApiRequest } from "./http/allo
 import { createClientErrorHandler } from "./http/client-errors.ts";
 import { installErrorHandlers } from "./http/errors.ts";
 import { installJsonBody } from "./http/json-body.ts";
+import { installLocale } from "./http/locale.ts";
 import { installNulGuard } from "./http/nul-guard.ts";
 import { installOpaqueOriginGuard } from "./http/opaque-origin.ts";
 import { installOpenApi } from "./http/openapi.ts";
@@ -167,6 +168,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   // Stage 2 and 3: services, then routes.
+  installLocale(app, config.defaultLocale);
   installErrorHandlers(app);
   installNulGuard(app);
   installOpaqueOriginGuard(app);

@@ -1,6 +1,7 @@
 import { createPrivateKey } from "node:crypto";
 import { isIP } from "node:net";
 import path from "node:path";
+import { type Locale, locales } from "@gradecast/contract/locale";
 import {
   defaultOptionalQuestions,
   isOptionalCapable,
@@ -159,6 +160,12 @@ export const envSchema = z.object({
       .enum(["approval", "open", "closed"], { error: "must be approval, open or closed" })
       .default("approval"),
   ),
+  // The language of answers and emails when neither the person nor their browser names one
+  // Gradecast speaks (issue 33).
+  DEFAULT_LOCALE: z.preprocess(
+    emptyToUndefined,
+    z.enum(locales, { error: "must be en or pt-PT" }).default("en"),
+  ),
   // Data protection (issue 31 part B): the legal basis of the processing, and the age under
   // which a student's guardian consents (LEGAL_BASIS=consent only).
   LEGAL_BASIS: z.preprocess(
@@ -262,6 +269,8 @@ export interface OidcConfig {
 
 export interface Config {
   port: number;
+  /** The language when neither the person's setting nor Accept-Language decides (issue 33). */
+  defaultLocale: Locale;
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
@@ -393,6 +402,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     : undefined;
   return {
     port: e.PORT,
+    defaultLocale: e.DEFAULT_LOCALE,
     host: e.HOST,
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,

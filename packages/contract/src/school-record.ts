@@ -116,8 +116,9 @@ export const recordImportLimits = { rows: 5000, bytes: 512 * 1024 } as const;
 
 /** "yes"/"no" as a spreadsheet writes them, for the CSV's sat column. */
 export const satTexts = {
-  yes: ["yes", "y", "true", "1", "sat"],
-  no: ["no", "n", "false", "0", "did not sit"],
+  // And as a Portuguese gradebook says it (issue 33).
+  yes: ["yes", "y", "true", "1", "sat", "sim", "s"],
+  no: ["no", "n", "false", "0", "did not sit", "não", "nao"],
 } as const;
 
 const numberValue = (field: Exclude<RecordField, "sat">) =>

@@ -1,5 +1,6 @@
 import { securityMessages } from "@gradecast/contract/account-security";
 import type { ApiRoute } from "@gradecast/contract/api-access";
+import type { Locale } from "@gradecast/contract/locale";
 import type { Role } from "@gradecast/contract/roles";
 import type { AccessRule, RouteEntry } from "@gradecast/contract/route";
 import { routeByKey, routes } from "@gradecast/contract/routes/index";
@@ -21,6 +22,8 @@ export interface AuthUser {
   sessionId: string;
   /** TOTP MFA is on: an admin without it reaches only what enrolment needs. */
   mfaEnabled: boolean;
+  /** The language the person chose (issue 33); null follows the browser. */
+  locale: Locale | null;
 }
 
 // What an admin who has not turned MFA on may still call: their own account and enrolment

@@ -95,6 +95,7 @@ export function createAuthenticate(ctx: AuthContext): Authenticate {
       emailVerified: row.email_verified,
       sessionId,
       mfaEnabled: row.mfa_enabled,
+      locale: row.locale,
     };
     return user;
   };

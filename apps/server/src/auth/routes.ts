@@ -2,6 +2,7 @@ import { messages } from "@gradecast/contract/messages";
 import { routes } from "@gradecast/contract/routes/index";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { localeOf } from "../http/locale.ts";
 import { addressLimit, perAccount, routeLimit } from "../http/rate-limits.ts";
 import { actorOf } from "../http/request-actor.ts";
 import { serve } from "../http/route-schemas.ts";
@@ -80,7 +81,7 @@ export async function authRoutes(fastify: FastifyInstance, ctx: AuthContext) {
       },
     },
     async (request, reply) => {
-      const user = await register(ctx, origin(request), request.body);
+      const user = await register(ctx, origin(request), request.body, localeOf(request));
       return reply.code(201).send({ user });
     },
   );

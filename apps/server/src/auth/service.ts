@@ -8,9 +8,9 @@ import type {
   User,
   updateNameSchema,
 } from "@gradecast/contract/auth";
-import { passwordResetEmail, verificationEmail } from "@gradecast/contract/emails";
+import { passwordResetEmail } from "@gradecast/contract/emails";
 import { isId } from "@gradecast/contract/ids";
-import type { setLocaleSchema } from "@gradecast/contract/locale";
+import type { Locale, setLocaleSchema } from "@gradecast/contract/locale";
 import { messages } from "@gradecast/contract/messages";
 import { privacyNoticeVersion } from "@gradecast/contract/privacy";
 import type { Kysely } from "kysely";
@@ -24,6 +24,7 @@ import { cancelDeletionOnSignIn } from "../db/account-deletions.ts";
 import type { DB, UserRow } from "../db/schema.ts";
 import * as users from "../db/users.ts";
 import { conflict, DomainError, hasCode, invalid, unauthenticated } from "../domain-errors.ts";
+import { localizedVerificationEmail } from "../i18n/translate.ts";
 import { appUrl, sendMail } from "../mail/send.ts";
 import type { Services } from "../services.ts";
 import type { AuthContext, Origin } from "./context.ts";
@@ -96,6 +97,7 @@ export async function register(
   ctx: AuthContext,
   origin: Origin,
   input: z.output<typeof registerSchema>,
+  requestLocale?: Locale,
 ): Promise<User> {
   const { services } = ctx;
   refuseCommon(input.password, "password");
@@ -130,11 +132,19 @@ export async function register(
     role: row.role,
     ...(approval ? { pendingRole: "teacher" } : {}),
   });
-  await sendVerificationCode(services, row);
+  await sendVerificationCode(services, row, requestLocale);
   return toUser(row);
 }
 
-export async function sendVerificationCode(services: Services, user: UserRow): Promise<void> {
+/**
+ * The verification code, in the recipient's language: their own setting, else the language of
+ * the request that asked for it (registration), else DEFAULT_LOCALE (issue 33).
+ */
+export async function sendVerificationCode(
+  services: Services,
+  user: UserRow,
+  requestLocale?: Locale,
+): Promise<void> {
   const code = randomInt(0, 1_000_000).toString().padStart(6, "0");
   const now = services.now();
   await q.replaceEmailCode(services.db, {
@@ -147,7 +157,12 @@ export async function sendVerificationCode(services: Services, user: UserRow): P
   await sendMail(
     services,
     user.email,
-    verificationEmail({ name: user.name, code, appUrl: appUrl(services), minutes: codeMinutes }),
+    localizedVerificationEmail(user.locale ?? requestLocale ?? services.config.defaultLocale, {
+      name: user.name,
+      code,
+      appUrl: appUrl(services),
+      minutes: codeMinutes,
+    }),
   );
 }
 

@@ -1,6 +1,8 @@
 import { routes } from "@gradecast/contract/routes/index";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { csvFormatOf } from "../csv/csv.ts";
+import { localeOf } from "../http/locale.ts";
 import { actorOf } from "../http/request-actor.ts";
 import { serve } from "../http/route-schemas.ts";
 import type { Services } from "../services.ts";
@@ -33,7 +35,12 @@ export async function classRiskRoutes(fastify: FastifyInstance, services: Servic
   });
 
   serve(app, routes.classes.riskCsv, async (request, reply) => {
-    const { csv, name } = await classRiskCsv(services, actorOf(request), request.params.id);
+    const { csv, name } = await classRiskCsv(
+      services,
+      actorOf(request),
+      request.params.id,
+      csvFormatOf(localeOf(request)),
+    );
     const day = services.now().toISOString().slice(0, 10);
     return reply
       .headers(noStore)

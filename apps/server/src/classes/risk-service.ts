@@ -24,7 +24,7 @@ import {
 import { bandOf } from "@gradecast/contract/score";
 import type { z } from "zod";
 import { audit, who } from "../audit/audit.ts";
-import { csvRow } from "../csv/csv.ts";
+import { bom, type CsvFormat, csvHeaderRow, csvRow, englishCsv } from "../csv/csv.ts";
 import { contestsOf } from "../db/consents.ts";
 import {
   type ClassPredictions,
@@ -244,6 +244,7 @@ export async function classRiskCsv(
   services: Services,
   actor: Actor,
   id: string,
+  format: CsvFormat = englishCsv,
 ): Promise<{ csv: string; name: string }> {
   const access = await classAccess(services, actor, id, "manage");
   const { record } = access;
@@ -254,10 +255,10 @@ export async function classRiskCsv(
     details: { students: risk.counts.students },
   });
   const lines = [
-    csvRow(riskColumnsFor(risk.withNotes)),
-    ...risk.items.map((item) => csvRow(riskCells(item))),
+    csvHeaderRow(riskColumnsFor(risk.withNotes), format),
+    ...risk.items.map((item) => csvRow(riskCells(item), format)),
   ];
-  return { csv: `\uFEFF${lines.join("")}`, name: record.name };
+  return { csv: `${bom}${lines.join("")}`, name: record.name };
 }
 
 /**

@@ -29,6 +29,16 @@ export function delimiterOf(text: string): "," | ";" {
   return count(";") > count(",") ? ";" : ",";
 }
 
+/**
+ * A figure as a spreadsheet in either language saves it: "12.5" or "12,5" (issue 33), "14",
+ * "14,0"; undefined for anything else (signs, thousands separators, letters).
+ */
+export function decimalOf(text: string): number | undefined {
+  const trimmed = text.trim();
+  if (!/^\d{1,9}([.,]\d{1,9})?$/.test(trimmed)) return undefined;
+  return Number(trimmed.replace(",", "."));
+}
+
 /** One record and the line of the file it starts on (1: the first line). */
 export interface Lined {
   record: string[];

@@ -20,7 +20,7 @@ export function findUserById(db: Db, id: string): Promise<UserRow | undefined> {
 /** What the access check needs of the signed-in user, and whether the token's session is live. */
 export type AuthUserRow = Pick<
   UserRow,
-  "id" | "name" | "email" | "role" | "email_verified" | "disabled"
+  "id" | "name" | "email" | "role" | "email_verified" | "disabled" | "locale"
 > & { session_live: boolean; mfa_enabled: boolean };
 
 // Read on every signed-in call: one fixed SQL text (no query building per call, prepared on
@@ -29,7 +29,7 @@ export type AuthUserRow = Pick<
 // logout, ending it from the list of sessions, and a password change or reset revoke them, and
 // end the ID tokens issued with them.
 const authUserSql = prepared(
-  `select "id", "name", "email", "role", "email_verified", "disabled",
+  `select "id", "name", "email", "role", "email_verified", "disabled", "locale",
     ("mfa_enabled_at" is not null or exists (select 1 from "sessions" m
       where m."family_id" = $2 and m."user_id" = "users"."id" and m."provider_mfa"))
       as "mfa_enabled",

@@ -2,6 +2,8 @@ import { routes } from "@gradecast/contract/routes/index";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import type { AuthContext } from "../auth/service.ts";
+import { csvFormatOf } from "../csv/csv.ts";
+import { localeOf } from "../http/locale.ts";
 import { actorOf } from "../http/request-actor.ts";
 import { serve } from "../http/route-schemas.ts";
 import { pseudonymOf } from "./pseudonym.ts";
@@ -22,8 +24,12 @@ export async function evaluationRoutes(fastify: FastifyInstance, auth: AuthConte
   });
 
   serve(app, routes.evaluation.csv, async (request, reply) => {
-    const csv = await evaluationCsv(services, actorOf(request), request.query.classId, (id) =>
-      pseudonymOf(auth.keys, id),
+    const csv = await evaluationCsv(
+      services,
+      actorOf(request),
+      request.query.classId,
+      (id) => pseudonymOf(auth.keys, id),
+      csvFormatOf(localeOf(request)),
     );
     const day = services.now().toISOString().slice(0, 10);
     return reply

@@ -24,7 +24,7 @@ import { audit, who } from "../audit/audit.ts";
 import type { Actor } from "../auth/actor.ts";
 import { classAccess } from "../classes/policy.ts";
 import { listClasses } from "../classes/service.ts";
-import { csvRow } from "../csv/csv.ts";
+import { bom, type CsvFormat, csvHeaderRow, csvRow, englishCsv } from "../csv/csv.ts";
 import { type PredictionBeforeOutcome, predictionsBeforeOutcomes } from "../db/predictions.ts";
 import { outcomesFingerprint, outcomesOf, type RecordedOutcome } from "../db/school-records.ts";
 import type { Services } from "../services.ts";
@@ -224,6 +224,7 @@ export async function evaluationCsv(
   actor: Actor,
   classId: string | undefined,
   pseudonym: (studentId: string) => string,
+  format: CsvFormat = englishCsv,
 ): Promise<string> {
   const scope = await scopeOf(services, actor, classId);
   const { paired } = await pairedRows(services, scope);
@@ -241,24 +242,27 @@ export async function evaluationCsv(
     details: { rows: paired.length, classes: scope.classId ? 1 : scope.classes.length },
   });
   const lines = [
-    csvRow(evaluationCsvColumns),
+    csvHeaderRow(evaluationCsvColumns, format),
     ...paired.map(({ outcome: o, prediction: p }) =>
-      csvRow([
-        pseudonym(o.studentId),
-        o.className,
-        o.subject,
-        p.setup,
-        round(p.score),
-        round(p.scoreIfSits),
-        round(p.noFinalScoreRisk),
-        round(p.intervalLow),
-        round(p.intervalHigh),
-        o.g3,
-        o.sat ? "yes" : "no",
-        p.createdAt.toISOString(),
-        o.recordedAt.toISOString(),
-      ]),
+      csvRow(
+        [
+          pseudonym(o.studentId),
+          o.className,
+          o.subject,
+          p.setup,
+          round(p.score),
+          round(p.scoreIfSits),
+          round(p.noFinalScoreRisk),
+          round(p.intervalLow),
+          round(p.intervalHigh),
+          o.g3,
+          o.sat ? "yes" : "no",
+          p.createdAt.toISOString(),
+          o.recordedAt.toISOString(),
+        ],
+        format,
+      ),
     ),
   ];
-  return `\uFEFF${lines.join("")}`;
+  return `${bom}${lines.join("")}`;
 }

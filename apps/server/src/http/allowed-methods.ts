@@ -1,6 +1,8 @@
 import { messages } from "@gradecast/contract/messages";
 import { routeList } from "@gradecast/contract/routes/index";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { translateMessage } from "../i18n/translate.ts";
+import { localeOf } from "./locale.ts";
 
 // Which methods an API path is served with, from the contract's route entries: a known path
 // called with another method answers 405 with this list in `Allow` (RFC 9110), not 404.
@@ -40,13 +42,15 @@ export function answerApiNotFound(request: FastifyRequest, reply: FastifyReply) 
       .send({
         error: {
           code: "method_not_allowed",
-          message: messages.methodNotAllowed(request.method, allow),
+          message: translateMessage(
+            messages.methodNotAllowed(request.method, allow),
+            localeOf(request),
+          ),
         },
       });
   }
-  return reply
-    .code(404)
-    .send({ error: { code: "not_found", message: messages.noApiRoute(request.method, path) } });
+  const message = translateMessage(messages.noApiRoute(request.method, path), localeOf(request));
+  return reply.code(404).send({ error: { code: "not_found", message } });
 }
 
 /**

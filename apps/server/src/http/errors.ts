@@ -2,6 +2,8 @@ import { messages } from "@gradecast/contract/messages";
 import type { FastifyError, FastifyInstance, FastifyReply } from "fastify";
 import type { z } from "zod";
 import { DomainError, type ErrorKind, invalid, limited, tooLarge } from "../domain-errors.ts";
+import { translateMessage } from "../i18n/translate.ts";
+import { localeOf } from "./locale.ts";
 
 // The uniform error answer, { error: { code, message } }, in one place: a DomainError's kind becomes
 // its status (and a wait its Retry-After header); Fastify's own refusals (a body too large or
@@ -26,11 +28,18 @@ export function sendDomainError(reply: FastifyReply, error: DomainError) {
   if (error.retryAfterMs !== undefined) {
     reply.header("retry-after", String(Math.max(1, Math.ceil(error.retryAfterMs / 1000))));
   }
+  // The code never changes; the message and each field's message follow the caller's language.
+  const locale = localeOf(reply.request);
+  const fields = error.fields
+    ? Object.fromEntries(
+        Object.entries(error.fields).map(([key, text]) => [key, translateMessage(text, locale)]),
+      )
+    : undefined;
   return reply.code(statusOf[error.kind]).send({
     error: {
       code: error.code,
-      message: error.message,
-      ...(error.fields ? { fields: error.fields } : {}),
+      message: translateMessage(error.message, locale),
+      ...(fields ? { fields } : {}),
     },
   });
 }
@@ -97,7 +106,10 @@ export function installErrorHandlers(app: FastifyInstance) {
       return reply.code(status).send({
         error: {
           code: "validation_failed",
-          message: badJson ? messages.bodyInvalidJson : messages.requestInvalid,
+          message: translateMessage(
+            badJson ? messages.bodyInvalidJson : messages.requestInvalid,
+            localeOf(request),
+          ),
         },
       });
     }
@@ -108,14 +120,18 @@ export function installErrorHandlers(app: FastifyInstance) {
       return reply.code(503).send({
         error: {
           code: "service_unavailable",
-          message: messages.serviceUnavailable,
+          message: translateMessage(messages.serviceUnavailable, localeOf(request)),
           requestId: request.id,
         },
       });
     }
     request.log.error({ err: error }, "request failed");
     return reply.code(500).send({
-      error: { code: "internal_error", message: messages.serverError, requestId: request.id },
+      error: {
+        code: "internal_error",
+        message: translateMessage(messages.serverError, localeOf(request)),
+        requestId: request.id,
+      },
     });
   });
 }

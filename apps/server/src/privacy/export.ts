@@ -3,7 +3,7 @@ import { questionnaireSchema } from "@gradecast/contract/questionnaire";
 import { strToU8, zipSync } from "fflate";
 import { audit, who } from "../audit/audit.ts";
 import type { Actor } from "../auth/actor.ts";
-import { csvRow } from "../csv/csv.ts";
+import { bom, type CsvFormat, csvRow, englishCsv } from "../csv/csv.ts";
 import { notFound } from "../domain-errors.ts";
 import { explain } from "../prediction/service.ts";
 import type { Services } from "../services.ts";
@@ -23,11 +23,23 @@ function cell(value: unknown): string | number | null {
   return String(value);
 }
 
-function toCsv(rows: Record<string, unknown>[]): string {
+function toCsv(rows: Record<string, unknown>[], format: CsvFormat): string {
   const first = rows[0];
   if (!first) return "";
+  // The tables' own column names: the JSON beside each file uses the same ones.
   const columns = Object.keys(first);
-  return csvRow(columns) + rows.map((r) => csvRow(columns.map((c) => cell(r[c])))).join("");
+  return (
+    bom +
+    csvRow(columns, format) +
+    rows
+      .map((r) =>
+        csvRow(
+          columns.map((c) => cell(r[c])),
+          format,
+        ),
+      )
+      .join("")
+  );
 }
 
 function plain(value: unknown): unknown {
@@ -45,6 +57,7 @@ function plain(value: unknown): unknown {
 export async function exportMine(
   services: Services,
   actor: Actor,
+  format: CsvFormat = englishCsv,
 ): Promise<{ zip: Uint8Array; fileName: string }> {
   const user = await services.db
     .selectFrom("users")
@@ -60,7 +73,7 @@ export async function exportMine(
       Object.fromEntries(Object.entries(r).map(([k, v]) => [k, plain(v)])),
     );
     files[`${set.name}.json`] = strToU8(JSON.stringify(rows, null, 2));
-    files[`${set.name}.csv`] = strToU8(toCsv(set.rows));
+    files[`${set.name}.csv`] = strToU8(toCsv(set.rows, format));
     index.push({
       file: set.name,
       title: set.entry.title,

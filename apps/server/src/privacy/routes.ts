@@ -2,6 +2,8 @@ import { routes } from "@gradecast/contract/routes/index";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import type { AuthContext } from "../auth/service.ts";
+import { csvFormatOf } from "../csv/csv.ts";
+import { localeOf } from "../http/locale.ts";
 import { perAccount } from "../http/rate-limits.ts";
 import { actorOf } from "../http/request-actor.ts";
 import { serve } from "../http/route-schemas.ts";
@@ -36,7 +38,11 @@ export async function privacyRoutes(fastify: FastifyInstance, auth: AuthContext)
     routes.privacy.exportMine,
     { config: { ...perAccount(services, "export", 5, 60 * 60_000) } },
     async (request, reply) => {
-      const { zip, fileName } = await exportMine(services, actorOf(request));
+      const { zip, fileName } = await exportMine(
+        services,
+        actorOf(request),
+        csvFormatOf(localeOf(request)),
+      );
       return reply
         .headers(noStore)
         .header("content-type", "application/zip")

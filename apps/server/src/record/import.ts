@@ -7,9 +7,10 @@ import {
   recordRanges,
   satTexts,
 } from "@gradecast/contract/school-record";
-import { decodeUtf8, delimiterOf, readRecords } from "../csv/read.ts";
+import { decimalOf, decodeUtf8, delimiterOf, readRecords } from "../csv/read.ts";
 
-// A gradebook file: UTF-8 CSV (a BOM is fine), comma or semicolon separated, whose header names
+// A gradebook file: UTF-8 CSV (a BOM is fine), comma or semicolon separated, figures with a
+// decimal point or comma, whose header names
 // `email` and any of the value columns (G1, G2, absences, failures, G3, sat, in any order and
 // case). Each row names an enrolled student by email; a blank cell leaves the value as it is.
 // Every line is checked and every bad one named, so a teacher corrects the whole file at once;
@@ -47,7 +48,8 @@ function cellValue(
     return { error: recordMessages.satValue };
   }
   const { min, max } = recordRanges[field];
-  const n = /^\d{1,3}$/.test(text) ? Number(text) : Number.NaN;
+  // Whole numbers, written with a decimal point or comma or neither ("14", "14,0", "14.0").
+  const n = decimalOf(text) ?? Number.NaN;
   if (!Number.isInteger(n) || n < min || n > max)
     return { error: recordMessages.valueRange(field) };
   return { value: n };

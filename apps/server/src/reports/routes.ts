@@ -3,7 +3,9 @@ import { messages } from "@gradecast/contract/messages";
 import { routes } from "@gradecast/contract/routes/index";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { csvFormatOf } from "../csv/csv.ts";
 import { limited } from "../domain-errors.ts";
+import { localeOf } from "../http/locale.ts";
 import { perAccount } from "../http/rate-limits.ts";
 import { actorOf } from "../http/request-actor.ts";
 import { serve } from "../http/route-schemas.ts";
@@ -56,7 +58,12 @@ export async function reportRoutes(fastify: FastifyInstance, services: Services)
       .header("content-disposition", `attachment; filename="student-reports-${day}.csv"`);
     exporting++;
     const csv = Readable.from(
-      exportCsv(services, { search, sort, viewerId: viewerOf(actorOf(request).user) }),
+      exportCsv(
+        services,
+        { search, sort, viewerId: viewerOf(actorOf(request).user) },
+        undefined,
+        csvFormatOf(localeOf(request)),
+      ),
     );
     // Ended, failed or cut off by the client: the slot is free again.
     csv.once("close", () => {

@@ -17,7 +17,7 @@ import { insertNotifications } from "../alerts/evaluate.ts";
 import { audit, who } from "../audit/audit.ts";
 import type { AuthUser } from "../auth/access-hook.ts";
 import type { Actor } from "../auth/actor.ts";
-import { csvRow } from "../csv/csv.ts";
+import { bom, type CsvFormat, csvHeaderRow, csvRow, englishCsv } from "../csv/csv.ts";
 import { decodeCursor, encodeCursor, isTextKey, isTimestampText, pageOf } from "../cursor-keys.ts";
 import { forbidden, invalid, notFound } from "../domain-errors.ts";
 import type { Services } from "../services.ts";
@@ -253,9 +253,10 @@ export async function* exportCsv(
   services: Services,
   query: { search: string; sort: ReportSort; viewerId?: string | undefined },
   batch = 2000,
+  format: CsvFormat = englishCsv,
 ): AsyncGenerator<string> {
   // A byte order mark so spreadsheet programs read the file as UTF-8.
-  yield `\uFEFF${csvRow(csvHeader)}`;
+  yield `${bom}${csvHeaderRow(csvHeader, format)}`;
   let after: ListPosition | undefined;
   const scope = await listScopeOf(services, query.viewerId);
   for (;;) {
@@ -264,7 +265,7 @@ export async function* exportCsv(
     let chunk = "";
     for (const row of rows) {
       const r = toReport(row);
-      chunk += csvRow(csvCells(r));
+      chunk += csvRow(csvCells(r), format);
     }
     yield chunk;
     // A turn of the event loop between batches, so other calls are served meanwhile (on PGlite

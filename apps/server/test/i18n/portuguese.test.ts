@@ -1,0 +1,174 @@
+import { messages } from "@gradecast/contract/messages";
+import { describe, expect, it } from "vitest";
+import { csvFormatOf, csvRow } from "../../src/csv/csv.ts";
+import { parseRecordFile } from "../../src/record/import.ts";
+import { randomIp, signIn, uniqueEmail, waitForMail } from "../support/accounts.ts";
+import { apiTests } from "../support/fixtures.ts";
+import { dialects, type TestApp } from "../support/helpers.ts";
+import { validReport } from "../support/report-fixture.ts";
+
+// Issue 33: the API answers in the caller's language (their setting, else Accept-Language, else
+// DEFAULT_LOCALE); error codes never change; CSV files fit the caller's spreadsheet.
+const tests = apiTests({});
+
+describe.each(dialects)("Portuguese answers (%s)", (dialect) => {
+  const test = tests[dialect];
+  const call = (
+    t: TestApp,
+    method: "GET" | "POST" | "PUT",
+    url: string,
+    headers: Record<string, string> = {},
+    payload?: object,
+  ) => t.app.inject({ method, url, headers, payload, remoteAddress: randomIp() });
+
+  test("an error in pt-PT by Accept-Language, with the same code, and Vary names the header", async ({
+    t,
+  }) => {
+    const english = await call(t, "POST", "/api/auth/login", {}, { email: "", password: "" });
+    const portuguese = await call(
+      t,
+      "POST",
+      "/api/auth/login",
+      { "accept-language": "pt-PT,pt;q=0.9,en;q=0.5" },
+      { email: "", password: "" },
+    );
+    expect(portuguese.statusCode).toBe(english.statusCode);
+    expect(portuguese.json().error.code).toBe(english.json().error.code);
+    expect(portuguese.headers.vary).toMatch(/Accept-Language/);
+
+    const wrong = await call(
+      t,
+      "POST",
+      "/api/auth/login",
+      { "accept-language": "pt" },
+      { email: "nobody@example.org", password: "not the password" },
+    );
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.json().error).toMatchObject({
+      code: "invalid_credentials",
+      message: "Email ou palavra-passe inválidos.",
+    });
+    const inEnglish = await call(
+      t,
+      "POST",
+      "/api/auth/login",
+      { "accept-language": "en-GB" },
+      { email: "nobody@example.org", password: "not the password" },
+    );
+    expect(inEnglish.json().error.message).toBe(messages.invalidCredentials);
+  });
+
+  test("field messages follow the language too", async ({ t }) => {
+    const res = await call(
+      t,
+      "POST",
+      "/api/auth/register",
+      { "accept-language": "pt-PT" },
+      { name: "", email: "not an address", password: "x" },
+    );
+    expect(res.statusCode).toBe(400);
+    const { fields } = res.json().error;
+    expect(fields.name).toBe("Introduza o seu nome.");
+    expect(fields.email).toBe("Introduza um endereço de email válido.");
+    expect(fields.password).toBe("Use pelo menos 8 caracteres.");
+  });
+
+  test("the person's setting wins over the browser's language", async ({ t }) => {
+    const s = await signIn(t, "student");
+    await call(t, "PUT", "/api/me/locale", s.auth, { locale: "pt-PT" });
+    const res = await call(t, "GET", "/api/reports", { ...s.auth, "accept-language": "en" });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().error).toMatchObject({
+      code: "forbidden",
+      message: "Não tem permissão para fazer isto.",
+    });
+    await call(t, "PUT", "/api/me/locale", s.auth, { locale: null });
+    const back = await call(t, "GET", "/api/reports", { ...s.auth, "accept-language": "en" });
+    expect(back.json().error.message).toBe(messages.notAllowed);
+  });
+
+  test("the verification email is in the language of the registration, English otherwise", async ({
+    t,
+  }) => {
+    const email = uniqueEmail("ines");
+    const res = await call(
+      t,
+      "POST",
+      "/api/auth/register",
+      { "accept-language": "pt-PT" },
+      { name: "Inês Conceição", email, password: "correct horse battery staple" },
+    );
+    expect(res.statusCode).toBe(201);
+    const mail = await waitForMail(t.dataDir, email, /verificação/);
+    expect(mail.text).toMatch(/O seu código de verificação do Gradecast é \d{6}\./);
+    expect(mail.text).toContain("Olá Inês Conceição,");
+    expect(mail.text).toContain("Expira dentro de 10 minutos.");
+
+    const other = uniqueEmail("john");
+    await call(
+      t,
+      "POST",
+      "/api/auth/register",
+      {},
+      { name: "John", email: other, password: "correct horse battery staple" },
+    );
+    const english = await waitForMail(t.dataDir, other, /verification code is/);
+    expect(english.text).toContain("Hello John,");
+  });
+
+  test("the reports export in pt-PT: BOM, semicolons, Portuguese headers", async ({ t }) => {
+    const teacher = await signIn(t, "teacher");
+    const filed = await call(t, "POST", "/api/reports", teacher.auth, {
+      ...validReport,
+      studentName: "Luís Semicolon; Santos",
+    });
+    expect(filed.statusCode).toBe(201);
+    const res = await call(t, "GET", "/api/reports/export.csv?search=Semicolon", {
+      ...teacher.auth,
+      "accept-language": "pt-PT",
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.body.startsWith("\uFEFF")).toBe(true);
+    const [header, row] = res.body.slice(1).split("\r\n");
+    expect(header?.split(";").slice(0, 3)).toEqual(["Aluno", "Curso", "Notas (em 100)"]);
+    expect(row?.startsWith('"Luís Semicolon; Santos";Mathematics;61;88;4;')).toBe(true);
+
+    const english = await call(t, "GET", "/api/reports/export.csv?search=Semicolon", {
+      ...teacher.auth,
+      "accept-language": "en",
+    });
+    expect(english.body.slice(1).split("\r\n")[0]?.split(",").slice(0, 2)).toEqual([
+      "Student",
+      "Course",
+    ]);
+  });
+});
+
+describe("CSV figures and imports in either language", () => {
+  it("decimals take a comma in pt-PT and a point in English", () => {
+    expect(csvRow(["Ana", 12.5, "11.2-13.4", "85.5%", "2026-11-28"], csvFormatOf("pt-PT"))).toBe(
+      "Ana;12,5;11,2-13,4;85,5%;2026-11-28\r\n",
+    );
+    expect(csvRow(["Ana", 12.5, "=1+1"], csvFormatOf("en"))).toBe("Ana,12.5,'=1+1\r\n");
+  });
+
+  it("a school record file with semicolons and decimal commas is read", async () => {
+    const students = [
+      { id: "s1", name: "Luís Santos", email: "luis@example.org" },
+      { id: "s2", name: "Ana Sá", email: "ana@example.org" },
+    ];
+    const file =
+      "\uFEFFemail;G1;G2;absences;sat\r\nluis@example.org;14,0;15;3;sim\r\nana@example.org;12.0;;0;não\r\n";
+    const parsed = await parseRecordFile(Buffer.from(file, "utf8"), students);
+    expect(parsed.errors).toEqual({});
+    expect(parsed.rows.map((r) => r.values)).toEqual([
+      { G1: 14, G2: 15, absences: 3, sat: true },
+      { G1: 12, absences: 0, sat: false },
+    ]);
+    const half = await parseRecordFile(
+      Buffer.from("email;G1\r\nluis@example.org;12,5\r\n", "utf8"),
+      students,
+    );
+    expect(Object.keys(half.errors)).toEqual(["line 2"]);
+  });
+});
