@@ -74,9 +74,9 @@ describe("learner, weighted rows", () => {
     for (let c = 0; c < w; c++) reps.push(i);
   });
   const rx = new Float64Array(reps.length * NUM_FEATURES);
-  reps.forEach((i, k) =>
-    rx.set(d.x.subarray(i * NUM_FEATURES, (i + 1) * NUM_FEATURES), k * NUM_FEATURES),
-  );
+  reps.forEach((i, k) => {
+    rx.set(d.x.subarray(i * NUM_FEATURES, (i + 1) * NUM_FEATURES), k * NUM_FEATURES);
+  });
   const ry = Float64Array.from(reps, (i) => d.y[i]!);
   const cases = [
     ["squared", { ...SMALL, subsample: 1 }, d.y, ry],
@@ -97,8 +97,12 @@ describe("learner, weighted rows", () => {
         const r = repeated.trees[k]!;
         expect(t.feature).toEqual(r.feature);
         expect(t.threshold).toEqual(r.threshold);
-        t.cover.forEach((c, j) => expect(c).toBeCloseTo(r.cover[j]!, 9));
-        t.value.forEach((v, j) => expect(v).toBeCloseTo(r.value[j]!, 9));
+        t.cover.forEach((c, j) => {
+          expect(c).toBeCloseTo(r.cover[j]!, 9);
+        });
+        t.value.forEach((v, j) => {
+          expect(v).toBeCloseTo(r.value[j]!, 9);
+        });
       });
       for (let i = 0; i < d.y.length; i++) {
         expect(predictGbt(weighted, d.x, i * NUM_FEATURES, CATS)).toBeCloseTo(
