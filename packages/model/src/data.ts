@@ -92,6 +92,11 @@ export interface Dataset {
   n: number;
   /** Student key built from MERGE_KEYS, to match the same student across subjects. */
   keys: string[];
+  /**
+   * Row weights (whole numbers; none: every row 1). A row of weight w stands for w copies of
+   * itself: the learner, the folds, the calibration and the intervals count it w times.
+   */
+  w?: Float64Array;
 }
 
 function unquote(field: string): string {
@@ -215,14 +220,16 @@ export function concatDatasets(parts: readonly Dataset[]): Dataset {
   const x = new Float64Array(n * NUM_FEATURES);
   const y = new Float64Array(n);
   const keys: string[] = [];
+  const w = parts.some((p) => p.w) ? new Float64Array(n).fill(1) : undefined;
   let off = 0;
   for (const p of parts) {
     x.set(p.x, off * NUM_FEATURES);
     y.set(p.y, off);
+    if (w && p.w) w.set(p.w, off);
     keys.push(...p.keys);
     off += p.n;
   }
-  return { x, y, n, keys };
+  return w ? { x, y, n, keys, w } : { x, y, n, keys };
 }
 
 /** A subset of rows of a dataset. */
@@ -237,5 +244,7 @@ export function subset(d: Dataset, rows: ArrayLike<number>): Dataset {
     y[i] = d.y[r]!;
     keys.push(d.keys[r]!);
   }
-  return { x, y, n, keys };
+  if (!d.w) return { x, y, n, keys };
+  const w = d.w;
+  return { x, y, n, keys, w: Float64Array.from({ length: n }, (_, i) => w[rows[i]!]!) };
 }

@@ -182,28 +182,47 @@ const trainBoosted: typeof trainGbt = (x, y, nf, schema, params, weights) => {
   const allowed = schema.allowed ?? categories.map(() => true);
 
   // Bin every feature: numeric -> index of its distinct sorted value; categorical -> code.
-  const bins = new Uint16Array(nf * n);
+  // Row-major (a row's bins side by side), so one pass over a node's rows fills every column's
+  // histogram, reading each row's gradient once.
   const binValues: number[][] = [];
   const nBins: number[] = [];
+  const binIndex: (Map<number, number> | null)[] = [];
   for (let f = 0; f < nf; f++) {
     if (categories[f]! > 0) {
-      const k = categories[f]!;
-      for (let i = 0; i < n; i++) bins[f * n + i] = x[i * nf + f]!;
       binValues.push([]);
-      nBins.push(k);
+      nBins.push(categories[f]!);
+      binIndex.push(null);
     } else {
       const vals = new Set<number>();
       for (let i = 0; i < n; i++) vals.add(x[i * nf + f]!);
       const sorted = [...vals].sort((a, b) => a - b);
-      const index = new Map(sorted.map((v, j) => [v, j]));
-      for (let i = 0; i < n; i++) bins[f * n + i] = index.get(x[i * nf + f]!)!;
       binValues.push(sorted);
       nBins.push(sorted.length);
+      binIndex.push(new Map(sorted.map((v, j) => [v, j])));
     }
   }
   const maxBins = Math.max(1, ...nBins);
-  const histG = new Float64Array(maxBins);
-  const histC = new Float64Array(maxBins);
+  const bins = maxBins <= 256 ? new Uint8Array(nf * n) : new Uint16Array(nf * n);
+  for (let i = 0; i < n; i++) {
+    for (let f = 0; f < nf; f++) {
+      const v = x[i * nf + f]!;
+      const index = binIndex[f];
+      bins[i * nf + f] = index ? index.get(v)! : v;
+    }
+  }
+  // every column's histogram in one array: column f's bins start at histStart[f]
+  const histStart = new Int32Array(nf + 1);
+  for (let f = 0; f < nf; f++) histStart[f + 1] = histStart[f]! + nBins[f]!;
+  // Per bin, side by side: the gradients' sum, the hessians' and the weighted row count (the
+  // sum of the rows' weights: a row of weight w counts as w rows). With squared loss a row's
+  // hessian is its weight, so the count is the hessians' sum and is not kept twice.
+  const logistic = params.loss === "logistic";
+  const stride = logistic ? 3 : 2;
+  const countAt = logistic ? 2 : 1;
+  const hist = new Float64Array(histStart[nf]! * stride);
+  const hG = new Float64Array(maxBins);
+  const hC = new Float64Array(maxBins);
+  const cnt = new Float64Array(maxBins);
 
   const w = weights ?? new Float64Array(n).fill(1);
   let sw = 0;
@@ -212,7 +231,6 @@ const trainBoosted: typeof trainGbt = (x, y, nf, schema, params, weights) => {
     sw += w[i]!;
     swy += w[i]! * y[i]!;
   }
-  const logistic = params.loss === "logistic";
   const mean = sw > 0 ? swy / sw : 0;
   // logistic: start from the log-odds of the mean, kept finite when a class is absent
   const pMean = Math.min(Math.max(mean, 1e-6), 1 - 1e-6);
@@ -257,9 +275,11 @@ const trainBoosted: typeof trainGbt = (x, y, nf, schema, params, weights) => {
     const grow = (idx: Int32Array, depth: number, lo: number, hi: number): number => {
       let G = 0;
       let H = 0;
+      let N = 0;
       for (let k = 0; k < idx.length; k++) {
         G += grad[idx[k]!]!;
         H += hess[idx[k]!]!;
+        N += w[idx[k]!]!;
       }
       const wt = clamp(-G / (H + lambda), lo, hi);
       const id = tree.feature.length;
@@ -268,8 +288,8 @@ const trainBoosted: typeof trainGbt = (x, y, nf, schema, params, weights) => {
       tree.left.push(-1);
       tree.right.push(-1);
       tree.value.push(wt * learningRate);
-      tree.cover.push(idx.length);
-      if (depth >= maxDepth || idx.length < 2 * minChildSamples) return id;
+      tree.cover.push(N);
+      if (depth >= maxDepth || N < 2 * minChildSamples) return id;
 
       const parentScore = score(G, H, wt);
       let bestGain = minGain;
@@ -278,36 +298,56 @@ const trainBoosted: typeof trainGbt = (x, y, nf, schema, params, weights) => {
       let bestWl = 0;
       let bestWr = 0;
       const nodeCols = sampleSorted(cols, nColsNode, rand);
+      for (const f of nodeCols) hist.fill(0, histStart[f]! * stride, histStart[f + 1]! * stride);
+      const nc = nodeCols.length;
+      for (let k = 0; k < idx.length; k++) {
+        const r = idx[k]!;
+        const g = grad[r]!;
+        const h = hess[r]!;
+        const base = r * nf;
+        if (logistic) {
+          const wr = w[r]!;
+          for (let c = 0; c < nc; c++) {
+            const f = nodeCols[c]!;
+            const b = (histStart[f]! + bins[base + f]!) * 3;
+            hist[b]! += g;
+            hist[b + 1]! += h;
+            hist[b + 2]! += wr;
+          }
+        } else {
+          for (let c = 0; c < nc; c++) {
+            const f = nodeCols[c]!;
+            const b = (histStart[f]! + bins[base + f]!) * 2;
+            hist[b]! += g;
+            hist[b + 1]! += h;
+          }
+        }
+      }
       for (const f of nodeCols) {
         const nb = nBins[f]!;
-        histG.fill(0, 0, nb);
-        histC.fill(0, 0, nb);
-        const cnt = new Int32Array(nb);
-        const base = f * n;
-        for (let k = 0; k < idx.length; k++) {
-          const r = idx[k]!;
-          const b = bins[base + r]!;
-          histG[b] = histG[b]! + grad[r]!;
-          histC[b] = histC[b]! + hess[r]!;
-          cnt[b] = cnt[b]! + 1;
+        const s0 = histStart[f]! * stride;
+        for (let b = 0; b < nb; b++) {
+          hG[b] = hist[s0 + b * stride]!;
+          hC[b] = hist[s0 + b * stride + 1]!;
+          cnt[b] = hist[s0 + b * stride + countAt]!;
         }
         const ordered = categories[f]! > 0 && monotone[f]! !== 0;
         if (categories[f]! > 0 && !ordered) {
           const present: number[] = [];
           for (let b = 0; b < nb; b++) if (cnt[b]! > 0) present.push(b);
           if (present.length < 2) continue;
-          present.sort((a, b) => histG[a]! / histC[a]! - histG[b]! / histC[b]!);
+          present.sort((a, b) => hG[a]! / hC[a]! - hG[b]! / hC[b]!);
           let GL = 0;
           let HL = 0;
           let CL = 0;
           let mask = 0;
           for (let j = 0; j < present.length - 1; j++) {
             const b = present[j]!;
-            GL += histG[b]!;
-            HL += histC[b]!;
+            GL += hG[b]!;
+            HL += hC[b]!;
             CL += cnt[b]!;
             mask |= 1 << b;
-            const CR = idx.length - CL;
+            const CR = N - CL;
             if (CL < minChildSamples || CR < minChildSamples) continue;
             const wl = clamp(-GL / (HL + lambda), lo, hi);
             const wr = clamp(-(G - GL) / (H - HL + lambda), lo, hi);
@@ -330,10 +370,10 @@ const trainBoosted: typeof trainGbt = (x, y, nf, schema, params, weights) => {
           let CL = 0;
           for (let b = 0; b < nb - 1; b++) {
             if (cnt[b] === 0) continue;
-            GL += histG[b]!;
-            HL += histC[b]!;
+            GL += hG[b]!;
+            HL += hC[b]!;
             CL += cnt[b]!;
-            const CR = idx.length - CL;
+            const CR = N - CL;
             if (CL < minChildSamples) continue;
             if (CR < minChildSamples) break;
             const wl = clamp(-GL / (HL + lambda), lo, hi);

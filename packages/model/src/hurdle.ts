@@ -84,26 +84,50 @@ export interface TrainedSetup {
   candidateRmse: number[];
 }
 
-/** Folds where rows sharing a key (the same student in both subjects) stay together. */
-export function groupKFolds(keys: readonly string[], k: number, seed: number): Int32Array {
+/**
+ * Folds where rows sharing a key (the same student in both subjects) stay together. With
+ * `weights`, a row counts as that many rows (the folds of the rows repeated).
+ */
+export function groupKFolds(
+  keys: readonly string[],
+  k: number,
+  seed: number,
+  weights?: ArrayLike<number>,
+): Int32Array {
   const groups = new Map<string, number[]>();
   keys.forEach((key, i) => {
     const g = groups.get(key);
     if (g) g.push(i);
     else groups.set(key, [i]);
   });
-  const list = shuffle([...groups.values()], mulberry32(seed));
+  const size = (g: readonly number[]) => {
+    if (!weights) return g.length;
+    let s = 0;
+    for (const r of g) s += weights[r]!;
+    return s;
+  };
+  const list = shuffle([...groups.values()], mulberry32(seed)).map((g) => ({ g, n: size(g) }));
   // largest groups first keeps fold sizes even; ties keep the shuffled order
-  list.sort((a, b) => b.length - a.length);
+  list.sort((a, b) => b.n - a.n);
   const sizes = new Array<number>(k).fill(0);
   const fold = new Int32Array(keys.length);
-  for (const g of list) {
+  for (const { g, n } of list) {
     let best = 0;
     for (let j = 1; j < k; j++) if (sizes[j]! < sizes[best]!) best = j;
     for (const r of g) fold[r] = best;
-    sizes[best]! += g.length;
+    sizes[best]! += n;
   }
   return fold;
+}
+
+/** Items repeated by their rows' weights (whole numbers); as they stand when there are none. */
+function repeatByWeight<T>(items: readonly T[], weights: readonly number[] | null): T[] {
+  if (!weights) return [...items];
+  const out: T[] = [];
+  items.forEach((v, k) => {
+    for (let c = 0; c < weights[k]!; c++) out.push(v);
+  });
+  return out;
 }
 
 const SUBJECT = FEATURES.indexOf("subject");
@@ -124,7 +148,7 @@ export function trainScore(
   params: GbtParams,
 ): Ensemble {
   const s = subset(d, sittersOf(d, rows));
-  return trainGbt(s.x, s.y, NUM_FEATURES, schema, params);
+  return trainGbt(s.x, s.y, NUM_FEATURES, schema, params, s.w);
 }
 
 export function trainRisk(
@@ -135,7 +159,7 @@ export function trainRisk(
 ): Ensemble {
   const s = subset(d, rows);
   const y0 = s.y.map((v) => (v === 0 ? 1 : 0));
-  return trainGbt(s.x, y0, NUM_FEATURES, schema, params);
+  return trainGbt(s.x, y0, NUM_FEATURES, schema, params, s.w);
 }
 
 export interface PartsOutput {
@@ -188,7 +212,8 @@ export function trainSetup(
   const riskSchema = schemaFor(setup, "risk", opts.without, opts.constrained);
   const groups = stagedGroups(scoreCandidates);
   const keys = rows.map((i) => d.keys[i]!);
-  const fold = groupKFolds(keys, folds, seed);
+  const rowWeights = d.w ? rows.map((i) => d.w![i]!) : null;
+  const fold = groupKFolds(keys, folds, seed, rowWeights ?? undefined);
   const n = rows.length;
   const logit = new Float64Array(n);
   const score = scoreCandidates.map(() => new Float64Array(n));
@@ -216,23 +241,28 @@ export function trainSetup(
     for (let k = 0; k < n; k++) {
       const y = d.y[rows[k]!]!;
       if (y > 0) {
-        se += (clampGrade(s[k]!) - y) ** 2;
-        m++;
+        const wk = rowWeights?.[k] ?? 1;
+        se += wk * (clampGrade(s[k]!) - y) ** 2;
+        m += wk;
       }
     }
     return Math.sqrt(se / Math.max(m, 1));
   });
   const chosen = candidateRmse.indexOf(Math.min(...candidateRmse));
-  const y = rows.map((i) => d.y[i]!);
+  // the calibration and the intervals count a row of weight w w times
+  const rep = <T>(v: readonly T[]) => repeatByWeight(v, rowWeights);
+  const y = rep(rows.map((i) => d.y[i]!));
+  const logits = rep([...logit]);
   const calibration = fitPlatt(
-    logit,
+    logits,
     y.map((v) => (v === 0 ? 1 : 0)),
   );
-  const risks = logit.map((l) => calibratedRisk(l, calibration));
-  const headline = score[chosen]!.map((s, k) => clampGrade((1 - risks[k]!) * s));
-  const subjects = rows.map((i) => subjectCode(d.x[i * NUM_FEATURES + SUBJECT]!));
+  const risks = logits.map((l) => calibratedRisk(l, calibration));
+  const chosenScore = rep([...score[chosen]!]);
+  const headline = chosenScore.map((s, k) => clampGrade((1 - risks[k]!) * s));
+  const subjects = rep(rows.map((i) => subjectCode(d.x[i * NUM_FEATURES + SUBJECT]!)));
   const intervals = calibrateIntervals(
-    { headline, score: score[chosen]!.map(clampGrade), risk: risks, y, subjects },
+    { headline, score: chosenScore.map(clampGrade), risk: risks, y, subjects },
     opts.level ?? 0.8,
   );
   return {

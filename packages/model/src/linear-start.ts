@@ -113,7 +113,7 @@ export function linearStart(
     const count = new Map<number, number>();
     for (let i = 0; i < y.length; i++) {
       const v = x[i * nf + f]!;
-      count.set(v, (count.get(v) ?? 0) + 1);
+      count.set(v, (count.get(v) ?? 0) + w[i]!);
       pred[i]! += slope * v;
     }
     const vals = [...count.keys()].sort((p, q) => p - q);

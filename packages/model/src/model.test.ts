@@ -64,6 +64,56 @@ describe("CSV reader", () => {
   });
 });
 
+describe("learner, weighted rows", () => {
+  // A row of weight w is w copies of the row: the same splits, leaves and covers where that is
+  // exact (every row in every tree: no subsampling), both losses, with the starting line.
+  const d = synthetic(300, 11, false);
+  const weights = Float64Array.from({ length: d.y.length }, (_, i) => 1 + (i % 4));
+  const reps: number[] = [];
+  weights.forEach((w, i) => {
+    for (let c = 0; c < w; c++) reps.push(i);
+  });
+  const rx = new Float64Array(reps.length * NUM_FEATURES);
+  reps.forEach((i, k) => {
+    rx.set(d.x.subarray(i * NUM_FEATURES, (i + 1) * NUM_FEATURES), k * NUM_FEATURES);
+  });
+  const ry = Float64Array.from(reps, (i) => d.y[i]!);
+  const cases = [
+    ["squared", { ...SMALL, subsample: 1 }, d.y, ry],
+    ["squared, starting line", { ...SMALL, subsample: 1, linearStart: true }, d.y, ry],
+    [
+      "logistic",
+      { ...SMALL, subsample: 1, loss: "logistic" as const, maxDepth: 2 },
+      d.y.map((v) => (v < 10 ? 1 : 0)),
+      ry.map((v) => (v < 10 ? 1 : 0)),
+    ],
+  ] as const;
+  for (const [name, params, y, yRep] of cases) {
+    it(`gives the fit of repeated rows (${name})`, () => {
+      const weighted = trainGbt(d.x, y, NUM_FEATURES, schemaFor("A"), params, weights);
+      const repeated = trainGbt(rx, yRep, NUM_FEATURES, schemaFor("A"), params);
+      expect(weighted.trees.length).toBe(repeated.trees.length);
+      weighted.trees.forEach((t, k) => {
+        const r = repeated.trees[k]!;
+        expect(t.feature).toEqual(r.feature);
+        expect(t.threshold).toEqual(r.threshold);
+        t.cover.forEach((c, j) => {
+          expect(c).toBeCloseTo(r.cover[j]!, 9);
+        });
+        t.value.forEach((v, j) => {
+          expect(v).toBeCloseTo(r.value[j]!, 9);
+        });
+      });
+      for (let i = 0; i < d.y.length; i++) {
+        expect(predictGbt(weighted, d.x, i * NUM_FEATURES, CATS)).toBeCloseTo(
+          predictGbt(repeated, d.x, i * NUM_FEATURES, CATS),
+          9,
+        );
+      }
+    });
+  }
+});
+
 describe("learner", () => {
   const train = synthetic(600, 1, false);
   const test = synthetic(300, 2, false);

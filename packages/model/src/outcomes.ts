@@ -105,26 +105,26 @@ export function inputFor(input: Record<string, string | null>, setup: Setup) {
 }
 
 /**
- * Rows to a dataset, each repeated `weight` times (the same key, so a cross-validation keeps
- * the copies together): the learner counts a row of weight w as w rows. Unknown grades encode
- * as NaN; the setup they are for never reads them.
+ * Rows to a dataset, each once with the weight `weight` (a whole number): the learner, the
+ * folds, the calibration and the intervals count a row of weight w as w copies of it (as the
+ * rows repeated w times under the same key would be). Unknown grades encode as NaN; the setup
+ * they are for never reads them.
  */
 export function toWeightedDataset(rows: readonly OutcomeRow[], weight = 1): Dataset {
-  const n = rows.length * weight;
+  if (!(Number.isInteger(weight) && weight >= 1))
+    throw new Error("a weight is a whole number >= 1");
+  const n = rows.length;
   const x = new Float64Array(n * NUM_FEATURES);
   const y = new Float64Array(n);
   const keys: string[] = [];
-  let i = 0;
-  for (const r of rows) {
-    for (let c = 0; c < weight; c++, i++) {
-      FEATURES.forEach((name, f) => {
-        x[i * NUM_FEATURES + f] = encodeValue(f, r.input[name]);
-      });
-      y[i] = r.g3;
-      keys.push(`school:${r.key}`);
-    }
-  }
-  return { x, y, n, keys };
+  rows.forEach((r, i) => {
+    FEATURES.forEach((name, f) => {
+      x[i * NUM_FEATURES + f] = encodeValue(f, r.input[name]);
+    });
+    y[i] = r.g3;
+    keys.push(`school:${r.key}`);
+  });
+  return { x, y, n, keys, w: new Float64Array(n).fill(weight) };
 }
 
 /** Outcome rows counted per subject (distinct students). */

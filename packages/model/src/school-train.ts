@@ -6,10 +6,26 @@
  * held-out rows: each school row is predicted by a candidate trained without it and by the
  * model in use, which never saw it.
  */
-import { concatDatasets, type Dataset, FEATURE_CATEGORIES, FEATURES } from "./data.ts";
+import {
+  concatDatasets,
+  type Dataset,
+  FEATURE_CATEGORIES,
+  FEATURES,
+  NUM_FEATURES,
+} from "./data.ts";
+import { rawOutput } from "./ensemble.ts";
 import type { PairedRow } from "./gate.ts";
 import type { GbtParams } from "./gbt.ts";
-import { groupKFolds, SETUPS, type Setup, type TrainedSetup, trainSetup } from "./hurdle.ts";
+import { clampGrade } from "./grade.ts";
+import {
+  groupKFolds,
+  SETUPS,
+  type Setup,
+  schemaFor,
+  type TrainedSetup,
+  trainScore,
+  trainSetup,
+} from "./hurdle.ts";
 import {
   ARTIFACT_FORMAT,
   COMBINATION_TEXT,
@@ -61,18 +77,6 @@ export interface SchoolTrainResult {
   /** Each school row held out, predicted by the candidate and the model in use. */
   heldOut: PairedRow[];
 }
-
-const rmseOf = (pairs: readonly PairedRow[]) => {
-  let se = 0;
-  let n = 0;
-  for (const p of pairs) {
-    if (p.g3 > 0) {
-      se += (p.candidate.scoreIfSits - p.g3) ** 2;
-      n++;
-    }
-  }
-  return n === 0 ? null : Math.sqrt(se / n);
-};
 
 /** The hyperparameters the model in use chose for a setup: the cross-validation's fits use them. */
 function cvCandidates(opts: SchoolTrainOptions, setup: Setup): GbtParams[] {
@@ -156,10 +160,31 @@ export function groupsOfInput(input: Record<string, string | number | null>, g3:
   ];
 }
 
+/** The score's predictions (clamped, as scoreIfSits) of `test` by a fit on `train` of a weight. */
+function scoreOnly(
+  opts: SchoolTrainOptions,
+  setup: Setup,
+  train: readonly OutcomeRow[],
+  test: readonly OutcomeRow[],
+  weight: number,
+  params: GbtParams,
+  seed: number,
+): number[] {
+  const data = concatDatasets([opts.base, toWeightedDataset(train, weight)]);
+  const m = trainScore(data, [...Array(data.n).keys()], schemaFor(setup, "score"), {
+    ...params,
+    seed,
+  });
+  const t = toWeightedDataset(test, 1);
+  return test.map((_, i) => clampGrade(rawOutput(m, t.x, i * NUM_FEATURES)));
+}
+
 /**
- * Trains the candidate. Steps: per setup, the weights' cross-validation (weights × folds fits,
- * the first repeat), the further repeats with the chosen weight (folds fits each), then the
- * final fit on every row.
+ * Trains the candidate. Steps, per setup: the weights' cross-validation (weights × folds fits of
+ * the score alone: the choice reads only the score's RMSE on those who sat), the chosen weight's
+ * repeats (folds whole fits each: both parts, calibration and intervals, whose held-out rows the
+ * gate compares), then the final fit on every row. The school's rows are weighted, not
+ * repeated (outcomes.ts).
  */
 export function trainSchoolCandidate(opts: SchoolTrainOptions): SchoolTrainResult {
   const setups = opts.setups ?? SETUPS;
@@ -167,7 +192,7 @@ export function trainSchoolCandidate(opts: SchoolTrainOptions): SchoolTrainResul
   const folds = opts.folds ?? 5;
   const repeats = Math.max(1, opts.repeats ?? 2);
   const cvCal = opts.cvCalibrationFolds ?? 5;
-  const total = setups.length * (weights.length * folds + (repeats - 1) * folds + 1);
+  const total = setups.length * (weights.length * folds + repeats * folds + 1);
   let done = 0;
   const step = (message: string) => opts.onProgress?.(done, total, message);
   const heldOut: PairedRow[] = [];
@@ -177,14 +202,48 @@ export function trainSchoolCandidate(opts: SchoolTrainOptions): SchoolTrainResul
   for (const setup of setups) {
     const rows = rowsForSetup(opts.school, setup);
     const candidates = cvCandidates(opts, setup);
-    /** Held-out predictions of one repeat with one weight. */
-    const crossValidate = (weight: number, repeat: number): PairedRow[] => {
+    const foldsOf = (repeat: number) => {
       const seed = deriveSeed(opts.seed, 1000 * repeat + 7);
       const fold = groupKFolds(
         rows.map((r) => r.key),
         folds,
         seed,
       );
+      return { seed, fold };
+    };
+    /** The score's cross-validated RMSE on those who sat, with the school's rows of a weight. */
+    const weightRmse = (weight: number): number | null => {
+      const { seed, fold } = foldsOf(0);
+      let se = 0;
+      let m = 0;
+      for (let j = 0; j < folds; j++) {
+        step(`setup ${setup}: weight ${weight}, fold ${j + 1} of ${folds}`);
+        const train = rows.filter((_, i) => fold[i] !== j);
+        const test = rows.filter((_, i) => fold[i] === j);
+        if (test.length > 0) {
+          const p = scoreOnly(
+            opts,
+            setup,
+            train,
+            test,
+            weight,
+            candidates[0]!,
+            deriveSeed(seed, j),
+          );
+          test.forEach((r, i) => {
+            if (r.g3 > 0) {
+              se += (p[i]! - r.g3) ** 2;
+              m++;
+            }
+          });
+        }
+        done++;
+      }
+      return m === 0 ? null : Math.sqrt(se / m);
+    };
+    /** Held-out predictions of one repeat with one weight: whole fits, as the candidate's. */
+    const crossValidate = (weight: number, repeat: number): PairedRow[] => {
+      const { seed, fold } = foldsOf(repeat);
       const out: PairedRow[] = [];
       for (let j = 0; j < folds; j++) {
         step(`setup ${setup}: weight ${weight}, repeat ${repeat + 1}, fold ${j + 1} of ${folds}`);
@@ -199,18 +258,19 @@ export function trainSchoolCandidate(opts: SchoolTrainOptions): SchoolTrainResul
       }
       return out;
     };
-    const byWeight = weights.map((w) => ({ w, pairs: rows.length > 0 ? crossValidate(w, 0) : [] }));
-    const rmse = Object.fromEntries(byWeight.map((b) => [String(b.w), rmseOf(b.pairs)]));
+    const byWeight = weights.map((w) => {
+      if (rows.length > 0) return { w, rmse: weightRmse(w) };
+      done += folds;
+      return { w, rmse: null };
+    });
+    const rmse = Object.fromEntries(byWeight.map((b) => [String(b.w), b.rmse]));
     // the lowest cross-validated RMSE; a tie keeps the smaller weight
     let best = byWeight[0]!;
     for (const b of byWeight) {
-      const r = rmseOf(b.pairs);
-      const rb = rmseOf(best.pairs);
-      if (r !== null && (rb === null || r < rb - 1e-12)) best = b;
+      if (b.rmse !== null && (best.rmse === null || b.rmse < best.rmse - 1e-12)) best = b;
     }
     chosenWeights.push({ setup, weight: best.w, rmse, rows: rows.length });
-    heldOut.push(...best.pairs);
-    for (let r = 1; r < repeats; r++) {
+    for (let r = 0; r < repeats; r++) {
       if (rows.length > 0) heldOut.push(...crossValidate(best.w, r));
       else done += folds;
     }
