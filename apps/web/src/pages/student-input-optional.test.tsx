@@ -5,9 +5,9 @@ import {
 } from "@gradecast/contract/questionnaire";
 import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import StudentInput from "../../pages/student-input.tsx";
-import { fakeServer, renderPage, signedInAs, testUser, watchAlerts } from "../../test/render.tsx";
-import { fromSaved, isAnswer, preferNotValue, toRequest } from "./draft.ts";
+import { fromSaved, isAnswer, preferNotValue, toRequest } from "../features/questionnaire/draft.ts";
+import { fakeServer, renderPage, signedInAs, testUser, watchAlerts } from "../test/render.tsx";
+import StudentInput from "./student-input.tsx";
 
 // Issue 31: the questions the deployment marks optional (GET /api/site) say "optional" and offer
 // "Prefer not to say"; that answer is kept in the draft and sent as null.
@@ -18,6 +18,18 @@ const site = {
   }),
 };
 const nothingSent = {
+  // No guardian's consent needed (the public-task basis): the form shows.
+  "GET /api/consent/mine": () => ({
+    body: {
+      legalBasis: "public-task",
+      state: "not_needed",
+      digitalConsentAge: 13,
+      guardianEmail: null,
+      requestedAt: null,
+      consentedAt: null,
+      withdrawnAt: null,
+    },
+  }),
   "GET /api/students/mine": () => ({ body: { items: [] } }),
   "GET /api/predictions/mine": () => ({ body: { items: [], latest: null } }),
 };

@@ -1,9 +1,9 @@
 import { screen, waitFor } from "@testing-library/react";
 import { describe, expect, test } from "vitest";
-import Login from "../pages/login.tsx";
-import Profile from "../pages/profile.tsx";
+import { localeKey } from "../i18n/locale.tsx";
 import { fakeServer, renderPage, signedInAs, testUser } from "../test/render.tsx";
-import { localeKey } from "./locale.tsx";
+import Login from "./login.tsx";
+import Profile from "./profile.tsx";
 
 // The page's language (issue 33): a choice made on this device before signing in, the account's
 // own setting, and what the server is told so that its messages follow.
