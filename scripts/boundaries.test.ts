@@ -41,7 +41,9 @@ afterAll(() => {
   for (const dir of trees) rmSync(dir, { recursive: true, force: true });
 });
 
-describe("import boundaries", () => {
+// Each case runs dependency-cruiser in a child process: 13 to 38 s apiece on a loaded 2-core
+// machine. The limit is for a hung run, not a measure of speed.
+describe("import boundaries", { timeout: 120_000 }, () => {
   test("a tree that keeps every rule passes", () => {
     const dir = tree({
       "packages/contract/src/a.ts": "export const a = 1;\n",

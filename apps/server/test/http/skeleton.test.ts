@@ -1,6 +1,7 @@
 import { generateKeyPairSync } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { apiAccess } from "@gradecast/contract/api-access";
+import { defaultOptionalQuestions } from "@gradecast/contract/questionnaire";
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../../src/config.ts";
 import { apiTests } from "../support/fixtures.ts";
@@ -74,7 +75,11 @@ describe.each(dialects)("skeleton on %s", (dialect) => {
   }) => {
     const res = await t.app.inject({ method: "GET", url: "/api/site" });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ contactEmail: null, schoolName: null });
+    expect(res.json()).toEqual({
+      contactEmail: null,
+      schoolName: null,
+      optionalQuestions: [...defaultOptionalQuestions],
+    });
     expect(res.headers["cache-control"]).toBe("public, max-age=300");
 
     // An app of its own: the contact address and school name are read from its environment at start.
@@ -86,6 +91,7 @@ describe.each(dialects)("skeleton on %s", (dialect) => {
       expect(own.json()).toEqual({
         contactEmail: "helpdesk@school.example",
         schoolName: "Hillside School",
+        optionalQuestions: [...defaultOptionalQuestions],
       });
     } finally {
       await school.close();
