@@ -32,6 +32,12 @@ export function invitationMailJob(services: Services): JobHandler {
       await writeInvitationMails(services, emails.slice(i, i + invitationMailBatch));
       await context.progress(Math.min(i + invitationMailBatch, emails.length), emails.length);
     }
+    // Every email written: the addresses are not kept in the finished job.
+    await services.db
+      .updateTable("jobs")
+      .set({ payload: "{}" })
+      .where("id", "=", context.job.id)
+      .execute();
   };
 }
 
