@@ -1,6 +1,7 @@
 import { planDigests, sendOutbox } from "./alerts/digest.ts";
 import { type JobHandler, jobKinds } from "./jobs/queue.ts";
 import { trainModel } from "./model/training.ts";
+import { invitationMailJob, oneRosterJobs } from "./oneroster/invitation-mail.ts";
 import { recomputePredictions } from "./prediction/recompute.ts";
 import { dailyPrivacyJob, retentionPurgeJob } from "./privacy/jobs.ts";
 import { privacyJobs } from "./privacy/service.ts";
@@ -16,6 +17,7 @@ export function jobHandlers(services: Services): Record<string, JobHandler> {
     [jobKinds.trainModel]: trainModel(services),
     [jobKinds.planDigests]: planDigests(services),
     [jobKinds.sendMail]: sendOutbox(services),
+    [oneRosterJobs.invitationMail]: invitationMailJob(services),
     [privacyJobs.daily]: dailyPrivacyJob(services),
     [privacyJobs.retentionPurge]: retentionPurgeJob(services),
   };

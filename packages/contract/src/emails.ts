@@ -103,6 +103,38 @@ export function classInvitationEmail(p: {
   };
 }
 
+/**
+ * One email to an address with no account that a roster import invited to one or more classes
+ * (issue 34, decision 0025): every class listed, one registration joins them all.
+ */
+export function rosterInvitationEmail(p: {
+  classes: { name: string; subject: Subject; year: string }[];
+  appUrl: string;
+  schoolName: string | undefined;
+}): Email {
+  const where = p.schoolName ? `Your school, ${p.schoolName},` : "Your school";
+  const one = p.classes.length === 1;
+  return {
+    subject: one ? "A class invitation on Gradecast" : "Class invitations on Gradecast",
+    text: [
+      "Hello,",
+      "",
+      `${where} has invited this email address to ${one ? "a class" : `${p.classes.length} classes`} on Gradecast:`,
+      "",
+      ...p.classes.flatMap((c) => [
+        `  Class: ${JSON.stringify(c.name)}`,
+        `  Subject: ${subjectLabels[c.subject]}`,
+        `  School year: ${JSON.stringify(c.year)}`,
+        "",
+      ]),
+      `Create your student account with this email address at ${p.appUrl}/register and verify the`,
+      `email address: you will then be in ${one ? "the class" : "these classes"}. You can leave ${one ? "it" : "a class"} later from your Student Dashboard.`,
+      "",
+      "If you do not know this school, ignore this email.",
+    ].join("\n"),
+  };
+}
+
 /** To the old address when an account's email address changes (issue 18). */
 export function emailChangedEmail(p: { name: string; newEmail: string; appUrl: string }): Email {
   return email(

@@ -69,9 +69,11 @@ export const oneRosterResultSchema = z.object({
     >,
   ),
   /**
-   * Invitation emails written to the mail outbox (sent by a job, off the request): students and
-   * teachers invited with no account yet, once per invitation however often the bundle comes.
-   * In a preview, how many the import would write.
+   * Invitation emails to be written (issue 34, decision 0025): one per teacher invited with no
+   * account yet (written in the import), and one per student address with no account that the
+   * import invites to a class (written after the import by a job, one email listing all its
+   * classes; none for an address already emailed for the same classes). Sent by a job, off the
+   * request. In a preview, the same count: nothing is rendered.
    */
   emailsQueued: z.number().int(),
   message: z.string(),

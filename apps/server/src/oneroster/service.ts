@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { classInvitationEmail, teacherInvitationEmail } from "@gradecast/contract/emails";
+import { teacherInvitationEmail } from "@gradecast/contract/emails";
 import {
   oneRosterMessages as m,
   type OneRosterChangeKind,
@@ -17,6 +17,7 @@ import { enqueueJob, jobKinds } from "../jobs/queue.ts";
 import { appUrl } from "../mail/send.ts";
 import type { Services } from "../services.ts";
 import { readBundle } from "./bundle.ts";
+import { oneRosterJobs } from "./invitation-mail.ts";
 
 // Rosters from the school's system (issue 34, decision 0025). The bundle is read and checked
 // whole (any bad line: nothing changes), compared with what earlier imports stored (keyed by
@@ -315,17 +316,15 @@ export async function importOneRoster(
   }
 
   // Invitation emails, to addresses with no account yet (an account sees its invitation in the
-  // app): written to the mail outbox in the import's transaction and sent by the "mail.send" job.
-  // The outbox's dedupe key (class and address; a teacher's address) makes it once per
-  // invitation, whichever import writes it.
-  const mails = await invitationMails(
-    services,
-    actor,
-    mapped,
-    classIdOf,
-    addInvites,
-    inviteTeachers,
-  );
+  // app). A teacher invitation's email is written to the mail outbox in the import's transaction
+  // (a few); the class invitations' emails, one per address listing its classes, are written
+  // after the commit by the "oneroster.invitation-mail" job, which the transaction queues with
+  // the invited addresses (invitation-mail.ts). Both are sent by the "mail.send" job. The
+  // preview only counts the addresses: it renders nothing.
+  const teacherMails = teacherInvitationMails(services, actor, inviteTeachers);
+  const studentAddresses = [
+    ...new Set(addInvites.filter((i) => !i.needsConsent).map((i) => i.email)),
+  ];
 
   const result = (done: boolean, queued: number): OneRosterResult => ({
     dryRun: !done,
@@ -340,7 +339,7 @@ export async function importOneRoster(
     emailsQueued: queued,
     message: done ? m.done : m.preview,
   });
-  if (dryRun) return result(false, mails.length);
+  if (dryRun) return result(false, teacherMails.length + studentAddresses.length);
 
   const queued = await db.transaction().execute(async (tx) => {
     const created = [...newClassIds].map(([sid, id]) => ({
@@ -435,7 +434,8 @@ export async function importOneRoster(
         on conflict do nothing`.execute(tx);
     }
     let written = 0;
-    if (mails.length > 0) {
+    if (teacherMails.length > 0) {
+      const mails = teacherMails;
       const rows = await sql<{ id: string }>`
         insert into mail_outbox (recipient, subject, body, kind, dedupe_key)
         select * from unnest(${mails.map((x) => x.to)}::text[], ${mails.map((x) => x.subject)}::text[],
@@ -444,6 +444,16 @@ export async function importOneRoster(
         returning id`.execute(tx);
       written = rows.rows.length;
       if (written > 0) await enqueueJob(tx, { kind: jobKinds.sendMail });
+    }
+    if (studentAddresses.length > 0) {
+      // One job per import (its own key), so its addresses are not merged into a waiting one's.
+      await enqueueJob(tx, {
+        kind: oneRosterJobs.invitationMail,
+        key: randomUUID(),
+        payload: { emails: studentAddresses },
+        createdBy: actor.user.id,
+      });
+      written += studentAddresses.length;
     }
     if (endStudents.length > 0) {
       const classIds = endStudents.map((s) => s.classId);
@@ -492,59 +502,20 @@ interface OutboxMail {
   key: string;
 }
 
-/** The invitation emails of an import: one per new invitation of an address with no account. */
-async function invitationMails(
+/** The teacher invitation emails of an import: one per new teacher invitation. */
+function teacherInvitationMails(
   services: Services,
   actor: Actor,
-  mapped: Map<string, { name: string; subject: "mat" | "por"; year: string }>,
-  classIdOf: (sourcedId: string) => string,
-  invites: { classId: string; email: string; needsConsent: boolean }[],
   teachers: Person[],
-): Promise<OutboxMail[]> {
-  const classes = new Map<string, { name: string; subject: "mat" | "por"; year: string }>();
-  for (const [sid, c] of mapped) classes.set(classIdOf(sid), c);
-  const unknown = [...new Set(invites.map((i) => i.classId))].filter((id) => !classes.has(id));
-  if (unknown.length > 0) {
-    // A delta bundle may enrol into a class an earlier bundle brought.
-    const rows = await services.db
-      .selectFrom("classes")
-      .select(["id", "name", "subject", "year"])
-      .where("id", "in", unknown)
-      .execute();
-    for (const r of rows)
-      classes.set(r.id, r as { name: string; subject: "mat" | "por"; year: string });
-  }
+): OutboxMail[] {
   const url = appUrl(services);
-  const mails: OutboxMail[] = [];
-  for (const i of invites) {
-    const klass = classes.get(i.classId);
-    if (i.needsConsent || !klass) continue;
-    const email = classInvitationEmail({
-      className: klass.name,
-      subject: klass.subject,
-      year: klass.year,
-      appUrl: url,
-      schoolName: services.config.schoolName,
-      hasAccount: false,
-    });
-    mails.push({
-      to: i.email,
-      ...email,
-      kind: "oneroster_class_invitation",
-      key: `oneroster:class:${i.classId}:${i.email}`,
-    });
-  }
   const invitedBy = services.config.schoolName ?? actor.user.name;
-  for (const t of teachers) {
-    const email = teacherInvitationEmail({ name: t.name, invitedBy, appUrl: url });
-    mails.push({
-      to: t.email,
-      ...email,
-      kind: "oneroster_teacher_invitation",
-      key: `oneroster:teacher:${t.email}`,
-    });
-  }
-  return mails;
+  return teachers.map((t) => ({
+    to: t.email,
+    ...teacherInvitationEmail({ name: t.name, invitedBy, appUrl: url }),
+    kind: "oneroster_teacher_invitation",
+    key: `oneroster:teacher:${t.email}`,
+  }));
 }
 
 /** "class person" pairs of a membership table, for the given classes. */

@@ -20,9 +20,10 @@ import {
 } from "../support/oneroster-bundle.ts";
 
 // OneRoster invitations by email (issue 34, decision 0025): an address the roster invites with
-// no account yet gets one email, written to the mail outbox in the import's transaction and
-// delivered by the "mail.send" job to a real SMTP server (here one in this process); a repeated
-// import sends nothing again. A teacher taken off a roster class by hand is put back by the next
+// no account yet gets one email listing every class it is invited to, written to the mail outbox
+// by the "oneroster.invitation-mail" job after the import and delivered by the "mail.send" job to
+// a real SMTP server (here one in this process); a repeated import sends nothing again, and a
+// class added later brings one new email. A teacher taken off a roster class by hand is put back by the next
 // import, and its preview says so.
 
 const received: { to: string[]; raw: string }[] = [];
@@ -62,14 +63,24 @@ const post = (t: TestApp, who: SignedInUser, zip: Buffer, query: string) =>
     payload: zip,
   });
 
-function school(teacher: string, student: string, newcomers: string[], coTeacher?: string) {
+function school(
+  teacher: string,
+  student: string,
+  newcomers: string[],
+  coTeacher?: string,
+  extraClasses = 0,
+) {
   const co = coTeacher ? [coTeacher] : [];
+  const extra = Array.from({ length: extraClasses }, (_, k) => k + 2);
   return {
     academicSessions: csv(headers.academicSessions, [
       "term1,,,Year 2027,schoolYear,2026-09-01,2027-07-31,,2027",
     ]),
     courses: csv(headers.courses, ["c1,,,,Maths,MAT101,,org1,,"]),
-    classes: csv(headers.classes, [classLine("k1", "Maths 10A", "c1")]),
+    classes: csv(headers.classes, [
+      classLine("k1", "Maths 10A", "c1"),
+      ...extra.map((k) => classLine(`k${k}`, `Maths 10${"ABCDEFG"[k - 1]}`, "c1")),
+    ]),
     users: csv(headers.users, [
       userLine("t1", "Tess", "Teacher", teacher),
       userLine("s1", "Sam", "Student", student),
@@ -81,6 +92,9 @@ function school(teacher: string, student: string, newcomers: string[], coTeacher
       enrolLine("e2", "k1", "s1", "student"),
       ...co.map(() => enrolLine("e9", "k1", "t2", "teacher")),
       ...newcomers.map((_, i) => enrolLine(`en${i}`, "k1", `n${i}`, "student")),
+      ...extra.flatMap((k) =>
+        newcomers.map((_, i) => enrolLine(`en${i}k${k}`, `k${k}`, `n${i}`, "student")),
+      ),
     ]),
   };
 }
@@ -122,14 +136,14 @@ describe.each(dialects)("OneRoster invitation emails and roster teachers (%s)", 
       expect(mailTo(student.email).filter((m) => /class invitation/i.test(m.raw))).toEqual([]);
 
       // The same bundle again, and the newcomers' enrolments ended then listed again: nothing
-      // is sent twice.
+      // is sent twice (the second time the addresses go to the job, which finds them emailed
+      // for the same class).
       const again = (await post(t, admin, zip, "dryRun=false")).json() as OneRosterResult;
       expect(again.emailsQueued).toBe(0);
       const without = zipBundle(school(teacher.email, student.email, []));
       expect((await post(t, admin, without, "dryRun=false")).statusCode).toBe(200);
       const back = (await post(t, admin, zip, "dryRun=false")).json() as OneRosterResult;
       expect(back.changes.studentsInvited.count).toBe(2);
-      expect(back.emailsQueued).toBe(0);
       await t.app.jobs.idle();
       for (const email of newcomers) expect(mailTo(email)).toHaveLength(1);
       const outbox = await t.database.db
@@ -138,6 +152,57 @@ describe.each(dialects)("OneRoster invitation emails and roster teachers (%s)", 
         .where("kind", "=", "oneroster_class_invitation")
         .execute();
       expect(outbox.map((r) => r.state)).toEqual(["sent", "sent"]);
+    });
+  }, 180_000);
+
+  it("writes one email per address listing all its classes, and one more when a class is added", async () => {
+    await withTestApp(dialect, { env: env() }, async (t) => {
+      const admin = await signIn(t, "admin");
+      const teacher = await signIn(t, "teacher");
+      const newcomers = [uniqueEmail("ada"), uniqueEmail("bea")];
+      const other = uniqueEmail("cid"); // in Maths 10A only
+      const two = zipBundle(school(teacher.email, other, newcomers, undefined, 1));
+
+      const preview = (await post(t, admin, two, "dryRun=true")).json() as OneRosterResult;
+      expect(preview.changes.studentsInvited.count).toBe(5);
+      expect(preview.emailsQueued).toBe(3);
+      const applied = (await post(t, admin, two, "dryRun=false")).json() as OneRosterResult;
+      expect(applied.emailsQueued).toBe(3);
+      await t.app.jobs.idle();
+      const mailTo = (email: string) => received.filter((m) => m.to.includes(email));
+      const single = parseMail("smtp", mailTo(other)[0]?.raw ?? "");
+      expect(mailTo(other)).toHaveLength(1);
+      expect(single.subject).toBe("A class invitation on Gradecast");
+      expect(single.text).not.toContain("Maths 10B");
+      for (const email of newcomers) {
+        const mails = mailTo(email);
+        expect(mails).toHaveLength(1);
+        const mail = parseMail("smtp", mails[0]?.raw ?? "");
+        expect(mail.subject).toBe("Class invitations on Gradecast");
+        expect(mail.text).toContain('Class: "Maths 10A"');
+        expect(mail.text).toContain('Class: "Maths 10B"');
+        expect(mail.text).toContain("https://grades.example.org/register");
+      }
+
+      // A third class later: one new email each, listing the three classes.
+      const three = zipBundle(school(teacher.email, other, newcomers, undefined, 2));
+      const added = (await post(t, admin, three, "dryRun=false")).json() as OneRosterResult;
+      expect(added.changes.studentsInvited.count).toBe(2);
+      await t.app.jobs.idle();
+      for (const email of newcomers) {
+        const mails = mailTo(email);
+        expect(mails).toHaveLength(2);
+        const mail = parseMail("smtp", mails[1]?.raw ?? "");
+        expect(mail.text).toContain('Class: "Maths 10C"');
+        expect(mail.text).toContain('Class: "Maths 10A"');
+      }
+      // The same bundle again: nothing more.
+      expect(
+        ((await post(t, admin, three, "dryRun=false")).json() as OneRosterResult).emailsQueued,
+      ).toBe(0);
+      await t.app.jobs.idle();
+      for (const email of newcomers) expect(mailTo(email)).toHaveLength(2);
+      expect(mailTo(other)).toHaveLength(1);
     });
   }, 180_000);
 

@@ -66,7 +66,7 @@ describe("OneRoster import screen", () => {
     expect(routes()).toHaveLength(1);
 
     await user.click(screen.getByRole("button", { name: "Import" }));
-    expect(await screen.findByText("Invitation emails queued: 1")).toBeTruthy();
+    expect(await screen.findByText("Invitation emails to be written and sent: 1")).toBeTruthy();
     expect(screen.getByText(/The roster was imported/)).toBeTruthy();
     expect(routes()).toHaveLength(2);
   });

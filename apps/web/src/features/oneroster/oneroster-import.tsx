@@ -219,8 +219,10 @@ export function OneRosterSummary({ result }: { result: OneRosterResult }) {
         })}
         <div className="roster-group">
           <dt>
-            {result.dryRun ? "Invitation emails to send" : "Invitation emails queued"}:{" "}
-            {result.emailsQueued}
+            {result.dryRun
+              ? "Invitation emails to send"
+              : "Invitation emails to be written and sent"}
+            : {result.emailsQueued}
           </dt>
         </div>
       </dl>
