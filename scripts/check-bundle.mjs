@@ -1,6 +1,7 @@
 // The first screen's JavaScript budget (issue 10): what /login loads, gzipped, at most 100 KB.
 // Reads Vite's manifest: the entry's static imports plus the login page's lazy chunk and its own
-// static imports, and the English message catalogue (issue 33: the page's text, its own chunk).
+// static imports, and the English message catalogue's public part (issue 33: the page's text, its
+// own chunk; the second part, catalogue-en-app, loads with the pages after sign-in).
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";

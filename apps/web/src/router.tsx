@@ -2,6 +2,7 @@ import { lazy } from "react";
 import { Route, Routes } from "react-router";
 import { RequireSignIn } from "./auth/guards.tsx";
 import { PublicLayout } from "./components/public-layout.tsx";
+import { AppMessagesRoute } from "./i18n/locale.tsx";
 
 // Every page route of the product with its exact path (capitals in /Home and /Verify; matching
 // is case-sensitive), each page its own lazily loaded chunk so /login stays small.
@@ -56,14 +57,17 @@ export const routes = (
       <Route path="/login" caseSensitive element={<Login />} />
       {/* Their writes go through TanStack Query, loaded with them (not with /login). */}
       <Route element={<QueryShell />}>
-        <Route path="/register" caseSensitive element={<Register />} />
         <Route path="/forgot-password" caseSensitive element={<ForgotPassword />} />
         <Route path="/reset-password" caseSensitive element={<ResetPassword />} />
-        {/* The digest's one-click unsubscribe link (issue 32): no sign-in. */}
-        <Route path="/unsubscribe" caseSensitive element={<Unsubscribe />} />
-        {/* The guardian's consent links (issue 31): no account, the token is the proof. */}
-        <Route path="/consent" caseSensitive element={<Consent />} />
-        <Route path="/consent/withdraw" caseSensitive element={<ConsentWithdraw />} />
+        {/* Their text is in the catalogue's second part, loaded with them (issue 33). */}
+        <Route element={<AppMessagesRoute />}>
+          <Route path="/register" caseSensitive element={<Register />} />
+          {/* The digest's one-click unsubscribe link (issue 32): no sign-in. */}
+          <Route path="/unsubscribe" caseSensitive element={<Unsubscribe />} />
+          {/* The guardian's consent links (issue 31): no account, the token is the proof. */}
+          <Route path="/consent" caseSensitive element={<Consent />} />
+          <Route path="/consent/withdraw" caseSensitive element={<ConsentWithdraw />} />
+        </Route>
       </Route>
       <Route path="/about" caseSensitive element={<About />} />
       <Route path="/help" caseSensitive element={<Help />} />
@@ -71,15 +75,18 @@ export const routes = (
       <Route path="/privacy" caseSensitive element={<Privacy />} />
       <Route id="not-found" path="*" element={<NotFound />} />
     </Route>
+    {/* Past the sign-in screens the page needs the catalogue's second part (issue 33). */}
     <Route element={<QueryShell />}>
-      {/* The analytics report shown inside the student dashboard's frame: no app chrome. */}
-      <Route path="/report" caseSensitive element={<Report />} />
-      <Route id="signed-in" element={<RequireSignIn />}>
-        <Route path="/Home" caseSensitive element={<Home />} />
-        <Route element={<AppLayout />}>
-          {Object.entries(appPages).map(([path, Page]) => (
-            <Route key={path} path={path} caseSensitive element={<Page />} />
-          ))}
+      <Route element={<AppMessagesRoute />}>
+        {/* The analytics report shown inside the student dashboard's frame: no app chrome. */}
+        <Route path="/report" caseSensitive element={<Report />} />
+        <Route id="signed-in" element={<RequireSignIn />}>
+          <Route path="/Home" caseSensitive element={<Home />} />
+          <Route element={<AppLayout />}>
+            {Object.entries(appPages).map(([path, Page]) => (
+              <Route key={path} path={path} caseSensitive element={<Page />} />
+            ))}
+          </Route>
         </Route>
       </Route>
     </Route>

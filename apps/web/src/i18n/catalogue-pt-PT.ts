@@ -1,11 +1,17 @@
 import type { Messages } from "./types.ts";
 
-// The European Portuguese catalogue: the web's own files (apps/web/src/locales/pt-PT) and the text the contract
-// shares with the server (packages/contract/src/locales/pt-PT), one chunk. In the build each message
-// is already parsed (vite.config.ts), so no ICU parser ships to the browser.
+// The European Portuguese catalogue's public part: the areas of the pages seen before signing in (login,
+// the public frame, the language choice, password pages, verification), the first screen's chunk.
+// Every other area is in catalogue-pt-PT-app.ts, loaded with the first page that needs it (see
+// catalogue.ts). The same list of areas is in both files (globs are literal): catalogue.test.ts
+// checks that every area is in exactly one part. In the build each message is already parsed
+// (vite.config.ts), so no ICU parser ships to the browser.
 const files = import.meta.glob<Messages>(
-  ["../locales/pt-PT/*.json", "../../../../packages/contract/src/locales/pt-PT/*.json"],
-  { eager: true, import: "default" },
+  "../locales/pt-PT/{forgot,language,login,public,reset,verify}.json",
+  {
+    eager: true,
+    import: "default",
+  },
 );
 
 export default Object.assign({}, ...Object.values(files)) as Messages;

@@ -9,10 +9,11 @@ import {
   useMemo,
   useState,
 } from "react";
+import { Outlet } from "react-router";
 import { api, setRequestLanguage } from "../api/client.ts";
 import { useSession } from "../auth/session.tsx";
 import { Spinner } from "../components/spinner.tsx";
-import { loadMessages } from "./catalogue.ts";
+import { type CataloguePart, catalogueParts, loadMessages } from "./catalogue.ts";
 import { IntlProvider } from "./intl.tsx";
 import type { Messages } from "./types.ts";
 
@@ -66,6 +67,19 @@ export interface LocaleValue {
   choose(locale: Locale | null): Promise<void>;
 }
 
+interface PartsValue {
+  /** The catalogue parts the page's messages hold now. */
+  has(part: CataloguePart): boolean;
+  /** Asks for a part: the page's language loads it and merges it in. */
+  request(part: CataloguePart): void;
+  /** The last fetch failed; `retry` tries again. */
+  failed: boolean;
+  retry(): void;
+  locale: Locale;
+}
+
+const PartsContext = createContext<PartsValue | null>(null);
+
 const LocaleContext = createContext<LocaleValue | null>(null);
 
 export function useLocaleChoice(): LocaleValue {
@@ -91,9 +105,11 @@ export function LocaleProvider({ children, catalogues }: LocaleProviderProps) {
   const [stored, setStored] = useState(storedLocale);
   const choice = user?.locale ?? stored;
   const locale = choice ?? browserLocale();
-  const [shown, setShown] = useState<{ locale: Locale; messages: Messages } | null>(() => {
+  // The first screen needs only the public part; a page that needs more asks (RequireMessages).
+  const [parts, setParts] = useState<readonly CataloguePart[]>(["public"]);
+  const [shown, setShown] = useState<Shown | null>(() => {
     const messages = catalogues?.[locale];
-    return messages ? { locale, messages } : null;
+    return messages ? { locale, parts: catalogueParts, messages } : null;
   });
   const [failed, setFailed] = useState(false);
   const [attempt, setAttempt] = useState(0);
@@ -102,15 +118,15 @@ export function LocaleProvider({ children, catalogues }: LocaleProviderProps) {
     void attempt;
     const ready = catalogues?.[locale];
     if (ready) {
-      setShown({ locale, messages: ready });
+      setShown({ locale, parts: catalogueParts, messages: ready });
       return;
     }
     let live = true;
     setFailed(false);
-    // Until the new language arrives the page keeps speaking the previous one.
-    loadMessages(locale).then(
+    // Until the new language (or part) arrives the page keeps speaking what it has.
+    loadMessages(locale, parts).then(
       (messages) => {
-        if (live) setShown({ locale, messages });
+        if (live) setShown({ locale, parts, messages });
       },
       () => {
         if (live) setFailed(true);
@@ -119,7 +135,7 @@ export function LocaleProvider({ children, catalogues }: LocaleProviderProps) {
     return () => {
       live = false;
     };
-  }, [locale, catalogues, attempt]);
+  }, [locale, parts, catalogues, attempt]);
 
   useEffect(() => {
     if (!shown) return;
@@ -144,29 +160,75 @@ export function LocaleProvider({ children, catalogues }: LocaleProviderProps) {
     [shown, locale, choice, choose],
   );
 
+  const partsValue = useMemo<PartsValue>(
+    () => ({
+      has: (part) => !!shown && shown.parts.includes(part),
+      request: (part) => setParts((now) => (now.includes(part) ? now : [...now, part])),
+      failed,
+      retry: () => setAttempt((n) => n + 1),
+      locale,
+    }),
+    [shown, locale, failed],
+  );
+
   if (!shown) {
     if (failed) {
-      const text = failedText[locale];
-      return (
-        <div className="spinner-block spinner-page" role="alert">
-          <p>{text.message}</p>
-          <button
-            type="button"
-            className="btn btn-secondary"
-            onClick={() => setAttempt((n) => n + 1)}
-          >
-            {text.retry}
-          </button>
-        </div>
-      );
+      return <LoadFailed locale={locale} onRetry={partsValue.retry} />;
     }
     return <Spinner label={loadingLabel[locale]} className="spinner-page" />;
   }
   return (
     <LocaleContext.Provider value={value}>
-      <IntlProvider locale={shown.locale} messages={shown.messages}>
-        {children}
-      </IntlProvider>
+      <PartsContext.Provider value={partsValue}>
+        <IntlProvider locale={shown.locale} messages={shown.messages}>
+          {children}
+        </IntlProvider>
+      </PartsContext.Provider>
     </LocaleContext.Provider>
+  );
+}
+
+interface Shown {
+  locale: Locale;
+  parts: readonly CataloguePart[];
+  messages: Messages;
+}
+
+function LoadFailed({ locale, onRetry }: { locale: Locale; onRetry(): void }) {
+  const text = failedText[locale];
+  return (
+    <div className="spinner-block spinner-page" role="alert">
+      <p>{text.message}</p>
+      <button type="button" className="btn btn-secondary" onClick={onRetry}>
+        {text.retry}
+      </button>
+    </div>
+  );
+}
+
+/**
+ * Shows its children once the page's language has the given catalogue part (the signed-in
+ * pages, registration: "app"), loading it first, with a spinner in the page's language, and a
+ * retry if the fetch fails. The first screen never pays for the text of the pages after it.
+ */
+export function RequireMessages({ part, children }: { part: CataloguePart; children: ReactNode }) {
+  const parts = useContext(PartsContext);
+  if (!parts) throw new Error("RequireMessages outside LocaleProvider");
+  const ready = parts.has(part);
+  const { request } = parts;
+  useEffect(() => {
+    if (!ready) request(part);
+  }, [ready, request, part]);
+  if (ready) return <>{children}</>;
+  if (parts.failed) return <LoadFailed locale={parts.locale} onRetry={parts.retry} />;
+  return <Spinner label={loadingLabel[parts.locale]} className="spinner-page" />;
+}
+
+/** A route around the pages that need the "app" part of the catalogue (router.tsx). */
+export function AppMessagesRoute() {
+  return (
+    <RequireMessages part="app">
+      <Outlet />
+    </RequireMessages>
   );
 }

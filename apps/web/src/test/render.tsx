@@ -7,8 +7,11 @@ import { MemoryRouter, Route, Routes, useLocation } from "react-router";
 import { afterEach, vi } from "vitest";
 import { SessionProvider, useSession } from "../auth/session.tsx";
 import en from "../i18n/catalogue-en.ts";
+import enApp from "../i18n/catalogue-en-app.ts";
 import ptPT from "../i18n/catalogue-pt-PT.ts";
+import ptPTApp from "../i18n/catalogue-pt-PT-app.ts";
 import { LocaleProvider } from "../i18n/locale.tsx";
+import type { Messages } from "../i18n/types.ts";
 
 // Component tests render a page as the app does (router, session, query cache) against a fake
 // server: a table of "METHOD /path" answers standing in for fetch. What a test asserts is what
@@ -16,7 +19,11 @@ import { LocaleProvider } from "../i18n/locale.tsx";
 // Both catalogues are at hand at once (no fetch): a page speaks English, as the test browser's
 // language is; `localStorage.setItem("gradecast:locale", "pt-PT")` before rendering, or a user
 // whose `locale` is "pt-PT", makes it speak European Portuguese.
-const catalogues = { en, "pt-PT": ptPT };
+// Each language's two parts (public and app) merged: the whole catalogue.
+const catalogues = {
+  en: { ...en, ...enApp } as Messages,
+  "pt-PT": { ...ptPT, ...ptPTApp } as Messages,
+};
 
 export interface FakeAnswer {
   status?: number;

@@ -1,0 +1,15 @@
+import type { Messages } from "./types.ts";
+
+// The European Portuguese catalogue's second part: every area not in catalogue-pt-PT.ts (the signed-in pages,
+// registration, the questionnaire) and the text the contract shares with the server
+// (packages/contract/src/locales/pt-PT). Loaded with the first page that needs it.
+const files = import.meta.glob<Messages>(
+  [
+    "../locales/pt-PT/*.json",
+    "!../locales/pt-PT/{forgot,language,login,public,reset,verify}.json",
+    "../../../../packages/contract/src/locales/pt-PT/*.json",
+  ],
+  { eager: true, import: "default" },
+);
+
+export default Object.assign({}, ...Object.values(files)) as Messages;
