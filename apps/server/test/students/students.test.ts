@@ -1,5 +1,10 @@
 import type { StudentRecord } from "@gradecast/contract/prediction";
-import { type Question, questionKeys, questions } from "@gradecast/contract/questionnaire";
+import {
+  isOptionalCapable,
+  type Question,
+  questionKeys,
+  questions,
+} from "@gradecast/contract/questionnaire";
 import { sql } from "kysely";
 import { describe, expect } from "vitest";
 import { signIn } from "../support/accounts.ts";
@@ -41,8 +46,9 @@ function badValuesOf(q: Question): unknown[] {
       "1e1",
       "",
       "abc",
-      // null is "not known yet" where the question allows it
-      ...(q.unknownLabel ? [] : [null]),
+      // null is "not known yet" where the question allows it, and "Prefer not to say" where the
+      // school may make the question optional (prediction/optional-questions.test.ts)
+      ...(q.unknownLabel || isOptionalCapable(q.key) ? [] : [null]),
       true,
       [min],
     ];
@@ -55,8 +61,8 @@ function badValuesOf(q: Question): unknown[] {
     "",
     1,
     // the subject may be null: left out, or filled in from the student's class; the school is
-    // the deployment's (null: neither)
-    ...(q.key === "subject" || q.key === "school" ? [] : [null]),
+    // the deployment's (null: neither); a question the school may make optional: see above
+    ...(q.key === "subject" || q.key === "school" || isOptionalCapable(q.key) ? [] : [null]),
     [first],
   ];
 }
