@@ -8,7 +8,6 @@ import {
   adminMessages,
   type UserPage,
 } from "@gradecast/contract/admin";
-import { teacherApprovedEmail, teacherRefusedEmail } from "@gradecast/contract/emails";
 import { isId } from "@gradecast/contract/ids";
 import type { Transaction } from "kysely";
 import { audit, who } from "../audit/audit.ts";
@@ -23,6 +22,7 @@ import {
 } from "../cursor-keys.ts";
 import type { DB, UserRow } from "../db/schema.ts";
 import { conflict, invalid, notFound } from "../domain-errors.ts";
+import { localizedTeacherApprovedEmail, localizedTeacherRefusedEmail } from "../i18n/translate.ts";
 import { appUrl, sendMail } from "../mail/send.ts";
 import type { Services } from "../services.ts";
 import {
@@ -144,7 +144,10 @@ export async function changeUser(
     await sendMail(
       services,
       approved.email,
-      teacherApprovedEmail({ name: approved.name, appUrl: appUrl(services) }),
+      localizedTeacherApprovedEmail(approved.locale ?? services.config.defaultLocale, {
+        name: approved.name,
+        appUrl: appUrl(services),
+      }),
     );
   }
   return changed;
@@ -179,7 +182,10 @@ export async function rejectTeacherRequest(
     await sendMail(
       services,
       person.email,
-      teacherRefusedEmail({ name: person.name, appUrl: appUrl(services) }),
+      localizedTeacherRefusedEmail(person.locale ?? services.config.defaultLocale, {
+        name: person.name,
+        appUrl: appUrl(services),
+      }),
     );
   }
   return changed;

@@ -1,5 +1,5 @@
-import { teacherRequestEmail } from "@gradecast/contract/emails";
 import type { UserRow } from "../db/schema.ts";
+import { localizedTeacherRequestEmail } from "../i18n/translate.ts";
 import { appUrl, sendMail } from "../mail/send.ts";
 import type { Services } from "../services.ts";
 
@@ -12,7 +12,7 @@ export async function notifyAdminsOfTeacherRequest(services: Services, row: User
   if (row.pending_role !== "teacher" || services.config.teacherSignup !== "approval") return;
   const admins = await services.db
     .selectFrom("users")
-    .select(["name", "email"])
+    .select(["name", "email", "locale"])
     .where("role", "=", "admin")
     .where("disabled", "=", false)
     .orderBy("created_at")
@@ -22,7 +22,7 @@ export async function notifyAdminsOfTeacherRequest(services: Services, row: User
     await sendMail(
       services,
       admin.email,
-      teacherRequestEmail({
+      localizedTeacherRequestEmail(admin.locale ?? services.config.defaultLocale, {
         name: admin.name,
         teacherName: row.name,
         teacherEmail: row.email,

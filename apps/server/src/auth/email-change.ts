@@ -1,12 +1,13 @@
 import { type changeEmailSchema, securityMessages } from "@gradecast/contract/account-security";
 import type { User } from "@gradecast/contract/auth";
-import { emailChangedEmail } from "@gradecast/contract/emails";
+import type { Locale } from "@gradecast/contract/locale";
 import { messages } from "@gradecast/contract/messages";
 import type { z } from "zod";
 import { audit } from "../audit/audit.ts";
 import { hasSqlState, sqlStates } from "../db/sql-errors.ts";
 import * as users from "../db/users.ts";
 import { conflict, invalid } from "../domain-errors.ts";
+import { localizedEmailChangedEmail } from "../i18n/translate.ts";
 import { appUrl, sendMail } from "../mail/send.ts";
 import type { AuthUser } from "./access-hook.ts";
 import * as q from "./queries.ts";
@@ -27,6 +28,7 @@ export async function changeEmail(
   user: AuthUser,
   ip: string | null,
   { email }: z.output<typeof changeEmailSchema>,
+  requestLocale?: Locale,
 ): Promise<{ user: User; message: string }> {
   const { services } = ctx;
   await requireRecentAuth(ctx, user);
@@ -65,11 +67,16 @@ export async function changeEmail(
     });
   // The account is unverified from now on, in every process's view of it.
   services.database.usersChanged();
-  await sendVerificationCode(services, updated);
+  const locale = row.locale ?? requestLocale ?? services.config.defaultLocale;
+  await sendVerificationCode(services, updated, locale);
   await sendMail(
     services,
     row.email,
-    emailChangedEmail({ name: row.name, newEmail: email, appUrl: appUrl(services) }),
+    localizedEmailChangedEmail(locale, {
+      name: row.name,
+      newEmail: email,
+      appUrl: appUrl(services),
+    }),
   );
   return { user: toUser(updated), message: securityMessages.emailChanged(email) };
 }

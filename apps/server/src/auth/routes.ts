@@ -176,7 +176,9 @@ export async function authRoutes(fastify: FastifyInstance, ctx: AuthContext) {
       },
     },
     async (request, reply) => {
-      const work = await resetsPerAddress(request, () => forgotPassword(ctx, request.body));
+      const work = await resetsPerAddress(request, () =>
+        forgotPassword(ctx, request.body, localeOf(request)),
+      );
       const job = work()
         .catch((error) => request.log.error({ err: error }, "password reset request failed"))
         .finally(() => background.delete(job));

@@ -8,7 +8,6 @@ import type {
   User,
   updateNameSchema,
 } from "@gradecast/contract/auth";
-import { passwordResetEmail } from "@gradecast/contract/emails";
 import { isId } from "@gradecast/contract/ids";
 import type { Locale, setLocaleSchema } from "@gradecast/contract/locale";
 import { messages } from "@gradecast/contract/messages";
@@ -24,7 +23,7 @@ import { cancelDeletionOnSignIn } from "../db/account-deletions.ts";
 import type { DB, UserRow } from "../db/schema.ts";
 import * as users from "../db/users.ts";
 import { conflict, DomainError, hasCode, invalid, unauthenticated } from "../domain-errors.ts";
-import { localizedVerificationEmail } from "../i18n/translate.ts";
+import { localizedPasswordResetEmail, localizedVerificationEmail } from "../i18n/translate.ts";
 import { appUrl, sendMail } from "../mail/send.ts";
 import type { Services } from "../services.ts";
 import type { AuthContext, Origin } from "./context.ts";
@@ -382,6 +381,7 @@ export async function resendCode(ctx: AuthContext, userId: string): Promise<void
 export async function forgotPassword(
   ctx: AuthContext,
   { email }: z.output<typeof forgotPasswordSchema>,
+  requestLocale?: Locale,
 ): Promise<() => Promise<void>> {
   const { services } = ctx;
   // The answer is the same whether or not the account exists; the work happens after it.
@@ -401,7 +401,11 @@ export async function forgotPassword(
     await sendMail(
       services,
       row.email,
-      passwordResetEmail({ name: row.name, link, minutes: resetMinutes }),
+      localizedPasswordResetEmail(row.locale ?? requestLocale ?? services.config.defaultLocale, {
+        name: row.name,
+        link,
+        minutes: resetMinutes,
+      }),
     );
   };
 }

@@ -1,5 +1,13 @@
 import { createIntl, type IntlShape } from "@formatjs/intl";
-import { verificationEmail } from "@gradecast/contract/emails";
+import {
+  type Email,
+  emailChangedEmail,
+  passwordResetEmail,
+  teacherApprovedEmail,
+  teacherRefusedEmail,
+  teacherRequestEmail,
+  verificationEmail,
+} from "@gradecast/contract/emails";
 import { type Catalogue, loadAllCatalogues } from "@gradecast/contract/i18n";
 import type { Locale } from "@gradecast/contract/locale";
 
@@ -112,4 +120,83 @@ export function localizedVerificationEmail(
       t(locale, "emails.verify.ignore"),
     ].join("\n"),
   };
+}
+
+/** A greeting, a blank line, then the body: the shape of every email of the contract. */
+function greeted(locale: Locale, name: string, subject: string, body: string): Email {
+  return { subject, text: [t(locale, "emails.greeting", { name }), "", body].join("\n") };
+}
+
+/** The password reset email in `locale` (English: the contract's text). */
+export function localizedPasswordResetEmail(
+  locale: Locale,
+  p: { name: string; link: string; minutes: number },
+): Email {
+  if (locale === "en") return passwordResetEmail(p);
+  return greeted(
+    locale,
+    p.name,
+    t(locale, "emails.reset.subject"),
+    t(locale, "emails.reset.body", { link: p.link, minutes: p.minutes }),
+  );
+}
+
+/** To the old address when an account's address changes, in `locale`. */
+export function localizedEmailChangedEmail(
+  locale: Locale,
+  p: { name: string; newEmail: string; appUrl: string },
+): Email {
+  if (locale === "en") return emailChangedEmail(p);
+  return greeted(
+    locale,
+    p.name,
+    t(locale, "emails.emailChanged.subject"),
+    t(locale, "emails.emailChanged.body", { newEmail: p.newEmail, appUrl: p.appUrl }),
+  );
+}
+
+/** To an admin when a teacher's sign-up waits, in the admin's language. */
+export function localizedTeacherRequestEmail(
+  locale: Locale,
+  p: { name: string; teacherName: string; teacherEmail: string; appUrl: string },
+): Email {
+  if (locale === "en") return teacherRequestEmail(p);
+  return greeted(
+    locale,
+    p.name,
+    t(locale, "emails.teacherRequest.subject", { teacherName: p.teacherName }),
+    t(locale, "emails.teacherRequest.body", {
+      teacherName: p.teacherName,
+      teacherEmail: p.teacherEmail,
+      appUrl: p.appUrl,
+    }),
+  );
+}
+
+/** To the teacher whose sign-up an admin approved, in their language. */
+export function localizedTeacherApprovedEmail(
+  locale: Locale,
+  p: { name: string; appUrl: string },
+): Email {
+  if (locale === "en") return teacherApprovedEmail(p);
+  return greeted(
+    locale,
+    p.name,
+    t(locale, "emails.teacherApproved.subject"),
+    t(locale, "emails.teacherApproved.body", { appUrl: p.appUrl }),
+  );
+}
+
+/** To the person whose teacher sign-up an admin refused, in their language. */
+export function localizedTeacherRefusedEmail(
+  locale: Locale,
+  p: { name: string; appUrl: string },
+): Email {
+  if (locale === "en") return teacherRefusedEmail(p);
+  return greeted(
+    locale,
+    p.name,
+    t(locale, "emails.teacherRefused.subject"),
+    t(locale, "emails.teacherRefused.body", { appUrl: p.appUrl }),
+  );
 }

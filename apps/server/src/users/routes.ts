@@ -5,6 +5,7 @@ import { bearerOf } from "../auth/authenticate.ts";
 import { changeEmail } from "../auth/email-change.ts";
 import { requireRecentAuth } from "../auth/reauth.ts";
 import { type AuthContext, changePassword, getMe, setLocale, updateMe } from "../auth/service.ts";
+import { localeOf } from "../http/locale.ts";
 import { perAccount } from "../http/rate-limits.ts";
 import { actorOf } from "../http/request-actor.ts";
 import { serve } from "../http/route-schemas.ts";
@@ -58,7 +59,8 @@ export async function meRoutes(fastify: FastifyInstance, ctx: AuthContext) {
         ...perAccount(ctx.services, "email-change", 10, 60 * 60_000),
       },
     },
-    async (request) => changeEmail(ctx, actorOf(request).user, request.ip ?? null, request.body),
+    async (request) =>
+      changeEmail(ctx, actorOf(request).user, request.ip ?? null, request.body, localeOf(request)),
   );
 
   await securityRoutes(app, ctx);

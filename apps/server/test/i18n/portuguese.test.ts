@@ -15,7 +15,7 @@ describe.each(dialects)("Portuguese answers (%s)", (dialect) => {
   const test = tests[dialect];
   const call = (
     t: TestApp,
-    method: "GET" | "POST" | "PUT",
+    method: "GET" | "POST" | "PUT" | "PATCH",
     url: string,
     headers: Record<string, string> = {},
     payload?: object,
@@ -114,6 +114,110 @@ describe.each(dialects)("Portuguese answers (%s)", (dialect) => {
     );
     const english = await waitForMail(t.dataDir, other, /verification code is/);
     expect(english.text).toContain("Hello John,");
+  });
+
+  test("the password reset email follows the account's setting, else the request's language", async ({
+    t,
+  }) => {
+    const s = await signIn(t, "student", { name: "Rui Sousa" });
+    const forgot = (headers: Record<string, string>) =>
+      call(t, "POST", "/api/auth/forgot-password", headers, { email: s.email });
+    expect((await forgot({ "accept-language": "pt-PT" })).statusCode).toBe(202);
+    const mail = await waitForMail(t.dataDir, s.email, /palavra-passe/);
+    expect(mail.subject).toBe("Redefinir a sua palavra-passe do Gradecast");
+    expect(mail.text).toContain("Olá Rui Sousa,");
+    expect(mail.text).toContain("expira dentro de 30 minutos.");
+    expect(mail.text).toMatch(/\/reset-password\?token=/);
+
+    await call(t, "PUT", "/api/me/locale", s.auth, { locale: "en" });
+    await forgot({ "accept-language": "pt-PT" });
+    const english = await waitForMail(t.dataDir, s.email, /reset the password/);
+    expect(english.subject).toBe("Reset your Gradecast password");
+    expect(english.text).toContain("Hello Rui Sousa,");
+  });
+
+  test("both emails of an address change in the person's language", async ({ t }) => {
+    const s = await signIn(t, "student", { name: "Marta Lopes" });
+    await call(t, "PUT", "/api/me/locale", s.auth, { locale: "pt-PT" });
+    const next = uniqueEmail("marta-new");
+    const res = await t.app.inject({
+      method: "PATCH",
+      url: "/api/me/email",
+      headers: s.auth,
+      payload: { email: next },
+      remoteAddress: randomIp(),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const old = await waitForMail(t.dataDir, s.email, /foi alterado para/);
+    expect(old.subject).toBe("O endereço de email da sua conta Gradecast foi alterado");
+    expect(old.text).toContain(
+      `O endereço de email da sua conta Gradecast foi alterado para ${next}.`,
+    );
+    const code = await waitForMail(t.dataDir, next, /verificação/);
+    expect(code.text).toContain("Olá Marta Lopes,");
+  });
+
+  test("teacher requests, approvals and refusals in each recipient's language", async ({ t }) => {
+    const admin = await signIn(t, "admin", { name: "Ana Admin" });
+    await call(t, "PUT", "/api/me/locale", admin.auth, { locale: "pt-PT" });
+    const ask = async (name: string) => {
+      const email = uniqueEmail("prof");
+      const res = await call(
+        t,
+        "POST",
+        "/api/auth/register",
+        { "accept-language": "pt-PT" },
+        { name, email, password: "correct horse battery staple", role: "teacher" },
+      );
+      expect(res.statusCode, res.body).toBe(201);
+      const auth = {
+        authorization: `Bearer ${
+          (
+            await call(
+              t,
+              "POST",
+              "/api/auth/login",
+              {},
+              {
+                email,
+                password: "correct horse battery staple",
+              },
+            )
+          ).json().token
+        }`,
+      };
+      await call(t, "PUT", "/api/me/locale", auth, { locale: "pt-PT" });
+      const code = /é (\d{6})\./.exec(
+        (await waitForMail(t.dataDir, email, /verificação/)).text,
+      )?.[1];
+      const verified = await call(t, "POST", "/api/verify", auth, { code });
+      expect(verified.statusCode, verified.body).toBe(200);
+      return { email, uid: res.json().user.uid as string };
+    };
+    const joana = await ask("Joana Reis");
+    const request = await waitForMail(t.dataDir, admin.email, /Joana Reis/);
+    expect(request.subject).toBe("Joana Reis pede para ser professor no Gradecast");
+    expect(request.text).toContain("Olá Ana Admin,");
+    expect(request.text).toContain(`Joana Reis (${joana.email}) registou-se como professor`);
+
+    const approved = await call(t, "PATCH", `/api/admin/users/${joana.uid}`, admin.auth, {
+      role: "teacher",
+    });
+    expect(approved.statusCode, approved.body).toBe(200);
+    const yes = await waitForMail(t.dataDir, joana.email, /aprovou a sua conta/);
+    expect(yes.subject).toBe("A sua conta de professor no Gradecast foi aprovada");
+    expect(yes.text).toContain("Olá Joana Reis,");
+
+    const pedro = await ask("Pedro Neves");
+    const refused = await call(
+      t,
+      "POST",
+      `/api/admin/users/${pedro.uid}/reject-teacher`,
+      admin.auth,
+    );
+    expect(refused.statusCode, refused.body).toBe(200);
+    const no = await waitForMail(t.dataDir, pedro.email, /recusou o seu pedido/);
+    expect(no.subject).toBe("O seu pedido de conta de professor no Gradecast não foi aprovado");
   });
 
   test("the reports export in pt-PT: BOM, semicolons, Portuguese headers", async ({ t }) => {

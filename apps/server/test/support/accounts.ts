@@ -150,6 +150,17 @@ function decodeQuotedPrintable(body: string): string {
   return Buffer.from(bytes, "latin1").toString("utf8");
 }
 
+/** A header's RFC 2047 encoded words (a non-ASCII subject) as the text a mail client shows. */
+function decodeHeader(value: string): string {
+  return value
+    .replace(/\?=\s+=\?/g, "?==?")
+    .replace(/=\?UTF-8\?([QB])\?([^?]*)\?=/gi, (_m, kind: string, data: string) =>
+      kind.toUpperCase() === "B"
+        ? Buffer.from(data, "base64").toString("utf8")
+        : decodeQuotedPrintable(data.replace(/_/g, " ")),
+    );
+}
+
 export function parseMail(file: string, raw: string): OutboxMail {
   const split = raw.search(/\r?\n\r?\n/);
   const head = raw.slice(0, split).replace(/\r?\n[ \t]+/g, " ");
@@ -163,7 +174,7 @@ export function parseMail(file: string, raw: string): OutboxMail {
       : encoding === "base64"
         ? Buffer.from(body.replace(/\s+/g, ""), "base64").toString("utf8")
         : body;
-  return { file, to: header("To"), subject: header("Subject"), text };
+  return { file, to: header("To"), subject: decodeHeader(header("Subject")), text };
 }
 
 export async function readOutbox(dataDir: string): Promise<OutboxMail[]> {
