@@ -1,6 +1,7 @@
 import { messages } from "@gradecast/contract/messages";
 import {
   askedQuestions,
+  defaultOptionalQuestions,
   optionText,
   questionByKey,
   questions,
@@ -90,6 +91,8 @@ describe("student questionnaire and prediction in the browser", () => {
       expect(values, q.key).toEqual([
         "",
         ...(q.unknownLabel ? ["not-known"] : []),
+        // "Prefer not to say" on the questions the deployment marks optional (issue 31)
+        ...((defaultOptionalQuestions as readonly string[]).includes(q.key) ? ["prefer-not"] : []),
         ...q.options.map((o) => String(o.value)),
       ]);
     }
