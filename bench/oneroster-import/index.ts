@@ -12,12 +12,10 @@
  * Run: npx tsx bench/oneroster-import/index.ts [--users 10000] [--enrolments 30000] [--skip-postgres]
  */
 import { randomBytes } from "node:crypto";
-import { mkdir, rm } from "node:fs/promises";
-import path from "node:path";
 import { sql } from "kysely";
 import { buildApp } from "../../apps/server/src/app.ts";
 import { loadConfig } from "../../apps/server/src/config.ts";
-import { type Database, migrate, openDatabase } from "../../apps/server/src/db/database.ts";
+import { type Database, migrate } from "../../apps/server/src/db/database.ts";
 import {
   invitationMailBatch,
   oneRosterJobs,
@@ -34,10 +32,9 @@ import {
   userLine,
   zipBundle,
 } from "../../apps/server/test/support/oneroster-bundle.ts";
-import { repoRoot } from "../../e2e/harness.ts";
 import { numberArg } from "../lib/args.ts";
 import { loadAverage, targetLine } from "../lib/load.ts";
-import { createBenchDatabase } from "../lib/postgres.ts";
+import { onBothDatabases, timed } from "../lib/timed.ts";
 
 const USERS = numberArg("users", 10_000);
 const ENROLMENTS = numberArg("enrolments", 30_000);
@@ -74,12 +71,6 @@ function bundle(tag: string) {
     }),
     enrolments: enrolments.length,
   };
-}
-
-async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; value: T }> {
-  const started = performance.now();
-  const value = await work();
-  return { ms: performance.now() - started, value };
 }
 
 async function run(name: string, database: Database, dataDir: string) {
@@ -208,27 +199,4 @@ console.log(
 );
 console.log("| database | request | ms | against the plain INSERTs |");
 console.log("| --- | --- | --- | --- |");
-const dataDir = path.join(
-  repoRoot,
-  "bench/results",
-  `oneroster-import-${randomBytes(4).toString("hex")}`,
-);
-await mkdir(dataDir, { recursive: true });
-const pglite = await openDatabase({ dataDir });
-try {
-  await run("PGlite", pglite, dataDir);
-} finally {
-  await pglite.close();
-}
-if (!process.argv.includes("--skip-postgres")) {
-  const { url, drop } = await createBenchDatabase();
-  const database = await openDatabase({ url });
-  try {
-    await run("PostgreSQL", database, dataDir);
-  } finally {
-    await database.close();
-    await drop();
-  }
-}
-await rm(dataDir, { recursive: true, force: true });
-console.log(`load average at the end: ${loadAverage()}`);
+await onBothDatabases("oneroster-import", run);

@@ -11,19 +11,16 @@
  * Run: npx tsx bench/record-import/index.ts [--rows 2000] [--rounds 3] [--skip-postgres]
  */
 import { randomBytes } from "node:crypto";
-import { mkdir, rm } from "node:fs/promises";
-import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../../apps/server/src/app.ts";
 import { loadConfig } from "../../apps/server/src/config.ts";
-import { type Database, migrate, openDatabase } from "../../apps/server/src/db/database.ts";
+import { type Database, migrate } from "../../apps/server/src/db/database.ts";
 import { updateUser } from "../../apps/server/src/db/users.ts";
 import { createOrPromoteAdmin } from "../../apps/server/src/users/admin.ts";
-import { repoRoot } from "../../e2e/harness.ts";
 import { benchPassword } from "../lib/accounts.ts";
 import { numberArg } from "../lib/args.ts";
 import { loadAverage, targetLine } from "../lib/load.ts";
-import { createBenchDatabase } from "../lib/postgres.ts";
+import { onBothDatabases, timed } from "../lib/timed.ts";
 
 const ROWS = numberArg("rows", 2000);
 const ROUNDS = numberArg("rounds", 3);
@@ -50,12 +47,6 @@ async function newClass(db: Db, teacherId: string, students: string[], name: str
     .values(students.map((s) => ({ class_id: id, student_id: s })))
     .execute();
   return id;
-}
-
-async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; value: T }> {
-  const started = performance.now();
-  const value = await work();
-  return { ms: performance.now() - started, value };
 }
 
 async function run(name: string, database: Database, dataDir: string) {
@@ -210,27 +201,4 @@ console.log(
   "| database | request | ms (rounds) | median ms | against one INSERT | against the plain writes |",
 );
 console.log("| --- | --- | --- | --- | --- | --- |");
-const dataDir = path.join(
-  repoRoot,
-  "bench/results",
-  `record-import-${randomBytes(4).toString("hex")}`,
-);
-await mkdir(dataDir, { recursive: true });
-const pglite = await openDatabase({ dataDir });
-try {
-  await run("PGlite", pglite, dataDir);
-} finally {
-  await pglite.close();
-}
-if (!process.argv.includes("--skip-postgres")) {
-  const { url, drop } = await createBenchDatabase();
-  const database = await openDatabase({ url });
-  try {
-    await run("PostgreSQL", database, dataDir);
-  } finally {
-    await database.close();
-    await drop();
-  }
-}
-await rm(dataDir, { recursive: true, force: true });
-console.log(`load average at the end: ${loadAverage()}`);
+await onBothDatabases("record-import", run);
