@@ -182,14 +182,14 @@ export async function importOneRoster(
       ? db
           .selectFrom("classes")
           .select(["id", "name", "subject", "year"])
-          .where("id", "in", linkedIds)
+          .where(sql<boolean>`id = any(${linkedIds}::uuid[])`)
           .execute()
       : [],
     emails.length
       ? db
           .selectFrom("users")
           .select(["id", "email", "role", "pending_role", "email_verified", "disabled"])
-          .where("email", "in", emails)
+          .where(sql<boolean>`email = any(${emails}::text[])`)
           .execute()
       : [],
     pairs(db, "class_teachers", "teacher_id", touchedClassIds),
@@ -198,11 +198,15 @@ export async function importOneRoster(
       ? db
           .selectFrom("class_invitations")
           .select(["class_id", "email"])
-          .where("class_id", "in", touchedClassIds)
+          .where(sql<boolean>`class_id = any(${touchedClassIds}::uuid[])`)
           .execute()
       : [],
     emails.length
-      ? db.selectFrom("teacher_invitations").select("email").where("email", "in", emails).execute()
+      ? db
+          .selectFrom("teacher_invitations")
+          .select("email")
+          .where(sql<boolean>`email = any(${emails}::text[])`)
+          .execute()
       : [],
   ]);
   const currentById = new Map(current.map((c) => [c.id, c]));
