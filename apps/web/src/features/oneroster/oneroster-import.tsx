@@ -5,11 +5,10 @@ import {
   oneRosterChangeLabels,
   oneRosterLimits,
 } from "@gradecast/contract/oneroster";
-import { type FormEvent, useId, useRef, useState } from "react";
+import { useState } from "react";
 import { Alert } from "../../components/alert.tsx";
-import { Button } from "../../components/button.tsx";
 import { Card } from "../../components/card.tsx";
-import { type Refusal, refusalOf } from "../classes/import-refusal.tsx";
+import { FileImportForm, FileImportPreview, useFileImport } from "../../components/csv-import.tsx";
 import { useOneRosterImport } from "./api.ts";
 
 // The admin's OneRoster import (issue 34, decision 0025): a ZIP bundle and a mode; Preview shows
@@ -24,47 +23,14 @@ const writes = (r: OneRosterResult) =>
 
 export function OneRosterImport() {
   const upload = useOneRosterImport();
-  const inputId = `oneroster${useId()}`;
-  const input = useRef<HTMLInputElement>(null);
-  const [file, setFile] = useState<File | null>(null);
   const [mode, setMode] = useState<OneRosterMode>("bulk");
-  const [preview, setPreview] = useState<OneRosterResult | null>(null);
-  const [done, setDone] = useState<OneRosterResult | null>(null);
-  const [refusal, setRefusal] = useState<Refusal | null>(null);
-  const busy = upload.isPending ? (upload.variables.preview ? "preview" : "import") : null;
-  const fail = (err: unknown) => setRefusal(refusalOf(err));
-  const reset = () => {
-    setPreview(null);
-    setRefusal(null);
-    setDone(null);
-  };
-
-  function check(event: FormEvent) {
-    event.preventDefault();
-    reset();
-    if (!file) {
-      setRefusal({ message: "Choose a ZIP bundle first.", lines: [] });
-      return;
-    }
-    upload.mutate({ file, mode, preview: true }, { onSuccess: setPreview, onError: fail });
-  }
-
-  function confirm() {
-    if (!file) return;
-    setRefusal(null);
-    upload.mutate(
-      { file, mode, preview: false },
-      {
-        onSuccess: (result) => {
-          setDone(result);
-          setPreview(null);
-          setFile(null);
-          if (input.current) input.current.value = "";
-        },
-        onError: fail,
-      },
-    );
-  }
+  const state = useFileImport<OneRosterResult>(
+    "oneroster",
+    (file, preview, handlers) => upload.mutate({ file, mode, preview }, handlers),
+    "Choose a ZIP bundle first.",
+    upload.isPending ? (upload.variables.preview ? "preview" : "import") : null,
+  );
+  const { inputId, preview, done, busy } = state;
 
   return (
     <Card title="Import a OneRoster bundle" className="roster-import">
@@ -83,25 +49,12 @@ export function OneRosterImport() {
         truth: a teacher taken off a roster class by hand is put back by the next import if the
         bundle still lists them, and the preview says so.
       </p>
-      <form className="roster-form" onSubmit={check} noValidate>
-        <div className="field">
-          <label className="field-label" htmlFor={inputId}>
-            ZIP bundle
-          </label>
-          <input
-            ref={input}
-            id={inputId}
-            className="input"
-            type="file"
-            accept=".zip,application/zip"
-            aria-describedby={refusal ? `${inputId}-error` : undefined}
-            aria-invalid={refusal ? true : undefined}
-            onChange={(e) => {
-              setFile(e.target.files?.[0] ?? null);
-              reset();
-            }}
-          />
-        </div>
+      <FileImportForm
+        state={state}
+        label="ZIP bundle"
+        accept=".zip,application/zip"
+        previewLabel="Preview"
+      >
         <fieldset className="field">
           <legend className="field-label">Mode</legend>
           <label>
@@ -112,7 +65,7 @@ export function OneRosterImport() {
               checked={mode === "bulk"}
               onChange={() => {
                 setMode("bulk");
-                reset();
+                state.reset();
               }}
             />{" "}
             Bulk: the bundle is the whole roster (enrolments missing from it end)
@@ -125,55 +78,28 @@ export function OneRosterImport() {
               checked={mode === "delta"}
               onChange={() => {
                 setMode("delta");
-                reset();
+                state.reset();
               }}
             />{" "}
             Delta: only the lines it lists change
           </label>
         </fieldset>
-        <div className="actions">
-          <Button type="submit" variant="secondary" loading={busy === "preview"}>
-            Preview
-          </Button>
-        </div>
-      </form>
+      </FileImportForm>
       {busy ? (
         <p className="muted" role="status">
           {busy === "preview" ? "Reading the bundle…" : "Importing the roster…"}
         </p>
       ) : null}
-      {refusal ? (
-        <div className="roster-refusal" id={`${inputId}-error`} role="alert">
-          <p className="field-error">{refusal.message}</p>
-          {refusal.lines.length > 0 ? (
-            <ul className="list roster-errors">
-              {refusal.lines.map(([key, reason]) => (
-                <li key={key}>
-                  <strong>{key === "bundle" ? "Bundle" : key}:</strong> {reason}
-                </li>
-              ))}
-            </ul>
-          ) : null}
-        </div>
-      ) : null}
       {preview ? (
-        <div className="roster-preview">
-          <h3 className="roster-heading">What the import will do</h3>
+        <FileImportPreview
+          state={state}
+          heading={<h3 className="roster-heading">What the import will do</h3>}
+          confirmLabel={writes(preview) === 0 ? null : "Import"}
+          nothing={<p>Nothing to import: the roster is as the bundle says.</p>}
+        >
           <p>{preview.message}</p>
           <OneRosterSummary result={preview} />
-          {writes(preview) === 0 ? (
-            <p>Nothing to import: the roster is as the bundle says.</p>
-          ) : (
-            <div className="actions">
-              <Button onClick={confirm} loading={busy === "import"}>
-                Import
-              </Button>
-              <Button variant="ghost" onClick={() => setPreview(null)}>
-                Cancel
-              </Button>
-            </div>
-          )}
-        </div>
+        </FileImportPreview>
       ) : null}
       <Alert tone="success">
         {done ? (

@@ -4,10 +4,8 @@ import {
   recordFieldLabels,
   recordImportLimits,
 } from "@gradecast/contract/school-record";
-import { type FormEvent, useId, useRef, useState } from "react";
 import { Alert } from "../../components/alert.tsx";
-import { Button } from "../../components/button.tsx";
-import { ImportRefusal, type Refusal, refusalOf } from "../classes/import-refusal.tsx";
+import { FileImportForm, FileImportPreview, useFileImport } from "../../components/csv-import.tsx";
 import { useRecordImport } from "./api.ts";
 import { valueText } from "./cells.ts";
 
@@ -17,43 +15,13 @@ import { valueText } from "./cells.ts";
 
 export function RecordImport({ classId }: { classId: string }) {
   const upload = useRecordImport(classId);
-  const inputId = `record-import${useId()}`;
-  const input = useRef<HTMLInputElement>(null);
-  const [file, setFile] = useState<File | null>(null);
-  const [preview, setPreview] = useState<ImportAnswer | null>(null);
-  const [done, setDone] = useState<ImportAnswer | null>(null);
-  const [refusal, setRefusal] = useState<Refusal | null>(null);
-  const busy = upload.isPending ? (upload.variables.dryRun ? "preview" : "import") : null;
-  const fail = (err: unknown) => setRefusal(refusalOf(err));
-
-  function check(event: FormEvent) {
-    event.preventDefault();
-    setRefusal(null);
-    setPreview(null);
-    setDone(null);
-    if (!file) {
-      setRefusal({ message: "Choose a CSV file first.", lines: [] });
-      return;
-    }
-    upload.mutate({ file, dryRun: true }, { onSuccess: setPreview, onError: fail });
-  }
-
-  function apply() {
-    if (!file) return;
-    setRefusal(null);
-    upload.mutate(
-      { file, dryRun: false },
-      {
-        onSuccess: (answer) => {
-          setDone(answer);
-          setPreview(null);
-          setFile(null);
-          if (input.current) input.current.value = "";
-        },
-        onError: fail,
-      },
-    );
-  }
+  const state = useFileImport<ImportAnswer>(
+    "record-import",
+    (file, dryRun, handlers) => upload.mutate({ file, dryRun }, handlers),
+    "Choose a CSV file first.",
+    upload.isPending ? (upload.variables.dryRun ? "preview" : "import") : null,
+  );
+  const { inputId, preview, done } = state;
 
   return (
     <section className="gradebook-import" aria-labelledby={`${inputId}-title`}>
@@ -73,52 +41,28 @@ export function RecordImport({ classId }: { classId: string }) {
         Check the preview before importing: nothing changes until you confirm, and a file with a bad
         line is not imported at all.
       </p>
-      <form className="roster-form" onSubmit={check} noValidate>
-        <div className="field">
-          <label className="field-label" htmlFor={inputId}>
-            CSV file of values
-          </label>
-          <input
-            ref={input}
-            id={inputId}
-            className="input"
-            type="file"
-            accept=".csv,text/csv"
-            aria-describedby={refusal ? `${inputId}-error` : undefined}
-            aria-invalid={refusal ? true : undefined}
-            onChange={(e) => {
-              setFile(e.target.files?.[0] ?? null);
-              setPreview(null);
-              setRefusal(null);
-              setDone(null);
-            }}
-          />
-        </div>
-        <div className="actions">
-          <Button type="submit" variant="secondary" loading={busy === "preview"}>
-            Preview the import
-          </Button>
-        </div>
-      </form>
-      {refusal ? <ImportRefusal refusal={refusal} id={`${inputId}-error`} /> : null}
+      <FileImportForm
+        state={state}
+        label="CSV file of values"
+        accept=".csv,text/csv"
+        previewLabel="Preview the import"
+      />
       {preview ? (
-        <div className="roster-preview">
-          <h4 className="roster-heading">What the import will change</h4>
+        <FileImportPreview
+          state={state}
+          heading={<h4 className="roster-heading">What the import will change</h4>}
+          confirmLabel={
+            preview.changes.length === 0
+              ? null
+              : preview.changes.length === 1
+                ? "Import 1 value"
+                : `Import ${preview.changes.length} values`
+          }
+          nothing={null}
+        >
           <p>{preview.message}</p>
           <Changes changes={preview.changes} unchanged={preview.unchanged} />
-          {preview.changes.length === 0 ? null : (
-            <div className="actions">
-              <Button onClick={apply} loading={busy === "import"}>
-                {preview.changes.length === 1
-                  ? "Import 1 value"
-                  : `Import ${preview.changes.length} values`}
-              </Button>
-              <Button variant="ghost" onClick={() => setPreview(null)}>
-                Cancel
-              </Button>
-            </div>
-          )}
-        </div>
+        </FileImportPreview>
       ) : null}
       <Alert tone="success">{done ? done.message : null}</Alert>
     </section>
