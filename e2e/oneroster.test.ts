@@ -1,13 +1,6 @@
 import { oneRosterMessages as m } from "@gradecast/contract/oneroster";
 import type { Page } from "playwright-core";
-import {
-  classLine,
-  csv,
-  enrolLine,
-  headers,
-  userLine,
-  zipBundle,
-} from "../apps/server/test/support/oneroster-bundle.ts";
+import * as b from "../apps/server/test/support/oneroster-bundle.ts";
 import { axeViolations } from "./a11y.ts";
 import { enrolMfaByApi, logIn, type MfaKeys, person } from "./browser-accounts.ts";
 import { describe, expect, test } from "./fixtures.ts";
@@ -25,27 +18,27 @@ test.override("commandLineAccounts", [admin]);
 
 const stamp = Date.now().toString(36);
 const school = (enrolments: string[]) =>
-  zipBundle({
-    academicSessions: csv(headers.academicSessions, [
+  b.zipBundle({
+    academicSessions: b.csv(b.headers.academicSessions, [
       "term1,,,Year 2027,schoolYear,2026-09-01,2027-07-31,,2027",
     ]),
-    courses: csv(headers.courses, ["c1,,,,Maths,MAT101,,org1,,"]),
-    classes: csv(headers.classes, [classLine("k1", "Maths 10A", "c1")]),
-    users: csv(headers.users, [
-      userLine("t1", "Tess", "Teacher", `tess.${stamp}@school.test`),
-      userLine("s1", "Sam", "Student", `sam.${stamp}@school.test`),
-      userLine("s2", "Nia", "New", `nia.${stamp}@school.test`),
+    courses: b.csv(b.headers.courses, ["c1,,,,Maths,MAT101,,org1,,"]),
+    classes: b.csv(b.headers.classes, [b.classLine("k1", "Maths 10A", "c1")]),
+    users: b.csv(b.headers.users, [
+      b.userLine("t1", "Tess", "Teacher", `tess.${stamp}@school.test`),
+      b.userLine("s1", "Sam", "Student", `sam.${stamp}@school.test`),
+      b.userLine("s2", "Nia", "New", `nia.${stamp}@school.test`),
     ]),
-    enrollments: csv(headers.enrollments, enrolments),
+    enrollments: b.csv(b.headers.enrollments, enrolments),
   });
 const good = school([
-  enrolLine("e1", "k1", "t1", "teacher"),
-  enrolLine("e2", "k1", "s1", "student"),
-  enrolLine("e3", "k1", "s2", "student"),
+  b.enrolLine("e1", "k1", "t1", "teacher"),
+  b.enrolLine("e2", "k1", "s1", "student"),
+  b.enrolLine("e3", "k1", "s2", "student"),
 ]);
 const bad = school([
-  enrolLine("e1", "k1", "t1", "teacher"),
-  enrolLine("e2", "k9", "s1", "student"),
+  b.enrolLine("e1", "k1", "t1", "teacher"),
+  b.enrolLine("e2", "k9", "s1", "student"),
 ]);
 
 async function choose(page: Page, name: string, zip: Buffer) {
