@@ -252,6 +252,7 @@ const trainBoosted: typeof trainGbt = (x, y, nf, schema, params, weights) => {
   const nCols = Math.max(1, Math.round(params.colsample * allowedList.length));
   const nColsNode = Math.max(1, Math.round((params.colsampleNode ?? 1) * nCols));
   const allRows = [...Array(n).keys()];
+  const scratch = new Int32Array(n);
   const score = (g: number, h: number, wt: number) => -(2 * g * wt + (h + lambda) * wt * wt);
 
   for (let t = 0; t < params.nTrees; t++) {
@@ -394,15 +395,18 @@ const trainBoosted: typeof trainGbt = (x, y, nf, schema, params, weights) => {
       }
       if (bestF < 0) return id;
 
+      // partition the node's rows in place, each side in its order (the sums stay the same):
+      // the left rows first, the right ones through the scratch buffer after them
       const isCat = categories[bestF]! > 0;
-      const leftIdx: number[] = [];
-      const rightIdx: number[] = [];
+      let nl = 0;
+      let nr = 0;
       for (let k = 0; k < idx.length; k++) {
         const r = idx[k]!;
         const v = x[r * nf + bestF]!;
-        const left = isCat ? ((bestThr >>> v) & 1) === 1 : v <= bestThr;
-        (left ? leftIdx : rightIdx).push(r);
+        if (isCat ? ((bestThr >>> v) & 1) === 1 : v <= bestThr) idx[nl++] = r;
+        else scratch[nr++] = r;
       }
+      idx.set(scratch.subarray(0, nr), nl);
       let lLo = lo;
       let lHi = hi;
       let rLo = lo;
@@ -421,8 +425,8 @@ const trainBoosted: typeof trainGbt = (x, y, nf, schema, params, weights) => {
       tree.feature[id] = bestF;
       tree.threshold[id] = bestThr;
       tree.value[id] = 0;
-      const l = grow(Int32Array.from(leftIdx), depth + 1, lLo, lHi);
-      const r = grow(Int32Array.from(rightIdx), depth + 1, rLo, rHi);
+      const l = grow(idx.subarray(0, nl), depth + 1, lLo, lHi);
+      const r = grow(idx.subarray(nl), depth + 1, rLo, rHi);
       tree.left[id] = l;
       tree.right[id] = r;
       return id;

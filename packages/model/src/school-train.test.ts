@@ -32,7 +32,10 @@ let train: OutcomeRow[];
 let test: OutcomeRow[];
 let base: ReturnType<typeof concatDatasets>;
 
-function trainOn(rows: OutcomeRow[]) {
+function trainOn(
+  rows: OutcomeRow[],
+  more: Partial<Parameters<typeof trainSchoolCandidate>[0]> = {},
+) {
   return trainSchoolCandidate({
     base,
     baseFiles: [{ file: "student-GP.csv", sha256: "", rows: base.n }],
@@ -46,6 +49,7 @@ function trainOn(rows: OutcomeRow[]) {
     calibrationFolds: 5,
     cvCalibrationFolds: 3,
     seed: 1,
+    ...more,
   });
 }
 
@@ -123,6 +127,26 @@ describe.skipIf(!hasData)("a school's outcomes (UCI simulation, MS as the school
     expect(report.promotable).toBe(true);
     // the trainer's own held-out rows: every school row predicted by a candidate without it
     expect(real.heldOut.length).toBe(SETUPS.reduce((n, s) => n + rowsForSetup(train, s).length, 0));
+  });
+
+  it("cross-validates less for a school with many rows: fewer folds, one repeat, a weight search that stops", () => {
+    // MS's half plays a large school (the threshold lowered to its size): 2 folds for the weight
+    const progress: [number, number][] = [];
+    const large = trainOn(train, {
+      setups: ["A"],
+      repeats: 2,
+      large: { rows: 1, weightFolds: 2, repeats: 1, cvCalibrationFolds: 2, calibrationFolds: 2 },
+      onProgress: (done, total) => progress.push([done, total]),
+    });
+    const [w] = large.weights;
+    const rmses = [1, 2, 4].map((k) => w!.rmse[String(k)]);
+    // the search stops at the first weight that does worse than the one before it
+    if (rmses[1]! > rmses[0]!) expect(rmses[2]).toBeNull();
+    else expect(rmses[2]).not.toBeNull();
+    // one repeat of the 4 folds: every school row held out once
+    expect(large.heldOut.length).toBe(rowsForSetup(train, "A").length);
+    // the progress counts the steps of the smaller plan: 3 weights x 2 folds + 4 folds + the final fit
+    expect(progress.at(-1)).toEqual([11, 11]);
   });
 
   it("refuses when the school has fewer outcomes than the minimum (default 50)", () => {

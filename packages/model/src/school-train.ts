@@ -46,6 +46,30 @@ import {
 
 export const SCHOOL_WEIGHTS: readonly number[] = [1, 2, 4];
 
+/**
+ * A setup whose school has many outcome rows: the folds' figures vary little, so its
+ * cross-validation does less. The weight is chosen on fewer folds and the search stops at the
+ * first weight whose RMSE is higher than the previous one's (weights ascending); the gate's
+ * held-out rows come from one repeat whose fits calibrate on fewer folds; the final fit chooses
+ * its hyperparameters and calibrates on fewer folds. A smaller school keeps the options' figures.
+ */
+export interface LargeSchool {
+  /** A setup is large from this many school rows. */
+  rows: number;
+  weightFolds: number;
+  repeats: number;
+  cvCalibrationFolds: number;
+  calibrationFolds: number;
+}
+
+export const LARGE_SCHOOL: LargeSchool = {
+  rows: 1000,
+  weightFolds: 3,
+  repeats: 1,
+  cvCalibrationFolds: 3,
+  calibrationFolds: 5,
+};
+
 export interface SchoolTrainOptions {
   /** The base rows (the UCI files) and their description for the artifact. */
   base: Dataset;
@@ -64,6 +88,8 @@ export interface SchoolTrainOptions {
   /** Folds of the final fit's calibration (10 as the shipped model) and of the CV's fits. */
   calibrationFolds?: number;
   cvCalibrationFolds?: number;
+  /** Less cross-validation for a setup with many school rows (default LARGE_SCHOOL; null: never). */
+  large?: LargeSchool | null;
   seed: number;
   trainedAt?: string;
   /** Steps done of the total, and what is being done. */
@@ -189,35 +215,68 @@ function scoreOnly(
 export function trainSchoolCandidate(opts: SchoolTrainOptions): SchoolTrainResult {
   const setups = opts.setups ?? SETUPS;
   const weights = opts.weights ?? SCHOOL_WEIGHTS;
-  const folds = opts.folds ?? 5;
-  const repeats = Math.max(1, opts.repeats ?? 2);
-  const cvCal = opts.cvCalibrationFolds ?? 5;
-  const total = setups.length * (weights.length * folds + repeats * folds + 1);
+  const large = opts.large === undefined ? LARGE_SCHOOL : opts.large;
+  /** Each setup's rows and the cross-validation's figures for them. */
+  const plans = setups.map((setup) => {
+    const rows = rowsForSetup(opts.school, setup);
+    const folds = opts.folds ?? 5;
+    const plan = {
+      setup,
+      rows,
+      folds,
+      weightFolds: folds,
+      repeats: Math.max(1, opts.repeats ?? 2),
+      cvCal: opts.cvCalibrationFolds ?? 5,
+      calibrationFolds: opts.calibrationFolds ?? 10,
+      stopWhenWorse: false,
+    };
+    if (!large || rows.length < large.rows) return plan;
+    return {
+      ...plan,
+      weightFolds: Math.min(folds, large.weightFolds),
+      repeats: Math.min(plan.repeats, large.repeats),
+      cvCal: Math.min(plan.cvCal, large.cvCalibrationFolds),
+      calibrationFolds: Math.min(plan.calibrationFolds, large.calibrationFolds),
+      stopWhenWorse: true,
+    };
+  });
+  const total = plans.reduce(
+    (s, p) => s + weights.length * p.weightFolds + p.repeats * p.folds + 1,
+    0,
+  );
   let done = 0;
   const step = (message: string) => opts.onProgress?.(done, total, message);
   const heldOut: PairedRow[] = [];
   const chosenWeights: SchoolTrainResult["weights"] = [];
   const trained: { t: TrainedSetup; data: Dataset }[] = [];
 
-  for (const setup of setups) {
-    const rows = rowsForSetup(opts.school, setup);
+  for (const {
+    setup,
+    rows,
+    folds,
+    weightFolds,
+    repeats,
+    cvCal,
+    calibrationFolds,
+    stopWhenWorse,
+  } of plans) {
     const candidates = cvCandidates(opts, setup);
-    const foldsOf = (repeat: number) => {
+    const foldsOf = (repeat: number, k = folds) => {
       const seed = deriveSeed(opts.seed, 1000 * repeat + 7);
       const fold = groupKFolds(
         rows.map((r) => r.key),
-        folds,
+        k,
         seed,
       );
       return { seed, fold };
     };
     /** The score's cross-validated RMSE on those who sat, with the school's rows of a weight. */
     const weightRmse = (weight: number): number | null => {
-      const { seed, fold } = foldsOf(0);
+      const { seed, fold } = foldsOf(0, weightFolds);
       let se = 0;
       let m = 0;
-      for (let j = 0; j < folds; j++) {
-        step(`setup ${setup}: weight ${weight}, fold ${j + 1} of ${folds}`);
+      for (let j = 0; j < weightFolds; j++) {
+        step(`setup ${setup}: weight ${weight}, fold ${j + 1} of ${weightFolds}`);
         const train = rows.filter((_, i) => fold[i] !== j);
         const test = rows.filter((_, i) => fold[i] === j);
         if (test.length > 0) {
@@ -258,11 +317,17 @@ export function trainSchoolCandidate(opts: SchoolTrainOptions): SchoolTrainResul
       }
       return out;
     };
-    const byWeight = weights.map((w) => {
-      if (rows.length > 0) return { w, rmse: weightRmse(w) };
-      done += folds;
-      return { w, rmse: null };
-    });
+    const byWeight: { w: number; rmse: number | null }[] = [];
+    let stopped = false;
+    for (const w of weights) {
+      const [before, last] = byWeight.slice(-2).map((b) => b.rmse);
+      if (stopWhenWorse && last != null && before != null && last > before) stopped = true;
+      if (rows.length > 0 && !stopped) byWeight.push({ w, rmse: weightRmse(w) });
+      else {
+        done += weightFolds;
+        byWeight.push({ w, rmse: null });
+      }
+    }
     const rmse = Object.fromEntries(byWeight.map((b) => [String(b.w), b.rmse]));
     // the lowest cross-validated RMSE; a tie keeps the smaller weight
     let best = byWeight[0]!;
@@ -275,15 +340,7 @@ export function trainSchoolCandidate(opts: SchoolTrainOptions): SchoolTrainResul
       else done += folds;
     }
     step(`setup ${setup}: final fit with the school's rows weighted ${best.w}`);
-    const f = fit(
-      opts,
-      setup,
-      rows,
-      best.w,
-      opts.scoreCandidates,
-      opts.calibrationFolds ?? 10,
-      opts.seed,
-    );
+    const f = fit(opts, setup, rows, best.w, opts.scoreCandidates, calibrationFolds, opts.seed);
     trained.push({ t: f.trained, data: f.data });
     done++;
     step(`setup ${setup} done`);
