@@ -172,6 +172,23 @@ export const formerStaffName = "Former staff member";
 /** The name anonymised reports give the student who was deleted. */
 export const deletedStudentName = "Deleted student";
 
+/** A row about the person the column names: they get all of it, and it goes with them. */
+function ownRow(column: string, kind: "id" | "email" = "id"): PersonLink {
+  return { column, kind, role: "subject", export: "all", erase: "delete" };
+}
+
+/**
+ * A row the person made or acted on, about something else: they get the `exported` columns, and
+ * on erasure the row stays with the column emptied.
+ */
+function attributedTo(
+  column: string,
+  role: "author" | "actor",
+  exported: readonly string[],
+): PersonLink {
+  return { column, kind: "id", role, export: exported, erase: { anonymise: { [column]: null } } };
+}
+
 /** Authored rows about students: a teacher's export lists them without what they say. */
 const authoredReportColumns = ["id", "course", "class_id", "created_at", "updated_at"] as const;
 
@@ -185,7 +202,7 @@ export const personalData: readonly PersonalDataEntry[] = [
       "The student; an admin. Teachers never see them (a student may share the explanation of a prediction)",
     category: "questionnaire",
     agedBy: "created_at",
-    links: [{ column: "user_id", kind: "id", role: "subject", export: "all", erase: "delete" }],
+    links: [ownRow("user_id")],
     fields: {
       school: "the school (from the deployment's settings)",
       sex: "sex",
@@ -231,7 +248,7 @@ export const personalData: readonly PersonalDataEntry[] = [
       "The student; the teachers of the student's classes (score and risk, not the private answers); admins",
     category: "predictions",
     agedBy: "created_at",
-    links: [{ column: "user_id", kind: "id", role: "subject", export: "all", erase: "delete" }],
+    links: [ownRow("user_id")],
     fields: {
       inputs: "the answers and grades the prediction used",
       score: "predicted final score",
@@ -298,7 +315,7 @@ export const personalData: readonly PersonalDataEntry[] = [
     category: "interventionNotes",
     agedBy: "created_at",
     links: [
-      { column: "student_id", kind: "id", role: "subject", export: "all", erase: "delete" },
+      ownRow("student_id"),
       {
         column: "author_id",
         kind: "id",
@@ -322,7 +339,7 @@ export const personalData: readonly PersonalDataEntry[] = [
     purpose: "Whether a student's risk flag is up in a class, so teachers hear when it changes",
     whoSees: "The teachers of the class",
     category: "predictions",
-    links: [{ column: "student_id", kind: "id", role: "subject", export: "all", erase: "delete" }],
+    links: [ownRow("student_id")],
     fields: {
       at_risk: "whether the flag is up",
       pending: "a crossing waiting for the next prediction to confirm it",
@@ -338,7 +355,7 @@ export const personalData: readonly PersonalDataEntry[] = [
     category: "outbox",
     agedBy: "created_at",
     links: [
-      { column: "recipient_id", kind: "id", role: "subject", export: "all", erase: "delete" },
+      ownRow("recipient_id"),
       {
         column: "student_id",
         kind: "id",
@@ -361,7 +378,7 @@ export const personalData: readonly PersonalDataEntry[] = [
     purpose: "How often a person gets the email digest (off, daily, weekly)",
     whoSees: "The person",
     category: "account",
-    links: [{ column: "user_id", kind: "id", role: "subject", export: "all", erase: "delete" }],
+    links: [ownRow("user_id")],
     fields: { digest: "the choice", changed_at: "when it changed" },
     secret: ["unsubscribe_key"],
   },
@@ -372,7 +389,7 @@ export const personalData: readonly PersonalDataEntry[] = [
     whoSees: "Nobody but the server",
     category: "outbox",
     agedBy: "created_at",
-    links: [{ column: "user_id", kind: "id", role: "subject", export: "all", erase: "delete" }],
+    links: [ownRow("user_id")],
     fields: { period: "the period", items: "how many items it listed", created_at: "when" },
   },
   {
@@ -382,10 +399,7 @@ export const personalData: readonly PersonalDataEntry[] = [
     whoSees: "Nobody but the server",
     category: "outbox",
     agedBy: "created_at",
-    links: [
-      { column: "recipient_id", kind: "id", role: "subject", export: "all", erase: "delete" },
-      { column: "recipient", kind: "email", role: "subject", export: "all", erase: "delete" },
-    ],
+    links: [ownRow("recipient_id"), ownRow("recipient", "email")],
     fields: {
       subject: "the email's subject",
       body: "the email's text",
@@ -405,7 +419,7 @@ export const personalData: readonly PersonalDataEntry[] = [
     category: "predictions",
     agedBy: "updated_at",
     links: [
-      { column: "student_id", kind: "id", role: "subject", export: "all", erase: "delete" },
+      ownRow("student_id"),
       {
         column: "teacher_id",
         kind: "id",
@@ -430,21 +444,9 @@ export const personalData: readonly PersonalDataEntry[] = [
     category: "interventionNotes",
     agedBy: "created_at",
     links: [
-      { column: "student_id", kind: "id", role: "subject", export: "all", erase: "delete" },
-      {
-        column: "owner_id",
-        kind: "id",
-        role: "actor",
-        export: ["id", "class_id", "review_on", "created_at"],
-        erase: { anonymise: { owner_id: null } },
-      },
-      {
-        column: "created_by",
-        kind: "id",
-        role: "author",
-        export: ["id", "class_id", "created_at"],
-        erase: { anonymise: { created_by: null } },
-      },
+      ownRow("student_id"),
+      attributedTo("owner_id", "actor", ["id", "class_id", "review_on", "created_at"]),
+      attributedTo("created_by", "author", ["id", "class_id", "created_at"]),
     ],
     fields: {
       tier: "the tier of support (1 to 3)",
@@ -464,10 +466,7 @@ export const personalData: readonly PersonalDataEntry[] = [
       "A guardian's consent for a student under the age of digital consent, when the school works on consent, and its withdrawal",
     whoSees: "The student; the guardian, through the emailed link",
     category: "account",
-    links: [
-      { column: "student_id", kind: "id", role: "subject", export: "all", erase: "delete" },
-      { column: "guardian_email", kind: "email", role: "subject", export: "all", erase: "delete" },
-    ],
+    links: [ownRow("student_id"), ownRow("guardian_email", "email")],
     fields: {
       text_version: "the version of the consent text the guardian agreed to",
       created_at: "when the student asked",
@@ -486,7 +485,7 @@ export const personalData: readonly PersonalDataEntry[] = [
     whoSees: "The student; the teachers of their classes",
     category: "predictions",
     agedBy: "created_at",
-    links: [{ column: "student_id", kind: "id", role: "subject", export: "all", erase: "delete" }],
+    links: [ownRow("student_id")],
     fields: { reason: "the student's reason", created_at: "when" },
     internal: ["id", "prediction_id"],
   },
@@ -497,7 +496,7 @@ export const personalData: readonly PersonalDataEntry[] = [
       "Finding or inviting a person the school's information system lists (OneRoster import), by its id for them",
     whoSees: "Admins, through the import",
     category: "classes",
-    links: [{ column: "email", kind: "email", role: "subject", export: "all", erase: "delete" }],
+    links: [ownRow("email", "email")],
     fields: {
       name: "the name the school's system gives",
       sourced_id: "the school system's id for the person",
@@ -512,7 +511,7 @@ export const personalData: readonly PersonalDataEntry[] = [
     category: "records",
     agedBy: "set_at",
     links: [
-      { column: "student_id", kind: "id", role: "subject", export: "all", erase: "delete" },
+      ownRow("student_id"),
       {
         column: "set_by",
         kind: "id",
@@ -537,7 +536,7 @@ export const personalData: readonly PersonalDataEntry[] = [
     whoSees: "The student; the teachers of the class; admins",
     category: "records",
     agedBy: "updated_at",
-    links: [{ column: "student_id", kind: "id", role: "subject", export: "all", erase: "delete" }],
+    links: [ownRow("student_id")],
     fields: {
       g1: "first-period grade",
       g2: "second-period grade",
@@ -556,7 +555,7 @@ export const personalData: readonly PersonalDataEntry[] = [
     purpose: "A student's choice to share the full explanation of their prediction with teachers",
     whoSees: "The student; their teachers see the shared explanation",
     category: "predictions",
-    links: [{ column: "student_id", kind: "id", role: "subject", export: "all", erase: "delete" }],
+    links: [ownRow("student_id")],
     fields: { shared: "shared or not", changed_at: "when it changed" },
   },
   {
@@ -566,7 +565,7 @@ export const personalData: readonly PersonalDataEntry[] = [
     whoSees: "The student; the teacher named",
     category: "predictions",
     links: [
-      { column: "student_id", kind: "id", role: "subject", export: "all", erase: "delete" },
+      ownRow("student_id"),
       { column: "teacher_id", kind: "id", role: "subject", export: ["shared_at"], erase: "delete" },
     ],
     fields: { shared_at: "when" },
@@ -577,7 +576,7 @@ export const personalData: readonly PersonalDataEntry[] = [
     purpose: "Which classes a student is enrolled in",
     whoSees: "The student; the class's teachers; admins",
     category: "classes",
-    links: [{ column: "student_id", kind: "id", role: "subject", export: "all", erase: "delete" }],
+    links: [ownRow("student_id")],
     fields: { enrolled_at: "when" },
     internal: ["class_id"],
   },
@@ -587,7 +586,7 @@ export const personalData: readonly PersonalDataEntry[] = [
     purpose: "Which classes a teacher teaches",
     whoSees: "The class's teachers and students; admins",
     category: "classes",
-    links: [{ column: "teacher_id", kind: "id", role: "subject", export: "all", erase: "delete" }],
+    links: [ownRow("teacher_id")],
     fields: { added_at: "when" },
     internal: ["class_id"],
   },
@@ -597,15 +596,7 @@ export const personalData: readonly PersonalDataEntry[] = [
     purpose: "A class's name, subject and year, and who created it",
     whoSees: "The class's teachers and students; admins",
     category: "classes",
-    links: [
-      {
-        column: "created_by",
-        kind: "id",
-        role: "author",
-        export: ["id", "name", "subject", "year", "created_at"],
-        erase: { anonymise: { created_by: null } },
-      },
-    ],
+    links: [attributedTo("created_by", "author", ["id", "name", "subject", "year", "created_at"])],
     fields: {
       name: "the class's name (not a person's)",
       subject: "subject",
@@ -624,14 +615,8 @@ export const personalData: readonly PersonalDataEntry[] = [
     category: "invitations",
     agedBy: "created_at",
     links: [
-      { column: "email", kind: "email", role: "subject", export: "all", erase: "delete" },
-      {
-        column: "invited_by",
-        kind: "id",
-        role: "author",
-        export: ["class_id", "created_at"],
-        erase: { anonymise: { invited_by: null } },
-      },
+      ownRow("email", "email"),
+      attributedTo("invited_by", "author", ["class_id", "created_at"]),
     ],
     fields: {
       name: "the invited person's name",
@@ -647,16 +632,7 @@ export const personalData: readonly PersonalDataEntry[] = [
     whoSees: "Admins",
     category: "invitations",
     agedBy: "created_at",
-    links: [
-      { column: "email", kind: "email", role: "subject", export: "all", erase: "delete" },
-      {
-        column: "invited_by",
-        kind: "id",
-        role: "author",
-        export: ["created_at"],
-        erase: { anonymise: { invited_by: null } },
-      },
-    ],
+    links: [ownRow("email", "email"), attributedTo("invited_by", "author", ["created_at"])],
     fields: { name: "the invited person's name", created_at: "when" },
   },
   {
@@ -666,7 +642,7 @@ export const personalData: readonly PersonalDataEntry[] = [
     whoSees: "Nobody reads it; it caps the emails sent",
     category: "invitations",
     agedBy: "day",
-    links: [{ column: "sender_id", kind: "id", role: "subject", export: "all", erase: "delete" }],
+    links: [ownRow("sender_id")],
     fields: { day: "the day", sent: "emails sent" },
   },
   {
@@ -676,7 +652,7 @@ export const personalData: readonly PersonalDataEntry[] = [
     whoSees: "The person (Account security page)",
     category: "sessions",
     agedBy: "expires_at",
-    links: [{ column: "user_id", kind: "id", role: "subject", export: "all", erase: "delete" }],
+    links: [ownRow("user_id")],
     fields: {
       created_at: "when the session was renewed",
       expires_at: "when it expires",
@@ -698,10 +674,7 @@ export const personalData: readonly PersonalDataEntry[] = [
     purpose: "Signing a person in with the school's own account (OpenID Connect)",
     whoSees: "Nobody but the server",
     category: "account",
-    links: [
-      { column: "user_id", kind: "id", role: "subject", export: "all", erase: "delete" },
-      { column: "email", kind: "email", role: "subject", export: "all", erase: "delete" },
-    ],
+    links: [ownRow("user_id"), ownRow("email", "email")],
     fields: {
       issuer: "the provider",
       subject: "the person's identifier at the provider",
@@ -718,7 +691,7 @@ export const personalData: readonly PersonalDataEntry[] = [
     category: "sessions",
     agedBy: "expires_at",
     links: [
-      { column: "user_id", kind: "id", role: "subject", export: "all", erase: "delete" },
+      ownRow("user_id"),
       { column: "email", kind: "email", role: "subject", export: "none", erase: "delete" },
     ],
     fields: {
@@ -738,7 +711,7 @@ export const personalData: readonly PersonalDataEntry[] = [
     category: "sessions",
     agedBy: "expires_at",
     links: [
-      { column: "user_id", kind: "id", role: "subject", export: "all", erase: "delete" },
+      ownRow("user_id"),
       { column: "email", kind: "email", role: "subject", export: "none", erase: "delete" },
     ],
     fields: { created_at: "when", expires_at: "when it expires", used_at: "when it was used" },
@@ -751,7 +724,7 @@ export const personalData: readonly PersonalDataEntry[] = [
     purpose: "Signing in when the authenticator app is lost",
     whoSees: "Nobody: the codes are stored as hashes",
     category: "account",
-    links: [{ column: "user_id", kind: "id", role: "subject", export: "all", erase: "delete" }],
+    links: [ownRow("user_id")],
     fields: { used_at: "when a code was used" },
     secret: ["code_hash", "code_id"],
     internal: ["id"],
@@ -762,16 +735,7 @@ export const personalData: readonly PersonalDataEntry[] = [
     purpose: "A deletion waiting for its grace period to end",
     whoSees: "The person; admins",
     category: "account",
-    links: [
-      { column: "user_id", kind: "id", role: "subject", export: "all", erase: "delete" },
-      {
-        column: "requested_by",
-        kind: "id",
-        role: "actor",
-        export: ["requested_at"],
-        erase: { anonymise: { requested_by: null } },
-      },
-    ],
+    links: [ownRow("user_id"), attributedTo("requested_by", "actor", ["requested_at"])],
     fields: {
       requested_at: "when it was asked for",
       due_at: "when the data will be removed",
@@ -786,20 +750,8 @@ export const personalData: readonly PersonalDataEntry[] = [
     whoSees: "Admins",
     category: "account",
     links: [
-      {
-        column: "created_by",
-        kind: "id",
-        role: "actor",
-        export: ["id", "created_at"],
-        erase: { anonymise: { created_by: null } },
-      },
-      {
-        column: "promoted_by",
-        kind: "id",
-        role: "actor",
-        export: ["id", "promoted_at"],
-        erase: { anonymise: { promoted_by: null } },
-      },
+      attributedTo("created_by", "actor", ["id", "created_at"]),
+      attributedTo("promoted_by", "actor", ["id", "promoted_at"]),
     ],
     fields: { created_at: "when it was trained", promoted_at: "when it was put in use" },
     internal: ["id", "artifact", "state", "gate_report", "weights", "outcomes", "job_id"],
@@ -810,15 +762,7 @@ export const personalData: readonly PersonalDataEntry[] = [
     purpose: "How long each kind of data is kept, and which admin last changed it",
     whoSees: "Admins",
     category: "account",
-    links: [
-      {
-        column: "updated_by",
-        kind: "id",
-        role: "actor",
-        export: ["category", "updated_at"],
-        erase: { anonymise: { updated_by: null } },
-      },
-    ],
+    links: [attributedTo("updated_by", "actor", ["category", "updated_at"])],
     fields: { updated_at: "when it changed" },
     internal: [
       "category",
@@ -836,15 +780,7 @@ export const personalData: readonly PersonalDataEntry[] = [
     purpose: "What happens to reports about a deleted student, and which admin last changed it",
     whoSees: "Admins",
     category: "account",
-    links: [
-      {
-        column: "updated_by",
-        kind: "id",
-        role: "actor",
-        export: ["updated_at"],
-        erase: { anonymise: { updated_by: null } },
-      },
-    ],
+    links: [attributedTo("updated_by", "actor", ["updated_at"])],
     fields: { updated_at: "when it changed" },
     internal: ["id", "deleted_student_reports"],
   },
@@ -855,13 +791,7 @@ export const personalData: readonly PersonalDataEntry[] = [
     whoSees: "The person who asked; admins",
     category: "jobs",
     links: [
-      {
-        column: "created_by",
-        kind: "id",
-        role: "actor",
-        export: ["id", "kind", "state", "created_at", "finished_at"],
-        erase: { anonymise: { created_by: null } },
-      },
+      attributedTo("created_by", "actor", ["id", "kind", "state", "created_at", "finished_at"]),
     ],
     fields: { created_at: "when it was asked for" },
     internal: [
@@ -957,7 +887,7 @@ export const personalData: readonly PersonalDataEntry[] = [
     purpose: "Signing in, and naming a person to the people they work with",
     whoSees: "The person; admins; teachers see the names and emails of their classes' students",
     category: "account",
-    links: [{ column: "id", kind: "id", role: "subject", export: "all", erase: "delete" }],
+    links: [ownRow("id")],
     fields: {
       name: "name",
       email: "email address",

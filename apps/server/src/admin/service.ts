@@ -140,16 +140,7 @@ export async function changeUser(
     return toAdminUser(after);
   });
   const approved = approvedTeacher as UserRow | null;
-  if (approved) {
-    await sendMail(
-      services,
-      approved.email,
-      localizedTeacherApprovedEmail(approved.locale ?? services.config.defaultLocale, {
-        name: approved.name,
-        appUrl: appUrl(services),
-      }),
-    );
-  }
+  if (approved) await mailAboutRequest(services, approved, localizedTeacherApprovedEmail);
   return changed;
 }
 
@@ -178,17 +169,22 @@ export async function rejectTeacherRequest(
   });
   // The person hears of the refusal once it has committed (issue 28).
   const person = refused as UserRow | null;
-  if (person) {
-    await sendMail(
-      services,
-      person.email,
-      localizedTeacherRefusedEmail(person.locale ?? services.config.defaultLocale, {
-        name: person.name,
-        appUrl: appUrl(services),
-      }),
-    );
-  }
+  if (person) await mailAboutRequest(services, person, localizedTeacherRefusedEmail);
   return changed;
+}
+
+/** Tells the person what became of their teacher request, in their language. */
+async function mailAboutRequest(
+  services: Services,
+  person: UserRow,
+  email: typeof localizedTeacherApprovedEmail,
+): Promise<void> {
+  const locale = person.locale ?? services.config.defaultLocale;
+  await sendMail(
+    services,
+    person.email,
+    email(locale, { name: person.name, appUrl: appUrl(services) }),
+  );
 }
 
 /**

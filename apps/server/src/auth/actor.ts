@@ -5,3 +5,8 @@ export interface Actor {
   user: AuthUser;
   ip: string | null;
 }
+
+/** What a domain policy reads of the caller: who they are and their role. */
+export interface PolicyCaller {
+  user: Pick<AuthUser, "id" | "role">;
+}

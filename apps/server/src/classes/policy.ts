@@ -1,5 +1,5 @@
 import { classMessages } from "@gradecast/contract/classes";
-import type { Role } from "@gradecast/contract/roles";
+import type { PolicyCaller } from "../auth/actor.ts";
 import { notFound } from "../domain-errors.ts";
 import type { Services } from "../services.ts";
 import * as q from "./queries.ts";
@@ -39,14 +39,10 @@ export interface ClassAccess<V extends ClassVerb = ClassVerb> {
   verb: V;
 }
 
-interface Caller {
-  user: { id: string; role: Role };
-}
-
 /** The class and the caller's relationship to it; undefined when it is none or no class. */
 export async function classRelation(
   services: Pick<Services, "db">,
-  caller: Caller,
+  caller: PolicyCaller,
   classId: string,
 ): Promise<{ record: q.ClassRecord; relation: ClassRelation } | undefined> {
   const record = await q.findClass(services.db, classId);
@@ -73,7 +69,7 @@ export const classAllows = (relation: ClassRelation, verb: ClassVerb) =>
  */
 export async function classAccess<V extends ClassVerb>(
   services: Pick<Services, "db">,
-  caller: Caller,
+  caller: PolicyCaller,
   classId: string,
   verb: V,
 ): Promise<ClassAccess<V>> {

@@ -119,15 +119,7 @@ async function buildRisk(
         ...base,
         answered: false,
         answeredAt: null,
-        prediction: null,
-        interval: null,
-        band: null,
-        noFinalScoreRisk: null,
-        scoreIfSits: null,
-        modelSetup: null,
-        atRisk: false,
-        reasons: null,
-        explanation: null,
+        ...noFigure,
         inputs: null,
         differs: false,
         predictedAt: null,
@@ -145,15 +137,7 @@ async function buildRisk(
         ...base,
         answered: true,
         answeredAt: newest.createdAt.toISOString(),
-        prediction: null,
-        interval: null,
-        band: null,
-        noFinalScoreRisk: null,
-        scoreIfSits: null,
-        modelSetup: null,
-        atRisk: false,
-        reasons: null,
-        explanation: null,
+        ...noFigure,
         inputs: inputsOf(next.values, next.sources),
         differs,
         predictedAt: null,
@@ -203,6 +187,19 @@ async function buildRisk(
     items,
   };
 }
+
+/** A row the list shows no figure for: not answered yet, or waiting for its recomputation. */
+const noFigure = {
+  prediction: null,
+  interval: null,
+  band: null,
+  noFinalScoreRisk: null,
+  scoreIfSits: null,
+  modelSetup: null,
+  atRisk: false,
+  reasons: null,
+  explanation: null,
+} as const;
 
 const noRecord: StudentRecordInputs = {
   values: { G1: null, G2: null, absences: null, failures: null },

@@ -2,7 +2,7 @@ import { classMessages, rosterLimits } from "@gradecast/contract/classes";
 import { routes } from "@gradecast/contract/routes/index";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { tooLarge } from "../domain-errors.ts";
+import { acceptFileBody } from "../http/file-body.ts";
 import { perAccount } from "../http/rate-limits.ts";
 import { actorOf } from "../http/request-actor.ts";
 import { serve } from "../http/route-schemas.ts";
@@ -168,18 +168,7 @@ export async function classRoutes(fastify: FastifyInstance, services: Services) 
   // Roster files arrive as the CSV bytes themselves (Content-Type: text/csv), read here only:
   // every other route still takes JSON alone. The file may be larger than a JSON body.
   await app.register(async (roster) => {
-    roster.addContentTypeParser(
-      "text/csv",
-      { parseAs: "buffer", bodyLimit: rosterLimits.bytes },
-      (_request, body, done) => done(null, body),
-    );
-    roster.setErrorHandler((error) => {
-      const e = error as { code?: string; statusCode?: number };
-      if (e.code === "FST_ERR_CTP_BODY_TOO_LARGE") {
-        throw tooLarge(classMessages.rosterTooLarge);
-      }
-      throw error;
-    });
+    acceptFileBody(roster, "text/csv", rosterLimits.bytes, classMessages.rosterTooLarge);
     // Twenty files a minute: a teacher fixing lines and uploading again stays far below it.
     const uploads = perAccount(services, "roster", 20, 60_000);
     for (const dryRun of [true, false]) {

@@ -1,6 +1,13 @@
 import { randomUUID } from "node:crypto";
 import type { InputSource, RecordInputKey } from "@gradecast/contract/school-record";
-import { CompiledQuery, type Kysely, sql } from "kysely";
+import {
+  CompiledQuery,
+  type Expression,
+  type ExpressionBuilder,
+  type Kysely,
+  type SqlBool,
+  sql,
+} from "kysely";
 import { Memo } from "../memo.ts";
 import { withdrawnStudents } from "./consents.ts";
 import { groupCommit } from "./group-commit.ts";
@@ -231,40 +238,37 @@ export async function latestPredictionsOfClass(
 }
 
 /** The newest prediction of each of these students (any class), for recomputing. */
-export async function newestPredictionsOf(
+export function newestPredictionsOf(
   db: Kysely<DB>,
   studentIds: readonly string[],
 ): Promise<Map<string, StoredPrediction>> {
-  if (studentIds.length === 0) return new Map();
-  const rows = await db
-    .selectFrom("predictions")
-    .distinctOn("user_id")
-    .select(storedColumns)
-    .select(sql<Date>`created_at`.as("createdAt"))
-    .where("user_id", "in", studentIds)
-    // A withdrawn consent stops new predictions: recomputing finds nothing to start from.
-    .where("user_id", "not in", withdrawnStudents(db))
-    .orderBy("user_id")
-    .orderBy("created_at", "desc")
-    .orderBy("id", "desc")
-    .execute();
-  return new Map(rows.map((r) => [r.userId, toStored(r)]));
+  // A withdrawn consent stops new predictions: recomputing finds nothing to start from.
+  return newestOfEach(db, studentIds, (eb) => eb("user_id", "not in", withdrawnStudents(db)));
 }
 
 /** The newest prediction of each of these students made for this class. */
-export async function newestOfClass(
+export function newestOfClass(
   db: Kysely<DB>,
   classId: string,
   studentIds: readonly string[],
 ): Promise<Map<string, StoredPrediction>> {
+  return newestOfEach(db, studentIds, (eb) => eb("class_id", "=", classId));
+}
+
+/** The newest prediction of each of these students among the rows `which` keeps. */
+async function newestOfEach(
+  db: Kysely<DB>,
+  studentIds: readonly string[],
+  which: (eb: ExpressionBuilder<DB, "predictions">) => Expression<SqlBool>,
+): Promise<Map<string, StoredPrediction>> {
   if (studentIds.length === 0) return new Map();
   const rows = await db
     .selectFrom("predictions")
     .distinctOn("user_id")
     .select(storedColumns)
     .select(sql<Date>`created_at`.as("createdAt"))
-    .where("class_id", "=", classId)
     .where("user_id", "in", studentIds)
+    .where(which)
     .orderBy("user_id")
     .orderBy("created_at", "desc")
     .orderBy("id", "desc")
@@ -391,22 +395,13 @@ export async function predictionsBeforeOutcomes(
       outcome_at: o.outcomeAt,
     })),
   );
-  const result = await sql<{
-    classId: string;
-    studentId: string;
-    setup: "A" | "B" | "C";
-    score: number;
-    scoreIfSits: number;
-    noFinalScoreRisk: number;
-    intervalLow: number;
-    intervalHigh: number;
+  // Numbers may come back as text, the time as a Date or text, the inputs as JSON text.
+  type Row = Omit<PredictionBeforeOutcome, "createdAt" | "age" | "inputs"> & {
     createdAt: Date | string;
-    sex: string | null;
     age: string | null;
-    address: string | null;
     inputs: unknown;
-    modelVersion: string;
-  }>`
+  };
+  const result = await sql<Row>`
     select distinct on (o.class_id, o.student_id, p.model_setup)
       o.class_id as "classId", o.student_id as "studentId", p.model_setup as "setup",
       p.score, p.score_if_sits as "scoreIfSits", p.no_final_score_risk as "noFinalScoreRisk",

@@ -17,33 +17,48 @@ export interface ClassContext {
   version: number;
 }
 
-/** Every class the student is enrolled in, oldest enrolment first, with its record's values. */
-export async function recordContextOf(db: Kysely<DB>, studentId: string): Promise<ClassContext[]> {
-  const rows = await db
+/** Enrolments (`e`), each with its record row (`r`; all null while the class records nothing). */
+function enrolmentsWithRecords(db: Kysely<DB>) {
+  return db
     .selectFrom("enrolments as e")
-    .innerJoin("classes as c", "c.id", "e.class_id")
     .leftJoin("school_records as r", (join) =>
       join.onRef("r.class_id", "=", "e.class_id").onRef("r.student_id", "=", "e.student_id"),
-    )
-    .select([
-      "e.class_id as classId",
-      "c.subject",
-      "r.g1",
-      "r.g2",
-      "r.absences",
-      "r.failures",
-      "r.inputs_version as version",
-    ])
+    );
+}
+
+/** The record's values the model reads, and their version, from enrolmentsWithRecords. */
+const recordInputColumns = [
+  "r.g1",
+  "r.g2",
+  "r.absences",
+  "r.failures",
+  "r.inputs_version as version",
+] as const;
+
+/** A row read with recordInputColumns as the inputs the model reads (version 0: no record row). */
+function recordInputsOf(r: {
+  g1: number | null;
+  g2: number | null;
+  absences: number | null;
+  failures: number | null;
+  version: number | null;
+}): StudentRecordInputs {
+  return {
+    values: { G1: r.g1, G2: r.g2, absences: r.absences, failures: r.failures },
+    version: r.version ?? 0,
+  };
+}
+
+/** Every class the student is enrolled in, oldest enrolment first, with its record's values. */
+export async function recordContextOf(db: Kysely<DB>, studentId: string): Promise<ClassContext[]> {
+  const rows = await enrolmentsWithRecords(db)
+    .innerJoin("classes as c", "c.id", "e.class_id")
+    .select(["e.class_id as classId", "c.subject", ...recordInputColumns])
     .where("e.student_id", "=", studentId)
     .orderBy("e.enrolled_at")
     .orderBy("e.class_id")
     .execute();
-  return rows.map((r) => ({
-    classId: r.classId,
-    subject: r.subject,
-    values: { G1: r.g1, G2: r.g2, absences: r.absences, failures: r.failures },
-    version: r.version ?? 0,
-  }));
+  return rows.map((r) => ({ classId: r.classId, subject: r.subject, ...recordInputsOf(r) }));
 }
 
 // The gradebook's reads and writes. A value is stored as a smallint in `record_entries` (`sat`:
@@ -70,19 +85,9 @@ export interface RecordRowData {
   hasOutcome: boolean;
 }
 
-interface CurrentRow {
-  student_id: string;
-  g1: number | null;
-  g2: number | null;
-  absences: number | null;
-  failures: number | null;
-  g3: number | null;
-  sat: boolean | null;
-  inputs_version: number;
-  outcome_at: Date | string | null;
-}
+type RecordColumns = Pick<SchoolRecordsTable, "g1" | "g2" | "absences" | "failures" | "g3" | "sat">;
 
-const valuesOf = (r: CurrentRow): RecordValues => ({
+const valuesOf = (r: RecordColumns): RecordValues => ({
   G1: r.g1,
   G2: r.g2,
   absences: r.absences,
@@ -110,12 +115,8 @@ export async function recordRowsOf(
   studentIds?: readonly string[],
 ): Promise<RecordRowData[]> {
   if (studentIds && studentIds.length === 0) return [];
-  let rows = db
-    .selectFrom("enrolments as e")
+  let rows = enrolmentsWithRecords(db)
     .innerJoin("users as u", "u.id", "e.student_id")
-    .leftJoin("school_records as r", (join) =>
-      join.onRef("r.class_id", "=", "e.class_id").onRef("r.student_id", "=", "e.student_id"),
-    )
     .select([
       "e.student_id",
       "u.name",
@@ -153,14 +154,7 @@ export async function recordRowsOf(
     studentId: r.student_id,
     name: r.name,
     email: r.email,
-    values: {
-      G1: r.g1,
-      G2: r.g2,
-      absences: r.absences,
-      failures: r.failures,
-      G3: r.g3,
-      sat: r.sat,
-    },
+    values: valuesOf(r),
     stamps: byStudent.get(r.student_id) ?? {},
     version: r.inputs_version ?? 0,
     hasOutcome: r.outcome_at !== null,
@@ -469,33 +463,14 @@ export async function classRecordInputs(
     .where("id", "=", classId)
     .executeTakeFirst();
   if (!cls) return undefined;
-  const rows = await db
-    .selectFrom("enrolments as e")
-    .leftJoin("school_records as r", (join) =>
-      join.onRef("r.class_id", "=", "e.class_id").onRef("r.student_id", "=", "e.student_id"),
-    )
-    .select([
-      "e.student_id as studentId",
-      "r.g1",
-      "r.g2",
-      "r.absences",
-      "r.failures",
-      "r.inputs_version as version",
-    ])
+  const rows = await enrolmentsWithRecords(db)
+    .select(["e.student_id as studentId", ...recordInputColumns])
     .where("e.class_id", "=", classId)
     .orderBy("e.student_id")
     .execute();
   return {
     subject: cls.subject,
-    students: new Map(
-      rows.map((r) => [
-        r.studentId,
-        {
-          values: { G1: r.g1, G2: r.g2, absences: r.absences, failures: r.failures },
-          version: r.version ?? 0,
-        },
-      ]),
-    ),
+    students: new Map(rows.map((r) => [r.studentId, recordInputsOf(r)])),
   };
 }
 

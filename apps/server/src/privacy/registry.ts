@@ -7,7 +7,7 @@ import {
   personalData,
   type RetentionCategory,
 } from "@gradecast/contract/personal-data";
-import { type Kysely, sql } from "kysely";
+import { type Kysely, type RawBuilder, sql } from "kysely";
 import type { DB } from "../db/schema.ts";
 
 // The export, the purge and retention, driven by the person-data registry
@@ -200,37 +200,46 @@ export function agedEntries(category: RetentionCategory): PersonalDataEntry[] {
 }
 
 /** Rows of the category older than `days` at `now`. */
-export async function countDue(
+export function countDue(
   db: Db,
   category: RetentionCategory,
   days: number,
   now: Date,
 ): Promise<number> {
-  const cutoff = new Date(now.getTime() - days * 86_400_000);
-  let total = 0;
-  for (const entry of agedEntries(category)) {
+  return sumOverDue(category, days, now, async (table, older) => {
     const row = await sql<{ n: string | number }>`
-      select count(*) as n from ${sql.table(entry.table)}
-      where ${sql.ref(entry.agedBy as string)} < ${cutoff.toISOString()}::timestamptz`.execute(db);
-    total += Number(row.rows[0]?.n ?? 0);
-  }
-  return total;
+      select count(*) as n from ${table} where ${older}`.execute(db);
+    return Number(row.rows[0]?.n ?? 0);
+  });
 }
 
 /** Deletes the category's rows older than `days`; how many. */
-export async function purgeDue(
+export function purgeDue(
   db: Db,
   category: RetentionCategory,
   days: number,
   now: Date,
 ): Promise<number> {
+  return sumOverDue(category, days, now, async (table, older) => {
+    const result = await sql`delete from ${table} where ${older}`.execute(db);
+    return Number(result.numAffectedRows ?? 0);
+  });
+}
+
+/** The sum of `each` over the category's tables, given each table and its "too old" condition. */
+async function sumOverDue(
+  category: RetentionCategory,
+  days: number,
+  now: Date,
+  each: (table: RawBuilder<unknown>, older: RawBuilder<unknown>) => Promise<number>,
+): Promise<number> {
   const cutoff = new Date(now.getTime() - days * 86_400_000);
   let total = 0;
   for (const entry of agedEntries(category)) {
-    const result = await sql`
-      delete from ${sql.table(entry.table)}
-      where ${sql.ref(entry.agedBy as string)} < ${cutoff.toISOString()}::timestamptz`.execute(db);
-    total += Number(result.numAffectedRows ?? 0);
+    total += await each(
+      sql.table(entry.table),
+      sql`${sql.ref(entry.agedBy as string)} < ${cutoff.toISOString()}::timestamptz`,
+    );
   }
   return total;
 }

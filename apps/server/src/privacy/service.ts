@@ -227,25 +227,40 @@ export async function cancelDeletionOf(services: Services, actor: Actor, uid: st
 
 // The purge.
 
-/** Emails in the file outbox (no SMTP) addressed to the person. */
-async function purgeOutboxFor(services: Services, email: string): Promise<number> {
+/** The emails of the file outbox (no SMTP) that `picks` keeps, by path. */
+async function outboxFiles(
+  services: Services,
+  picks: (file: string) => Promise<boolean>,
+): Promise<string[]> {
   const dir = path.join(services.config.dataDir, "outbox");
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch {
-    return 0;
-  }
-  let removed = 0;
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const found: string[] = [];
   for (const name of names.filter((n) => n.endsWith(".eml"))) {
     const file = path.join(dir, name);
-    const text = await readFile(file, "utf8").catch(() => "");
-    if (text.toLowerCase().includes(email)) {
-      await rm(file, { force: true });
-      removed += 1;
-    }
+    if (await picks(file)) found.push(file);
   }
-  return removed;
+  return found;
+}
+
+/** Outbox emails written more than `days` ago. */
+function olderThan(services: Services, days: number) {
+  const cutoff = services.now().getTime() - days * dayMs;
+  return async (file: string) => {
+    const info = await stat(file).catch(() => null);
+    return info !== null && info.mtimeMs < cutoff;
+  };
+}
+
+async function removeFiles(files: readonly string[]): Promise<number> {
+  for (const file of files) await rm(file, { force: true });
+  return files.length;
+}
+
+/** Emails in the file outbox addressed to the person. */
+async function purgeOutboxFor(services: Services, email: string): Promise<number> {
+  const addressed = async (file: string) =>
+    (await readFile(file, "utf8").catch(() => "")).toLowerCase().includes(email);
+  return removeFiles(await outboxFiles(services, addressed));
 }
 
 /** Purges one account whose grace period is over; false when it was cancelled meanwhile. */
@@ -305,36 +320,11 @@ export async function purgeDueAccounts(services: Services, keys: SigningKeys): P
 // Retention.
 
 async function purgeOldOutbox(services: Services, days: number): Promise<number> {
-  const dir = path.join(services.config.dataDir, "outbox");
-  const cutoff = services.now().getTime() - days * dayMs;
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch {
-    return 0;
-  }
-  let removed = 0;
-  for (const name of names.filter((n) => n.endsWith(".eml"))) {
-    const file = path.join(dir, name);
-    const info = await stat(file).catch(() => null);
-    if (info && info.mtimeMs < cutoff) {
-      await rm(file, { force: true });
-      removed += 1;
-    }
-  }
-  return removed;
+  return removeFiles(await outboxFiles(services, olderThan(services, days)));
 }
 
 async function outboxDue(services: Services, days: number): Promise<number> {
-  const dir = path.join(services.config.dataDir, "outbox");
-  const cutoff = services.now().getTime() - days * dayMs;
-  const names = await readdir(dir).catch(() => [] as string[]);
-  let due = 0;
-  for (const name of names.filter((n) => n.endsWith(".eml"))) {
-    const info = await stat(path.join(dir, name)).catch(() => null);
-    if (info && info.mtimeMs < cutoff) due += 1;
-  }
-  return due;
+  return (await outboxFiles(services, olderThan(services, days))).length;
 }
 
 async function dueIn(services: Services, category: RetentionCategory, days: number) {

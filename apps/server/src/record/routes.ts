@@ -3,7 +3,7 @@ import { recordImportLimits, recordMessages } from "@gradecast/contract/school-r
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { classFirst } from "../classes/class-first.ts";
-import { tooLarge } from "../domain-errors.ts";
+import { acceptFileBody } from "../http/file-body.ts";
 import { perAccount } from "../http/rate-limits.ts";
 import { actorOf } from "../http/request-actor.ts";
 import { serve } from "../http/route-schemas.ts";
@@ -48,16 +48,7 @@ export async function recordRoutes(fastify: FastifyInstance, services: Services)
 
   // Import files arrive as the CSV bytes themselves (Content-Type: text/csv), read here only.
   await app.register(async (files) => {
-    files.addContentTypeParser(
-      "text/csv",
-      { parseAs: "buffer", bodyLimit: recordImportLimits.bytes },
-      (_request, body, done) => done(null, body),
-    );
-    files.setErrorHandler((error) => {
-      const e = error as { code?: string };
-      if (e.code === "FST_ERR_CTP_BODY_TOO_LARGE") throw tooLarge(recordMessages.importTooLarge);
-      throw error;
-    });
+    acceptFileBody(files, "text/csv", recordImportLimits.bytes, recordMessages.importTooLarge);
     // Twenty files a minute: a teacher fixing lines and uploading again stays far below it.
     const uploads = perAccount(services, "record-import", 20, 60_000);
     serve(

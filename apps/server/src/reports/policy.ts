@@ -1,5 +1,5 @@
 import { isId } from "@gradecast/contract/ids";
-import type { Role } from "@gradecast/contract/roles";
+import type { PolicyCaller } from "../auth/actor.ts";
 import { forbidden, notFound } from "../domain-errors.ts";
 import type { Services } from "../services.ts";
 import { findReport, type ReportRecord } from "./queries.ts";
@@ -25,14 +25,10 @@ export const reportVerbs: Readonly<Record<ReportRelation, readonly ReportVerb[]>
   classTeacher: ["read"],
 };
 
-interface Caller {
-  user: { id: string; role: Role };
-}
-
 /** The caller's relationship to the report, undefined when they have none. */
 export async function reportRelation(
   services: Pick<Services, "db">,
-  caller: Caller,
+  caller: PolicyCaller,
   row: ReportRecord,
 ): Promise<ReportRelation | undefined> {
   const { id, role } = caller.user;
@@ -48,7 +44,7 @@ export async function reportRelation(
  */
 export async function reportAccess(
   services: Pick<Services, "db">,
-  caller: Caller,
+  caller: PolicyCaller,
   reportId: string,
   verb: ReportVerb,
 ): Promise<{ record: ReportRecord; relation: ReportRelation }> {
