@@ -1,4 +1,4 @@
-import { type ClassView, subjectLabels } from "@gradecast/contract/classes";
+import type { ClassView } from "@gradecast/contract/classes";
 import { type FormEvent, lazy, Suspense, useState } from "react";
 import { useNavigate, useParams } from "react-router";
 import { formErrors } from "../api/form-errors.ts";
@@ -13,6 +13,7 @@ import { EmailField } from "../components/field.tsx";
 import { PageHeader } from "../components/page-header.tsx";
 import { Spinner } from "../components/spinner.tsx";
 import { useFormFields } from "../components/use-form-fields.ts";
+import { type MessageValues, type PageIntl, useIntl } from "../i18n/intl.tsx";
 import "../features/admin/admin.css";
 import {
   useAddTeacher,
@@ -47,43 +48,42 @@ type Confirm =
   | { kind: "teacher"; id: string; name: string };
 
 /** What the confirmation of an action says, and the notice once it is done. */
-function confirmWords(action: Confirm, className: string) {
+function confirmWords(action: Confirm, className: string, intl: PageIntl) {
+  const t = (id: string, values?: MessageValues) => intl.formatMessage({ id }, values);
   const danger = "danger" as const;
   switch (action.kind) {
     case "rotate":
       return {
-        title: "Change the join code?",
-        confirmLabel: "Change code",
+        title: t("class.rotate.title"),
+        confirmLabel: t("class.rotate.confirm"),
         variant: "primary" as const,
-        body: "Students who have not joined yet will need the new code.",
-        done: "The join code has changed: the old one no longer works.",
+        body: t("class.rotate.body"),
+        done: t("class.rotate.done"),
       };
     case "disable":
       return {
-        title: "Switch joining off?",
-        confirmLabel: "Switch off",
+        title: t("class.disable.title"),
+        confirmLabel: t("class.disable.confirm"),
         variant: danger,
-        body: "Nobody can join with a code until you make a new one. Students already in the class stay.",
-        done: "Joining is switched off: no code works until you switch it on again.",
+        body: t("class.disable.body"),
+        done: t("class.disable.done"),
       };
     case "delete":
       return {
-        title: `Delete ${className}?`,
-        confirmLabel: "Delete class",
+        title: t("class.delete.title", { name: className }),
+        confirmLabel: t("class.delete.confirm"),
         variant: danger,
-        body: "This cannot be undone.",
+        body: t("class.delete.body"),
         done: "",
       };
     default:
       return {
-        title: `Remove ${action.name}?`,
-        confirmLabel: "Remove",
+        title: t("class.remove.title", { name: action.name }),
+        confirmLabel: t("class.remove.confirm"),
         variant: danger,
         body:
-          action.kind === "student"
-            ? "They leave the class; their account stays. They can join again with the code."
-            : "They no longer see or manage this class.",
-        done: `${action.name} was removed from the class.`,
+          action.kind === "student" ? t("class.remove.studentBody") : t("class.remove.teacherBody"),
+        done: t("class.remove.done", { name: action.name }),
       };
   }
 }
@@ -105,23 +105,25 @@ function ClassScreen({ id }: { id: string }) {
   const navigate = useNavigate();
   const [confirm, setConfirm] = useState<Confirm | null>(null);
   const [notice, setNotice] = useState("");
+  const intl = useIntl();
+  const t = (id: string, values?: MessageValues) => intl.formatMessage({ id }, values);
 
-  if (klass.isPending) return <Spinner label="Loading the class..." className="spinner-page" />;
+  if (klass.isPending) return <Spinner label={t("class.loading")} className="spinner-page" />;
   if (klass.isError) {
     return (
       <div className="stack">
-        <PageHeader title="Class" />
-        <ErrorState title="This class could not be opened." query={klass} />
+        <PageHeader title={t("class.title")} />
+        <ErrorState title={t("class.openFailed")} query={klass} />
         <p>
           <ButtonLink to="/classes" variant="secondary">
-            Back to classes
+            {t("class.back")}
           </ButtonLink>
         </p>
       </div>
     );
   }
   const c = klass.data;
-  const words = confirm ? confirmWords(confirm, c.name) : null;
+  const words = confirm ? confirmWords(confirm, c.name, intl) : null;
 
   async function run(action: Confirm) {
     if (action.kind === "rotate" || action.kind === "disable") {
@@ -134,35 +136,36 @@ function ClassScreen({ id }: { id: string }) {
       return;
     }
     setConfirm(null);
-    setNotice(confirmWords(action, c.name).done);
+    setNotice(confirmWords(action, c.name, intl).done);
   }
 
   return (
     <div className="stack">
       <PageHeader
         title={c.name}
-        description={`${subjectLabels[c.subject]} · ${c.year} · ${
-          c.studentCount === 1 ? "1 student" : `${c.studentCount} students`
-        }`}
-        link={{ to: "/classes", label: "All classes" }}
+        description={`${t(`questionnaire.subject.option.${c.subject}`)} · ${c.year} · ${t(
+          "classes.studentCount",
+          { count: c.studentCount },
+        )}`}
+        link={{ to: "/classes", label: t("class.allClasses") }}
       />
       <Alert tone="success">{notice}</Alert>
       <RiskList classId={id} />
-      {user && c.teachers.some((t) => t.id === user.uid) ? (
-        <Suspense fallback={<Spinner label="Loading flags and plans..." />}>
+      {user && c.teachers.some((teacher) => teacher.id === user.uid) ? (
+        <Suspense fallback={<Spinner label={t("class.loadingFlags")} />}>
           <FlagsAndPlans classId={id} teachers={c.teachers} myId={user.uid} />
         </Suspense>
       ) : null}
       <Gradebook classId={id} />
       <JoinCodeCard c={c} onAsk={setConfirm} />
-      <Card title="Students">
+      <Card title={t("class.students.title")}>
         {members.isPending ? (
-          <Spinner label="Loading students..." />
+          <Spinner label={t("class.students.loading")} />
         ) : members.isError ? (
           <ErrorState query={members} />
         ) : members.data.students.length === 0 && members.data.invitations.length === 0 ? (
-          <EmptyState title="No students yet.">
-            Give your students the join code, or import a class list below.
+          <EmptyState title={t("class.students.empty.title")}>
+            {t("class.students.empty.text")}
           </EmptyState>
         ) : (
           <>
@@ -175,9 +178,9 @@ function ClassScreen({ id }: { id: string }) {
                   <Button
                     variant="ghost"
                     onClick={() => setConfirm({ kind: "student", id: s.id, name: s.name })}
-                    aria-label={`Remove ${s.name} from the class`}
+                    aria-label={t("class.students.remove", { name: s.name })}
                   >
-                    Remove
+                    {t("class.remove.confirm")}
                   </Button>
                 </li>
               ))}
@@ -185,7 +188,7 @@ function ClassScreen({ id }: { id: string }) {
             {members.data.invitations.length > 0 ? (
               <>
                 <h3 className="member-heading">
-                  Invited, not in the class yet ({members.data.invitations.length})
+                  {t("class.students.invited", { count: members.data.invitations.length })}
                 </h3>
                 <ul className="member-list">
                   {members.data.invitations.map((i) => (
@@ -202,14 +205,11 @@ function ClassScreen({ id }: { id: string }) {
       <RosterImport classId={id} />
       <TeachersCard c={c} onAsk={setConfirm} onAdded={setNotice} />
       <EditCard c={c} onSaved={setNotice} />
-      <Card title="Delete the class">
-        <p>
-          The class, its join code and its enrolments are removed. Student accounts stay, and so do
-          reports.
-        </p>
+      <Card title={t("class.deleteCard.title")}>
+        <p>{t("class.deleteCard.text")}</p>
         <div className="actions">
           <Button variant="danger" onClick={() => setConfirm({ kind: "delete" })}>
-            Delete class
+            {t("class.delete.confirm")}
           </Button>
         </div>
       </Card>
@@ -233,6 +233,8 @@ function JoinCodeCard({ c, onAsk }: { c: ClassView; onAsk: (a: Confirm) => void 
   const switching = useJoinCode(c.id);
   const [error, setError] = useState("");
   const code = c.joinCode ?? null;
+  const intl = useIntl();
+  const t = (id: string) => intl.formatMessage({ id });
 
   function switchOn() {
     setError("");
@@ -243,35 +245,35 @@ function JoinCodeCard({ c, onAsk }: { c: ClassView; onAsk: (a: Confirm) => void 
   }
 
   return (
-    <Card title="Join code">
+    <Card title={t("class.joinCode.title")}>
       {code ? (
         <>
-          <p>Students type this code under "Join a class" on their Student Dashboard.</p>
+          <p>{t("class.joinCode.where")}</p>
           <p className="join-code" aria-live="polite">
             {shown ? (
               <span data-testid="join-code">{code}</span>
             ) : (
-              <span className="muted">Hidden</span>
+              <span className="muted">{t("class.joinCode.hidden")}</span>
             )}
           </p>
           <div className="actions">
             <Button variant="secondary" onClick={() => setShown((s) => !s)}>
-              {shown ? "Hide code" : "Show code"}
+              {shown ? t("class.joinCode.hide") : t("class.joinCode.show")}
             </Button>
             <Button variant="secondary" onClick={() => onAsk({ kind: "rotate" })}>
-              Change code
+              {t("class.rotate.confirm")}
             </Button>
             <Button variant="ghost" onClick={() => onAsk({ kind: "disable" })}>
-              Switch off
+              {t("class.disable.confirm")}
             </Button>
           </div>
         </>
       ) : (
         <>
-          <p>Joining is switched off: no code works for this class.</p>
+          <p>{t("class.joinCode.off")}</p>
           <div className="actions">
             <Button onClick={switchOn} loading={switching.isPending}>
-              Switch on with a new code
+              {t("class.joinCode.switchOn")}
             </Button>
           </div>
         </>
@@ -292,6 +294,8 @@ function TeachersCard({
 }) {
   const adding = useAddTeacher(c.id);
   const form = useFormFields({ email: "" });
+  const intl = useIntl();
+  const t = (id: string, values?: MessageValues) => intl.formatMessage({ id }, values);
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -299,45 +303,45 @@ function TeachersCard({
     adding.mutate(form.values.email, {
       onSuccess: () => {
         form.setValues({ email: "" });
-        onAdded("The teacher was added to the class.");
+        onAdded(t("class.teachers.added"));
       },
       onError: form.refused,
     });
   }
 
   return (
-    <Card title="Teachers">
+    <Card title={t("class.teachers.title")}>
       <ul className="member-list">
-        {c.teachers.map((t) => (
-          <li key={t.id} className="member">
+        {c.teachers.map((teacher) => (
+          <li key={teacher.id} className="member">
             <span>
-              {t.name} <span className="muted">({t.email})</span>
+              {teacher.name} <span className="muted">({teacher.email})</span>
             </span>
             {c.teachers.length > 1 ? (
               <Button
                 variant="ghost"
-                onClick={() => onAsk({ kind: "teacher", id: t.id, name: t.name })}
-                aria-label={`Remove ${t.name} from the class's teachers`}
+                onClick={() => onAsk({ kind: "teacher", id: teacher.id, name: teacher.name })}
+                aria-label={t("class.teachers.remove", { name: teacher.name })}
               >
-                Remove
+                {t("class.remove.confirm")}
               </Button>
             ) : (
-              <span className="muted">The only teacher</span>
+              <span className="muted">{t("class.teachers.only")}</span>
             )}
           </li>
         ))}
-        {c.teachers.length === 0 ? <li className="muted">No teacher yet.</li> : null}
+        {c.teachers.length === 0 ? <li className="muted">{t("class.teachers.none")}</li> : null}
       </ul>
       <form className="class-form" onSubmit={submit} noValidate>
         <EmailField
-          label="Add a teacher by email"
-          hint="The email of an approved teacher account."
+          label={t("class.teachers.email")}
+          hint={t("class.teachers.emailHint")}
           autoComplete="off"
           {...form.field("email")}
         />
         <div className="actions">
           <Button type="submit" variant="secondary" loading={adding.isPending}>
-            Add teacher
+            {t("class.teachers.add")}
           </Button>
         </div>
       </form>
@@ -349,6 +353,8 @@ function TeachersCard({
 function EditCard({ c, onSaved }: { c: ClassView; onSaved: (message: string) => void }) {
   const saving = useUpdateClass(c.id);
   const form = useFormFields<ClassFieldName>({ name: c.name, subject: c.subject, year: c.year });
+  const intl = useIntl();
+  const t = (id: string) => intl.formatMessage({ id });
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -359,22 +365,22 @@ function EditCard({ c, onSaved }: { c: ClassView; onSaved: (message: string) => 
         .map((k) => [k, form.values[k]]),
     );
     if (Object.keys(changes).length === 0) {
-      form.setMessage("Nothing has changed.");
+      form.setMessage(t("class.edit.unchanged"));
       return;
     }
     saving.mutate(changes, {
-      onSuccess: () => onSaved("The class was saved."),
+      onSuccess: () => onSaved(t("class.edit.saved")),
       onError: form.refused,
     });
   }
 
   return (
-    <Card title="Edit the class">
+    <Card title={t("class.edit.title")}>
       <form className="class-form" onSubmit={submit} noValidate>
         <ClassFields field={form.field} />
         <div className="actions">
           <Button type="submit" variant="secondary" loading={saving.isPending}>
-            Save
+            {t("class.edit.save")}
           </Button>
         </div>
       </form>

@@ -1,4 +1,4 @@
-import { type Subject, subjectLabels } from "@gradecast/contract/classes";
+import type { Subject } from "@gradecast/contract/classes";
 import type { FormEvent } from "react";
 import { Link, useNavigate } from "react-router";
 import { useSession } from "../auth/session.tsx";
@@ -12,6 +12,7 @@ import { Spinner } from "../components/spinner.tsx";
 import { useFormFields } from "../components/use-form-fields.ts";
 import { useClasses, useCreateClass } from "../features/classes/api.ts";
 import { type ClassFieldName, ClassFields } from "../features/classes/class-fields.tsx";
+import { type MessageValues, useIntl } from "../i18n/intl.tsx";
 import "../features/classes/classes.css";
 
 // /classes (issue 17): a teacher's classes (an admin's view: every class of the school) and a
@@ -21,27 +22,23 @@ export default function Classes() {
   const { user } = useSession();
   const classes = useClasses();
   const admin = user?.role === "admin";
+  const intl = useIntl();
+  const t = (id: string, values?: MessageValues) => intl.formatMessage({ id }, values);
 
   return (
     <div className="stack">
       <PageHeader
-        title="Classes"
-        description={
-          admin
-            ? "Every class of the school. Open one to see its teachers, students and join code."
-            : "Your classes. Students join one with its join code, or you import a list of names and emails; only a class's teachers see its students."
-        }
+        title={t("classes.title")}
+        description={admin ? t("classes.description.admin") : t("classes.description.teacher")}
       />
       <CreateClass />
-      <Card title={admin ? "All classes" : "Your classes"}>
+      <Card title={admin ? t("classes.all") : t("classes.yours")}>
         {classes.isPending ? (
-          <Spinner label="Loading classes..." />
+          <Spinner label={t("classes.loading")} />
         ) : classes.isError ? (
           <ErrorState query={classes} />
         ) : classes.data.length === 0 ? (
-          <EmptyState title="No classes yet.">
-            Create a class above: you become its teacher and get a join code for your students.
-          </EmptyState>
+          <EmptyState title={t("classes.empty.title")}>{t("classes.empty.text")}</EmptyState>
         ) : (
           <ul className="class-list">
             {classes.data.map((c) => (
@@ -50,13 +47,15 @@ export default function Classes() {
                   {c.name}
                 </Link>
                 <span className="muted">
-                  {subjectLabels[c.subject]} · {c.year} ·{" "}
-                  {c.studentCount === 1 ? "1 student" : `${c.studentCount} students`}
+                  {t(`questionnaire.subject.option.${c.subject}`)} · {c.year} ·{" "}
+                  {t("classes.studentCount", { count: c.studentCount })}
                 </span>
                 <span className="muted class-teachers">
                   {c.teachers.length > 0
-                    ? `Taught by ${c.teachers.map((t) => t.name).join(", ")}`
-                    : "No teacher yet"}
+                    ? t("classes.taughtBy", {
+                        names: c.teachers.map((teacher) => teacher.name).join(", "),
+                      })
+                    : t("classes.noTeacher")}
                 </span>
               </li>
             ))}
@@ -71,6 +70,7 @@ function CreateClass() {
   const creating = useCreateClass();
   const navigate = useNavigate();
   const form = useFormFields<ClassFieldName>({ name: "", subject: "", year: "" });
+  const intl = useIntl();
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -83,12 +83,12 @@ function CreateClass() {
   }
 
   return (
-    <Card title="Create a class">
+    <Card title={intl.formatMessage({ id: "classes.create.title" })}>
       <form className="class-form" onSubmit={submit} noValidate>
         <ClassFields field={form.field} examples />
         <div className="actions">
           <Button type="submit" loading={creating.isPending || creating.isSuccess}>
-            Create class
+            {intl.formatMessage({ id: "classes.create.submit" })}
           </Button>
         </div>
       </form>

@@ -1,13 +1,12 @@
-import { classLimits, subjectLabels, subjects } from "@gradecast/contract/classes";
+import { classLimits, subjects } from "@gradecast/contract/classes";
 import { Field } from "../../components/field.tsx";
 import { Select } from "../../components/select.tsx";
 import type { useFormFields } from "../../components/use-form-fields.ts";
+import { useIntl } from "../../i18n/intl.tsx";
 
 // A class's name, subject and school year: the fields of creating a class and of editing one.
 
 export type ClassFieldName = "name" | "subject" | "year";
-
-const subjectOptions = subjects.map((s) => ({ value: s, label: subjectLabels[s] }));
 
 export function ClassFields({
   field,
@@ -17,23 +16,29 @@ export function ClassFields({
   /** A new class: examples under the texts, and a subject to choose on purpose. */
   examples?: boolean;
 }) {
+  const intl = useIntl();
+  const t = (id: string) => intl.formatMessage({ id });
+  const subjectOptions = subjects.map((s) => ({
+    value: s,
+    label: t(`questionnaire.subject.option.${s}`),
+  }));
   return (
     <>
       <Field
-        label="Name"
-        hint={examples ? "For example Maths 10B." : undefined}
+        label={t("classes.field.name")}
+        hint={examples ? t("classes.field.nameExample") : undefined}
         maxLength={classLimits.name}
         {...field("name")}
       />
       <Select
-        label="Subject"
+        label={t("classes.field.subject")}
         options={subjectOptions}
-        placeholder={examples ? "Select…" : undefined}
+        placeholder={examples ? t("classes.field.select") : undefined}
         {...field("subject")}
       />
       <Field
-        label="School year"
-        hint={examples ? "For example 2026/27." : undefined}
+        label={t("classes.field.year")}
+        hint={examples ? t("classes.field.yearExample") : undefined}
         maxLength={classLimits.year}
         {...field("year")}
       />

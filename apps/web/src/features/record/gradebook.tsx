@@ -2,7 +2,6 @@ import {
   type ClassRecord,
   type RecordField,
   type RecordRow,
-  recordFieldLabels,
   recordFields,
 } from "@gradecast/contract/school-record";
 import {
@@ -24,15 +23,18 @@ import { ErrorState } from "../../components/error-state.tsx";
 import { ScrollRegion } from "../../components/scroll-region.tsx";
 import { Spinner } from "../../components/spinner.tsx";
 import { TableHead } from "../../components/table-head.tsx";
+import { useIntl } from "../../i18n/intl.tsx";
 import { saveCell, useClassRecord, useRowSaved } from "./api.ts";
 import {
   cellLabel,
-  columnHeadings,
+  columnHeading,
+  fieldLabel,
   loadUnsaved,
   parseCell,
   pastedBlock,
   saveUnsaved,
   setByText,
+  type Translate,
   valueText,
 } from "./cells.ts";
 import { RecordHistory } from "./history.tsx";
@@ -76,30 +78,34 @@ function useNarrow(): boolean {
 /** A failure worth retrying as is: the network, or the server's own trouble. */
 const lost = (err: unknown) => !(err instanceof ApiError) || err.status === 0 || err.status >= 500;
 
-function reasonOf(err: unknown): string {
+function reasonOf(t: Translate, err: unknown): string {
   if (err instanceof ApiError) {
     return err.fields.value ?? Object.values(err.fields)[0] ?? err.message;
   }
-  return "Not saved.";
+  return t("gradebook.notSavedReason");
+}
+
+/** A text with a part only screen readers hear: "History<hidden> of Amy</hidden>". */
+const hidden = (chunks: ReactNode[]) => <span className="visually-hidden">{chunks}</span>;
+
+function useT() {
+  const intl = useIntl();
+  const t: Translate = useCallback((id, values) => intl.formatMessage({ id }, values), [intl]);
+  return { intl, t };
 }
 
 export function Gradebook({ classId }: { classId: string }) {
   const record = useClassRecord(classId);
+  const { t } = useT();
   return (
-    <Card title="Gradebook" className="gradebook-card">
-      <p className="muted">
-        The school record of the class: term grades (0-20), absences (0-100), past class failures
-        (0-4), the final grade and whether the student sat the final. For a student's prediction in
-        this class these values take the place of what the student typed.
-      </p>
+    <Card title={t("gradebook.title")} className="gradebook-card">
+      <p className="muted">{t("gradebook.intro")}</p>
       {record.isPending ? (
-        <Spinner label="Loading the gradebook..." />
+        <Spinner label={t("gradebook.loading")} />
       ) : record.isError ? (
         <ErrorState query={record} />
       ) : record.data.items.length === 0 ? (
-        <EmptyState title="No students in the class yet.">
-          The gradebook has a row for each student once they are in the class.
-        </EmptyState>
+        <EmptyState title={t("gradebook.empty.title")}>{t("gradebook.empty.text")}</EmptyState>
       ) : (
         <GradebookBody classId={classId} record={record.data} />
       )}
@@ -113,6 +119,7 @@ function GradebookBody({ classId, record }: { classId: string; record: ClassReco
   const rowSaved = useRowSaved(classId);
   const narrow = useNarrow();
   const gridId = useId();
+  const { intl, t } = useT();
   const [cells, setCells] = useState<Cells>(() =>
     Object.fromEntries(
       Object.entries(record.canEdit ? loadUnsaved(userId, classId) : {}).map(([k, text]) => [
@@ -152,11 +159,11 @@ function GradebookBody({ classId, record }: { classId: string; record: ClassReco
   const save = useCallback(
     (row: RecordRow, field: RecordField, text: string) => {
       const key = keyOf(row.studentId, field);
-      const label = cellLabel(field, row.name);
-      const parsed = parseCell(field, text);
+      const label = cellLabel(t, field, row.name);
+      const parsed = parseCell(t, field, text);
       if ("error" in parsed) {
         update(key, { text, status: "refused", reason: parsed.error });
-        setAnnounce(`${label}: ${parsed.error}`);
+        setAnnounce(t("gradebook.announce.refused", { label, reason: parsed.error }));
         return;
       }
       update(key, { text, status: "saving" });
@@ -165,24 +172,24 @@ function GradebookBody({ classId, record }: { classId: string; record: ClassReco
           rowSaved(answer.row);
           const now = cellsRef.current[key];
           if (now && now.text !== text) return; // typed again meanwhile: that text saves next
-          update(key, { text: valueText(answer.row.values[field]?.value), status: "saved" });
-          setAnnounce(`${label} saved.`);
+          update(key, { text: valueText(answer.row.values[field]?.value, t), status: "saved" });
+          setAnnounce(t("gradebook.announce.saved", { label }));
         },
         (err: unknown) => {
           const now = cellsRef.current[key];
           if (now && now.text !== text) return;
           if (lost(err)) {
             update(key, { text, status: "unsaved" });
-            setAnnounce(`${label} was not saved: the server could not be reached.`);
+            setAnnounce(t("gradebook.announce.lost", { label }));
           } else {
-            const reason = reasonOf(err);
+            const reason = reasonOf(t, err);
             update(key, { text, status: "refused", reason });
-            setAnnounce(`${label}: ${reason}`);
+            setAnnounce(t("gradebook.announce.refused", { label, reason }));
           }
         },
       );
     },
-    [classId, rowSaved, update],
+    [classId, rowSaved, update, t],
   );
 
   /** Saves a cell left after typing; a text equal to the record's value needs no call. */
@@ -191,13 +198,13 @@ function GradebookBody({ classId, record }: { classId: string; record: ClassReco
       const key = keyOf(row.studentId, field);
       const state = cellsRef.current[key];
       if (state?.status !== "editing") return;
-      if (state.text.trim() === valueText(row.values[field]?.value)) {
+      if (state.text.trim() === valueText(row.values[field]?.value, t)) {
         update(key, null);
         return;
       }
       save(row, field, state.text);
     },
-    [save, update],
+    [save, update, t],
   );
 
   function focusCell(r: number, c: number) {
@@ -244,12 +251,15 @@ function GradebookBody({ classId, record }: { classId: string; record: ClassReco
       values.forEach((text, j) => {
         const field = recordFields[c + j];
         if (!field) return;
-        if (text.trim() === valueText(row.values[field]?.value)) return;
+        if (text.trim() === valueText(row.values[field]?.value, t)) return;
         save(row, field, text.trim());
       });
     });
     setAnnounce(
-      `Pasted ${block.length} ${block.length === 1 ? "row" : "rows"} from ${cellLabel(recordFields[c]!, rows[r]!.name)}.`,
+      t("gradebook.announce.pasted", {
+        count: block.length,
+        label: cellLabel(t, recordFields[c]!, rows[r]!.name),
+      }),
     );
   }
 
@@ -267,8 +277,8 @@ function GradebookBody({ classId, record }: { classId: string; record: ClassReco
     return {
       id: `${gridId}-${r}-${c}`,
       state: cells[key],
-      shown: cells[key]?.text ?? valueText(row.values[field]?.value),
-      setBy: setByText(row.values[field]),
+      shown: cells[key]?.text ?? valueText(row.values[field]?.value, t),
+      setBy: setByText(t, intl.locale, row.values[field]),
       readOnly: !record.canEdit,
       numeric: field !== "sat",
       inputRef: (el: HTMLInputElement | null) => {
@@ -287,24 +297,15 @@ function GradebookBody({ classId, record }: { classId: string; record: ClassReco
   return (
     <>
       {record.canEdit ? (
-        <p className="muted">
-          Type a value and leave the cell to save it; a blank clears it. Arrow keys and Enter move
-          between cells, Escape undoes what you typed. Paste a column or a block copied from a
-          spreadsheet into the first cell it fills. Sat the final is yes or no.
-        </p>
+        <p className="muted">{t("gradebook.help.edit")}</p>
       ) : (
-        <p className="muted">Only the class's teachers change the record: you can read it here.</p>
+        <p className="muted">{t("gradebook.help.read")}</p>
       )}
       {waiting.length > 0 ? (
         <div className="gradebook-pending" role="alert">
-          <p>
-            {waiting.length === 1
-              ? "1 value is not saved yet."
-              : `${waiting.length} values are not saved yet.`}{" "}
-            They are kept on this device until they are.
-          </p>
+          <p>{t("gradebook.pending", { count: waiting.length })}</p>
           <Button variant="secondary" onClick={retryAll}>
-            Save them now
+            {t("gradebook.saveNow")}
           </Button>
         </div>
       ) : null}
@@ -314,11 +315,15 @@ function GradebookBody({ classId, record }: { classId: string; record: ClassReco
       {narrow ? (
         <StudentForm rows={rows} cellProps={cellProps} onHistory={setHistoryOf} />
       ) : (
-        <ScrollRegion className="gradebook-wrap" label="Gradebook table">
+        <ScrollRegion className="gradebook-wrap" label={t("gradebook.table")}>
           <table className="gradebook">
             <TableHead
-              caption="The school record: one row per student"
-              columns={["Student", ...recordFields.map((f) => columnHeadings[f]), "History"]}
+              caption={t("gradebook.caption")}
+              columns={[
+                t("gradebook.student"),
+                ...recordFields.map((f) => columnHeading(t, f)),
+                t("gradebook.history"),
+              ]}
             />
             <tbody>
               {rows.map((row, r) => (
@@ -328,7 +333,7 @@ function GradebookBody({ classId, record }: { classId: string; record: ClassReco
                     <td key={field}>
                       <CellInput
                         {...cellProps(row, r, field, c)}
-                        label={cellLabel(field, row.name)}
+                        label={cellLabel(t, field, row.name)}
                         onKeyDown={(e) => onKeyDown(e, r, c)}
                         onPaste={(e) => onPaste(e, r, c)}
                       />
@@ -336,7 +341,10 @@ function GradebookBody({ classId, record }: { classId: string; record: ClassReco
                   ))}
                   <td>
                     <Button variant="ghost" onClick={() => setHistoryOf(row)}>
-                      History<span className="visually-hidden"> of {row.name}</span>
+                      {intl.formatMessage(
+                        { id: "gradebook.historyOf" },
+                        { name: row.name, hidden },
+                      )}
                     </Button>
                   </td>
                 </tr>
@@ -374,6 +382,7 @@ function CellInput(p: CellProps) {
   const status = p.state?.status;
   const statusId = `${p.id}-status`;
   const setById = `${p.id}-by`;
+  const { intl, t } = useT();
   return (
     <div className={`gradebook-cell${status ? ` gradebook-${status}` : ""}`}>
       {p.visibleLabel ? (
@@ -403,14 +412,16 @@ function CellInput(p: CellProps) {
         {p.setBy}
       </span>
       <span id={statusId} className="gradebook-status">
-        {status === "saving" ? "Saving..." : null}
-        {status === "saved" ? "Saved" : null}
+        {status === "saving" ? t("gradebook.saving") : null}
+        {status === "saved" ? t("gradebook.saved") : null}
         {status === "refused" ? <span className="field-error">{p.state?.reason}</span> : null}
-        {status === "unsaved" ? <span className="field-error">Not saved</span> : null}
+        {status === "unsaved" ? (
+          <span className="field-error">{t("gradebook.notSaved")}</span>
+        ) : null}
       </span>
       {status === "unsaved" ? (
         <Button variant="ghost" className="gradebook-retry" onClick={p.onRetry}>
-          Retry<span className="visually-hidden"> {p.label}</span>
+          {intl.formatMessage({ id: "gradebook.retry" }, { label: p.label, hidden })}
         </Button>
       ) : null}
     </div>
@@ -429,13 +440,14 @@ function StudentForm({
 }) {
   const [at, setAt] = useState(0);
   const pickerId = useId();
+  const { intl, t } = useT();
   const r = Math.min(at, rows.length - 1);
   const row = rows[r]!;
   return (
     <div className="gradebook-form">
       <div className="field">
         <label className="field-label" htmlFor={pickerId}>
-          Student
+          {t("gradebook.student")}
         </label>
         <select
           id={pickerId}
@@ -452,25 +464,25 @@ function StudentForm({
       </div>
       <div className="actions">
         <Button variant="secondary" disabled={r === 0} onClick={() => setAt(r - 1)}>
-          Previous student
+          {t("gradebook.previous")}
         </Button>
         <Button variant="secondary" disabled={r === rows.length - 1} onClick={() => setAt(r + 1)}>
-          Next student
+          {t("gradebook.next")}
         </Button>
         <Button variant="ghost" onClick={() => onHistory(row)}>
-          History<span className="visually-hidden"> of {row.name}</span>
+          {intl.formatMessage({ id: "gradebook.historyOf" }, { name: row.name, hidden })}
         </Button>
       </div>
       <fieldset className="gradebook-fields">
         <legend>
-          {row.name} ({r + 1} of {rows.length})
+          {t("gradebook.position", { name: row.name, position: r + 1, total: rows.length })}
         </legend>
         {recordFields.map((field, c) => (
           <CellInput
             key={`${row.studentId}-${field}`}
             {...cellProps(row, r, field, c)}
-            label={cellLabel(field, row.name)}
-            visibleLabel={recordFieldLabels[field]}
+            label={cellLabel(t, field, row.name)}
+            visibleLabel={fieldLabel(t, field)}
           />
         ))}
       </fieldset>

@@ -1,21 +1,22 @@
-import { formatDayTime } from "@gradecast/contract/dates";
-import {
-  type RecordHistory as History,
-  type RecordRow,
-  recordFieldLabels,
-} from "@gradecast/contract/school-record";
+import type { RecordHistory as History, RecordRow } from "@gradecast/contract/school-record";
 import { useEffect, useId, useRef } from "react";
 import { Button } from "../../components/button.tsx";
 import { ErrorState } from "../../components/error-state.tsx";
 import { Spinner } from "../../components/spinner.tsx";
 import { TableHead } from "../../components/table-head.tsx";
+import { useIntl } from "../../i18n/intl.tsx";
+import { formatDateTime } from "../analytics/format.ts";
 import { useRecordHistory } from "./api.ts";
-import { valueText } from "./cells.ts";
+import { fieldLabel, type Translate, valueText } from "./cells.ts";
 
 // A student's record over time, newest first: every value it held, who set it, when and how.
 // A value entered over an earlier one is a correction and says what it replaced.
 
-const viaLabels = { grid: "Gradebook", import: "CSV import", seed: "Demo data" } as const;
+const viaKeys = {
+  grid: "gradebook.history.via.grid",
+  import: "gradebook.history.via.import",
+  seed: "gradebook.history.via.seed",
+} as const;
 
 type Entry = History["items"][number];
 
@@ -25,7 +26,8 @@ function replaced(items: Entry[], i: number): Entry | undefined {
   return items.slice(i + 1).find((e) => e.field === field);
 }
 
-const shown = (value: Entry["value"]) => valueText(value) || "blank";
+const shown = (t: Translate, value: Entry["value"]) =>
+  valueText(value, t) || t("gradebook.history.blank");
 
 export function RecordHistory({
   classId,
@@ -39,6 +41,8 @@ export function RecordHistory({
   const history = useRecordHistory(classId, row.studentId);
   const headingRef = useRef<HTMLHeadingElement>(null);
   const titleId = useId();
+  const intl = useIntl();
+  const t: Translate = (id, values) => intl.formatMessage({ id }, values);
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new student's history takes focus
   useEffect(() => {
     headingRef.current?.focus();
@@ -47,19 +51,25 @@ export function RecordHistory({
   return (
     <section className="gradebook-history" aria-labelledby={titleId}>
       <h3 id={titleId} ref={headingRef} tabIndex={-1}>
-        History of {row.name}'s record
+        {t("gradebook.history.title", { name: row.name })}
       </h3>
       {history.isPending ? (
-        <Spinner label="Loading the history..." />
+        <Spinner label={t("gradebook.history.loading")} />
       ) : history.isError ? (
         <ErrorState query={history} />
       ) : history.data.items.length === 0 ? (
-        <p className="muted">Nothing has been entered for {row.name} yet.</p>
+        <p className="muted">{t("gradebook.history.empty", { name: row.name })}</p>
       ) : (
         <table className="gradebook-history-table">
           <TableHead
-            caption={`Every value of ${row.name}'s record, newest first`}
-            columns={["When", "Field", "Value", "By", "How"]}
+            caption={t("gradebook.history.caption", { name: row.name })}
+            columns={[
+              t("gradebook.history.when"),
+              t("gradebook.history.field"),
+              t("gradebook.history.value"),
+              t("gradebook.history.by"),
+              t("gradebook.history.how"),
+            ]}
           />
           <tbody>
             {history.data.items.map((entry, i) => {
@@ -70,17 +80,19 @@ export function RecordHistory({
                   data-testid="history-entry"
                 >
                   <td>
-                    <time dateTime={entry.setAt}>{formatDayTime(entry.setAt)}</time>
+                    <time dateTime={entry.setAt}>{formatDateTime(entry.setAt, intl.locale)}</time>
                   </td>
-                  <td>{recordFieldLabels[entry.field]}</td>
+                  <td>{fieldLabel(t, entry.field)}</td>
                   <td>
-                    {shown(entry.value)}
+                    {shown(t, entry.value)}
                     {before ? (
-                      <span className="muted"> (correction: was {shown(before.value)})</span>
+                      <span className="muted">
+                        {t("gradebook.history.correction", { value: shown(t, before.value) })}
+                      </span>
                     ) : null}
                   </td>
                   <td>{entry.setBy.name}</td>
-                  <td>{viaLabels[entry.via]}</td>
+                  <td>{t(viaKeys[entry.via])}</td>
                 </tr>
               );
             })}
@@ -89,7 +101,7 @@ export function RecordHistory({
       )}
       <div className="actions">
         <Button variant="ghost" onClick={onClose}>
-          Close the history
+          {t("gradebook.history.close")}
         </Button>
       </div>
     </section>
