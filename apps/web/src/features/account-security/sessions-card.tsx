@@ -3,7 +3,7 @@ import { Alert, OutcomeAlert } from "../../components/alert.tsx";
 import { Button } from "../../components/button.tsx";
 import { Card } from "../../components/card.tsx";
 import { Spinner } from "../../components/spinner.tsx";
-import { useDates } from "../../components/use-dates.ts";
+import { useFormats } from "../../components/use-formats.ts";
 import { type PageIntl, useIntl } from "../../i18n/intl.tsx";
 import { useEndSession, useSessions } from "./api.ts";
 
@@ -42,7 +42,7 @@ export function SessionsCard() {
   const query = useSessions();
   const intl = useIntl();
   const t = (id: string) => intl.formatMessage({ id });
-  const when = useDates().dayTime;
+  const when = useFormats().dayTime;
   const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
   const ending = useEndSession();
   const busy = ending.isPending ? (ending.variables ?? "all") : null;
