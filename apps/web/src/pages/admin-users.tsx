@@ -313,7 +313,7 @@ function UserTable({
     <PagedTable
       state={state}
       count={users.length}
-      nouns={["account", "accounts"]}
+      noun="accounts"
       busy={searching}
       empty={empty}
       head={["Name", "Email", "Role", "Email verified", "Created", "Status", "Actions"]}
