@@ -3,6 +3,7 @@ import { describe, expect, test } from "vitest";
 import { localeKey } from "../i18n/locale.tsx";
 import { fakeServer, renderPage, signedInAs, testUser } from "../test/render.tsx";
 import { AppLayout } from "./app-layout.tsx";
+import Home from "./home.tsx";
 import Settings from "./settings.tsx";
 
 // Issue 33: the signed-in frame and the account's settings in European Portuguese.
@@ -53,5 +54,13 @@ describe("the frame and the settings in Portuguese", () => {
     expect(
       screen.getByRole("button", { name: "Terminar a sessão: Firefox em Windows, 192.0.2.7" }),
     ).toBeTruthy();
+  });
+
+  test("the landing page after login welcomes in Portuguese", async () => {
+    fakeServer(signedInAs(testUser("student", { name: "Rui", locale: "pt-PT" })));
+    renderPage(<Home />, "/Home");
+    expect(await screen.findByText(/Bem-vindo\(a\), Rui\. O Gradecast reúne/)).toBeTruthy();
+    expect(screen.getByRole("link", { name: "Começar" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Terminar sessão" })).toBeTruthy();
   });
 });
