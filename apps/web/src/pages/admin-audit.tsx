@@ -5,26 +5,23 @@ import {
   auditDetailLabel,
   auditValueLabels,
 } from "@gradecast/contract/admin";
-import { formatDayTime } from "@gradecast/contract/dates";
 import { type FormEvent, useState } from "react";
 import { ApiError } from "../api/client.ts";
 import { EmptyState } from "../components/empty-state.tsx";
 import { Field } from "../components/field.tsx";
 import { PageHeader } from "../components/page-header.tsx";
 import { Select } from "../components/select.tsx";
+import { useFormats } from "../components/use-formats.ts";
 import { AdminFilters } from "../features/admin/admin-filters.tsx";
 import { type AuditFilters, noFilters, useAuditLog } from "../features/admin/api.ts";
 import { PagedTable } from "../features/admin/paged-table.tsx";
 import "../features/admin/admin.css";
+import { useIntl } from "../i18n/intl.tsx";
 
 // /admin/audit (issue 8): who did what, when and from which address, newest first, paged, with
 // filters on the action, the actor (part of an email, or an account id) and a period of days.
 
 const actionOptions = Object.entries(auditActions).map(([value, label]) => ({ value, label }));
-
-function formatTime(iso: string): string {
-  return formatDayTime(iso);
-}
 
 function detailText(value: unknown): string {
   if (value === null || value === undefined) return "—";
@@ -81,6 +78,8 @@ export default function AdminAudit() {
   const [filters, setFilters] = useState<AuditFilters>(noFilters);
   const [localError, setLocalError] = useState<Partial<Record<keyof AuditFilters, string>>>({});
   const log = useAuditLog(filters);
+  const intl = useIntl();
+  const t = (id: string) => intl.formatMessage({ id });
   const entries = log.data?.pages.flatMap((p) => p.items) ?? [];
   const serverFields = log.error instanceof ApiError ? log.error.fields : {};
   const fieldError = (name: keyof AuditFilters) => localError[name] ?? serverFields[name];
@@ -89,7 +88,7 @@ export default function AdminAudit() {
   function apply(event: FormEvent) {
     event.preventDefault();
     if (draft.from && draft.to && draft.to < draft.from) {
-      setLocalError({ to: "The end of the period must come after its start." });
+      setLocalError({ to: t("admin.audit.periodOrder") });
       return;
     }
     setLocalError({});
@@ -107,27 +106,24 @@ export default function AdminAudit() {
 
   return (
     <div className="stack">
-      <PageHeader
-        title="Audit log"
-        description="Who changed what and when: logins, role changes, disables, password changes and resets, report edits and deletions."
-      />
+      <PageHeader title={t("admin.audit.title")} description={t("admin.audit.description")} />
       <AdminFilters
-        label="Filter the audit log"
+        label={t("admin.audit.filter")}
         onSubmit={apply}
-        submitLabel="Apply filters"
+        submitLabel={t("admin.audit.apply")}
         onClear={filtered ? clear : undefined}
       >
         <Select
-          label="Action"
+          label={t("admin.audit.action")}
           value={draft.action}
           onChange={(e) => set("action")(e.target.value)}
-          placeholder="All actions"
+          placeholder={t("admin.audit.allActions")}
           options={actionOptions}
           error={fieldError("action")}
         />
         <Field
-          label="Actor"
-          hint="Part of an email address, or an account id"
+          label={t("admin.audit.actor")}
+          hint={t("admin.audit.actorHint")}
           value={draft.actor}
           onChange={(e) => set("actor")(e.target.value)}
           maxLength={254}
@@ -136,7 +132,7 @@ export default function AdminAudit() {
         {(["from", "to"] as const).map((name) => (
           <Field
             key={name}
-            label={name === "from" ? "From" : "To"}
+            label={name === "from" ? t("admin.audit.from") : t("admin.audit.to")}
             type="date"
             value={draft[name]}
             onChange={(e) => set(name)(e.target.value)}
@@ -165,45 +161,52 @@ function AuditTable({
   filtered: boolean;
   refreshing: boolean;
 }) {
+  const intl = useIntl();
+  const t = (id: string) => intl.formatMessage({ id });
+  const formats = useFormats();
+  const when = t("admin.audit.when");
+  const action = t("admin.audit.action");
+  const who = t("admin.audit.who");
+  const target = t("admin.audit.target");
+  const address = t("admin.audit.address");
+  const details = t("admin.audit.details");
   return (
     <PagedTable
       state={state}
       count={entries.length}
-      nouns={["audit log entry", "audit log entries"]}
+      noun="entries"
       busy={refreshing}
-      empty={
-        <EmptyState
-          title={filtered ? "No entry matches these filters." : "The audit log is empty."}
-        />
-      }
-      head={["When", "Action", "Who", "Target", "Address", "Details"]}
+      empty={<EmptyState title={filtered ? t("admin.audit.noMatch") : t("admin.audit.empty")} />}
+      head={[when, action, who, target, address, details]}
     >
       {entries.map((e) => (
         <tr key={e.id}>
-          <td data-label="When">
-            <time dateTime={e.at}>{formatTime(e.at)}</time>
+          <td data-label={when}>
+            <time dateTime={e.at}>{formats.dayTime(e.at)}</time>
           </td>
-          <td data-label="Action">{auditActionLabel(e.action)}</td>
-          <td data-label="Who">
+          <td data-label={action}>{auditActionLabel(e.action)}</td>
+          <td data-label={who}>
             <Person
               name={e.actorName}
               email={e.actorEmail}
-              none={e.actorId ? "A deleted account" : "System (command line)"}
+              none={e.actorId ? t("admin.audit.deleted") : t("admin.audit.system")}
             />
           </td>
-          <td data-label="Target">
+          <td data-label={target}>
             {e.targetName || e.targetEmail ? (
               <Person name={e.targetName} email={e.targetEmail} none="—" />
             ) : e.target ? (
-              <span className="muted">{e.target === e.actorId ? "Themselves" : "A record"}</span>
+              <span className="muted">
+                {e.target === e.actorId ? t("admin.audit.themselves") : t("admin.audit.record")}
+              </span>
             ) : (
               "—"
             )}
           </td>
-          <td className="admin-mono" data-label="Address">
+          <td className="admin-mono" data-label={address}>
             {e.ip ?? "—"}
           </td>
-          <td data-label="Details">
+          <td data-label={details}>
             <Details details={e.details} names={e.names} />
           </td>
         </tr>

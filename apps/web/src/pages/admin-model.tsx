@@ -1,13 +1,15 @@
 import { PageHeader } from "../components/page-header.tsx";
 import { ModelView } from "../features/model/model-view.tsx";
+import { useIntl } from "../i18n/intl.tsx";
 
 // /admin/model (issue 30): the model learns from its school, behind an evaluation gate.
 export default function AdminModelPage() {
+  const intl = useIntl();
   return (
     <div className="stack">
       <PageHeader
-        title="Model"
-        description="The grade model in use, candidates trained on this school's recorded outcomes, and the gate each must pass before it replaces the model in use. Every version is kept for a one-click rollback."
+        title={intl.formatMessage({ id: "admin.model.title" })}
+        description={intl.formatMessage({ id: "admin.model.description" })}
       />
       <ModelView />
     </div>

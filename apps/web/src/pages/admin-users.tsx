@@ -1,6 +1,5 @@
-import { type AdminUser, adminMessages } from "@gradecast/contract/admin";
-import { formatDay } from "@gradecast/contract/dates";
-import { type Role, roleLabels, roles } from "@gradecast/contract/roles";
+import type { AdminUser } from "@gradecast/contract/admin";
+import { type Role, roles } from "@gradecast/contract/roles";
 import { type FormEvent, type ReactNode, useState } from "react";
 import { useSession } from "../auth/session.tsx";
 import { Alert } from "../components/alert.tsx";
@@ -10,6 +9,7 @@ import { EmptyState } from "../components/empty-state.tsx";
 import { Field } from "../components/field.tsx";
 import { PageHeader } from "../components/page-header.tsx";
 import { Select } from "../components/select.tsx";
+import { useFormats } from "../components/use-formats.ts";
 import { useReauth } from "../features/account-security/reauth.tsx";
 import { AdminFilters } from "../features/admin/admin-filters.tsx";
 import { useUserActions, useUserList } from "../features/admin/api.ts";
@@ -17,22 +17,24 @@ import { InviteTeacher } from "../features/admin/invite-teacher.tsx";
 import { PagedTable } from "../features/admin/paged-table.tsx";
 import { requestDeletion } from "../features/privacy/api.ts";
 import "../features/admin/admin.css";
+import { type PageIntl, useIntl } from "../i18n/intl.tsx";
 
 // /admin/users (issue 8): find accounts by name or email, see role, verification and creation
 // date, change a role, approve or reject a pending teacher, disable or re-enable an account, and send a
 // password-reset email; end all of a user's sessions, reset their two-step login (issue 18).
 // Every change asks first; its error shows in the dialog that asked.
 
+const roleKeys = {
+  student: "admin.users.role.student",
+  teacher: "admin.users.role.teacher",
+  admin: "admin.users.role.admin",
+} as const;
 // In a sentence, as the approval says it: "is now a teacher".
-const roleInSentence: Record<Role, string> = {
-  student: "a student",
-  teacher: "a teacher",
-  admin: "an admin",
-};
-
-function formatDate(iso: string): string {
-  return formatDay(iso);
-}
+const roleInSentence = {
+  student: "admin.users.roleIn.student",
+  teacher: "admin.users.roleIn.teacher",
+  admin: "admin.users.roleIn.admin",
+} as const;
 
 type Pending =
   | { kind: "role"; user: AdminUser }
@@ -55,6 +57,8 @@ export default function AdminUsers() {
   const [notice, setNotice] = useState("");
   const list = useUserList(search, pendingOnly, reviewOnly);
   const users = list.data?.pages.flatMap((p) => p.items) ?? [];
+  const intl = useIntl();
+  const t = (id: string) => intl.formatMessage({ id });
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -70,14 +74,11 @@ export default function AdminUsers() {
 
   return (
     <div className="stack">
-      <PageHeader
-        title="Users"
-        description="Every account: search, change a role, approve or reject teachers, disable or re-enable a user, send a password reset, log a user out everywhere, reset their two-step login."
-      />
+      <PageHeader title={t("admin.users.title")} description={t("admin.users.description")} />
       <AdminFilters
-        label="Search users"
+        label={t("admin.users.search")}
         onSubmit={submit}
-        submitLabel="Search"
+        submitLabel={t("admin.users.searchButton")}
         onClear={
           search
             ? () => {
@@ -88,7 +89,7 @@ export default function AdminUsers() {
         }
       >
         <Field
-          label="Search by name or email"
+          label={t("admin.users.searchLabel")}
           type="search"
           value={draft}
           onChange={(e) => setDraft(e.target.value)}
@@ -100,7 +101,7 @@ export default function AdminUsers() {
             checked={pendingOnly}
             onChange={(e) => setPendingOnly(e.target.checked)}
           />
-          Only teachers waiting for approval
+          {t("admin.users.pendingOnly")}
         </label>
         <label className="admin-check">
           <input
@@ -109,11 +110,10 @@ export default function AdminUsers() {
             onChange={(e) => setReviewOnly(e.target.checked)}
             aria-describedby="review-hint"
           />
-          Only teachers who registered themselves, to review
+          {t("admin.users.reviewOnly")}
         </label>
         <p className="field-hint" id="review-hint">
-          Teachers who signed up on their own before approval was required, and whom no admin has
-          approved or changed since. Keep them as teachers, or make them students.
+          {t("admin.users.reviewHint")}
         </p>
       </AdminFilters>
       <Alert tone="success" className="admin-notice">
@@ -130,11 +130,9 @@ export default function AdminUsers() {
         }}
         empty={
           search || pendingOnly || reviewOnly ? (
-            <EmptyState title="No account matches.">
-              Try part of the name or of the email address.
-            </EmptyState>
+            <EmptyState title={t("admin.users.noMatch")}>{t("admin.users.noMatchHint")}</EmptyState>
           ) : (
-            <EmptyState title="No accounts yet." />
+            <EmptyState title={t("admin.users.none")} />
           )
         }
       />
@@ -161,36 +159,38 @@ interface RowAction {
 }
 
 /** What a row of the table offers for the account `u`. */
-function rowActions(u: AdminUser, meId: string | undefined): RowAction[] {
+function rowActions(u: AdminUser, meId: string | undefined, intl: PageIntl): RowAction[] {
+  const t = (id: string) => intl.formatMessage({ id });
+  const named = (id: string) => intl.formatMessage({ id }, { name: u.name });
   const actions: RowAction[] = [];
   if (u.pendingRole === "teacher") {
     actions.push(
       {
         kind: "approve",
-        label: "Approve as teacher",
-        name: `Approve as teacher: ${u.name}`,
+        label: t("admin.users.approve"),
+        name: named("admin.users.approveName"),
         variant: "primary",
       },
       {
         kind: "reject",
-        label: "Reject",
-        name: `Reject teacher request: ${u.name}`,
+        label: t("admin.users.reject"),
+        name: named("admin.users.rejectName"),
         variant: "secondary",
       },
     );
   }
   actions.push({
     kind: "role",
-    label: "Change role",
-    name: `Change role of ${u.name}`,
+    label: t("admin.users.changeRole"),
+    name: named("admin.users.changeRoleName"),
     variant: "secondary",
     guarded: true,
   });
   if (u.disabled) {
     actions.push({
       kind: "enable",
-      label: "Re-enable",
-      name: `Re-enable ${u.name}`,
+      label: t("admin.users.enable"),
+      name: named("admin.users.enableName"),
       variant: "secondary",
     });
     return actions;
@@ -198,15 +198,15 @@ function rowActions(u: AdminUser, meId: string | undefined): RowAction[] {
   actions.push(
     {
       kind: "disable",
-      label: "Disable",
-      name: `Disable ${u.name}`,
+      label: t("admin.users.disable"),
+      name: named("admin.users.disableName"),
       variant: "danger",
       guarded: true,
     },
     {
       kind: "reset",
-      label: "Send password reset",
-      name: `Send password reset to ${u.name}`,
+      label: t("admin.users.reset"),
+      name: named("admin.users.resetName"),
       variant: "ghost",
     },
   );
@@ -215,20 +215,20 @@ function rowActions(u: AdminUser, meId: string | undefined): RowAction[] {
     actions.push(
       {
         kind: "sessions",
-        label: "Log out everywhere",
-        name: `Log out everywhere: ${u.name}`,
+        label: t("admin.users.sessions"),
+        name: named("admin.users.sessionsName"),
         variant: "ghost",
       },
       {
         kind: "mfa",
-        label: "Reset two-step login",
-        name: `Reset two-step login of ${u.name}`,
+        label: t("admin.users.mfa"),
+        name: named("admin.users.mfaName"),
         variant: "ghost",
       },
       {
         kind: "delete",
-        label: "Delete account",
-        name: `Delete the account of ${u.name}`,
+        label: t("admin.users.delete"),
+        name: named("admin.users.deleteName"),
         variant: "danger",
         guarded: true,
       },
@@ -255,6 +255,7 @@ function RowActions({
   why: string | undefined;
   onAction: (action: Pending) => void;
 }) {
+  const intl = useIntl();
   const button = (a: RowAction) => (
     <Button
       key={a.kind}
@@ -278,13 +279,14 @@ function RowActions({
       {inSight.map(button)}
       <details className="admin-menu">
         <summary className="btn btn-secondary">
-          Manage<span className="visually-hidden"> {user.name}</span>
+          {intl.formatMessage({ id: "admin.users.manage" })}
+          <span className="visually-hidden"> {user.name}</span>
         </summary>
         <div className="admin-menu-items">
           {inMenu.map(button)}
           {why ? (
             <p className="muted admin-note" id={why}>
-              {adminMessages.lastAdmin}
+              {intl.formatMessage({ id: "admin.users.lastAdmin" })}
             </p>
           ) : null}
         </div>
@@ -309,14 +311,26 @@ function UserTable({
   empty: ReactNode;
 }) {
   const activeAdmins = state.data?.pages[0]?.activeAdminCount ?? 0;
+  const intl = useIntl();
+  const t = (id: string) => intl.formatMessage({ id });
+  const formats = useFormats();
+  const column = {
+    name: t("admin.users.col.name"),
+    email: t("admin.users.col.email"),
+    role: t("admin.users.col.role"),
+    verified: t("admin.users.col.verified"),
+    created: t("admin.users.col.created"),
+    status: t("admin.users.col.status"),
+    actions: t("admin.users.col.actions"),
+  };
   return (
     <PagedTable
       state={state}
       count={users.length}
-      nouns={["account", "accounts"]}
+      noun="accounts"
       busy={searching}
       empty={empty}
-      head={["Name", "Email", "Role", "Email verified", "Created", "Status", "Actions"]}
+      head={Object.values(column)}
     >
       {users.map((u) => {
         // The server refuses to demote or disable the last active admin: say so here.
@@ -324,40 +338,42 @@ function UserTable({
         const why = lastAdmin ? `last-admin-${u.uid}` : undefined;
         return (
           <tr key={u.uid} className={u.disabled ? "admin-row-disabled" : undefined}>
-            <th scope="row" data-label="Name">
+            <th scope="row" data-label={column.name}>
               {u.name}
-              {u.uid === meId ? <span className="muted"> (you)</span> : null}
+              {u.uid === meId ? <span className="muted"> {t("admin.users.you")}</span> : null}
             </th>
-            <td className="admin-email" data-label="Email">
+            <td className="admin-email" data-label={column.email}>
               {u.email}
             </td>
-            <td data-label="Role">
+            <td data-label={column.role}>
               <span className="admin-tags">
-                {roleLabels[u.role]}
-                {u.pendingRole ? <span className="tag tag-warn">Wants to be a teacher</span> : null}
+                {t(roleKeys[u.role])}
+                {u.pendingRole ? (
+                  <span className="tag tag-warn">{t("admin.users.wantsTeacher")}</span>
+                ) : null}
               </span>
             </td>
-            <td data-label="Email verified">
+            <td data-label={column.verified}>
               {u.emailVerified ? (
-                <span className="tag tag-ok">Verified</span>
+                <span className="tag tag-ok">{t("admin.users.verified")}</span>
               ) : (
-                <span className="tag tag-warn">Not verified</span>
+                <span className="tag tag-warn">{t("admin.users.notVerified")}</span>
               )}
             </td>
-            <td data-label="Created">
-              <time dateTime={u.createdAt}>{formatDate(u.createdAt)}</time>
+            <td data-label={column.created}>
+              <time dateTime={u.createdAt}>{formats.day(u.createdAt)}</time>
             </td>
-            <td data-label="Status">
+            <td data-label={column.status}>
               {u.disabled ? (
-                <span className="tag tag-danger">Disabled</span>
+                <span className="tag tag-danger">{t("admin.users.disabled")}</span>
               ) : (
-                <span className="tag tag-ok">Active</span>
+                <span className="tag tag-ok">{t("admin.users.active")}</span>
               )}
             </td>
-            <td data-label="Actions">
+            <td data-label={column.actions}>
               <RowActions
                 user={u}
-                actions={rowActions(u, meId)}
+                actions={rowActions(u, meId, intl)}
                 lastAdmin={lastAdmin}
                 why={why}
                 onAction={onAction}
@@ -394,6 +410,11 @@ function ActionDialog({
   const [role, setRole] = useState<Role>(user.role);
   const [reason, setReason] = useState("");
   const who = `${user.name} (${user.email})`;
+  const intl = useIntl();
+  const formats = useFormats();
+  const say = (id: string, values: Record<string, string> = {}) =>
+    intl.formatMessage({ id }, { name: user.name, who, email: user.email, ...values });
+  const roleIn = (r: Role) => say(roleInSentence[r]);
   // A role change needs a sign-in or a password confirmation in the last 10 minutes.
   const reauth = useReauth();
   const changeRole = async (next: Role) => {
@@ -409,105 +430,77 @@ function ActionDialog({
   // two-step login ask for re-authentication first when the server wants it (reauth.run).
   const asks: Record<Pending["kind"], Ask> = {
     role: {
-      title: `Change the role of ${user.name}`,
-      confirmLabel: "Change role",
+      title: say("admin.users.role.title"),
+      confirmLabel: say("admin.users.changeRole"),
       body: (
         <>
-          <p>
-            {who} is {roleInSentence[user.role]}. The new role applies to their next request; pages
-            they can no longer use show a "not allowed" screen.
-          </p>
+          <p>{say("admin.users.role.body", { role: roleIn(user.role) })}</p>
           <Select
-            label="New role"
+            label={say("admin.users.role.new")}
             value={role}
             onChange={(e) => setRole(e.target.value as Role)}
-            options={roles.map((r) => ({ value: r, label: roleLabels[r] }))}
+            options={roles.map((r) => ({ value: r, label: say(roleKeys[r]) }))}
           />
         </>
       ),
       confirm: async () => {
         const changed = await changeRole(role);
-        return [`${user.name} is now ${roleInSentence[changed.role]}.`, changed];
+        return [say("admin.users.role.done", { role: roleIn(changed.role) }), changed];
       },
     },
     approve: {
-      title: `Approve ${user.name} as teacher?`,
-      confirmLabel: "Approve as teacher",
-      body: (
-        <p>
-          {who} asked for a teacher account. As a teacher they can file and read student reports.
-        </p>
-      ),
-      confirm: async () => [`${user.name} is now a teacher.`, await changeRole("teacher")],
+      title: say("admin.users.approve.title"),
+      confirmLabel: say("admin.users.approve"),
+      body: <p>{say("admin.users.approve.body")}</p>,
+      confirm: async () => [say("admin.users.approve.done"), await changeRole("teacher")],
     },
     reject: {
-      title: `Reject ${user.name}'s teacher request?`,
-      confirmLabel: "Reject request",
+      title: say("admin.users.reject.title"),
+      confirmLabel: say("admin.users.reject.confirm"),
       variant: "danger",
-      body: (
-        <p>
-          {who} asked for a teacher account. Rejected, the account stays a student's and the request
-          is no longer waiting; it is written to the audit log.
-        </p>
-      ),
+      body: <p>{say("admin.users.reject.body")}</p>,
       confirm: async () => {
         let changed: AdminUser | undefined;
         await reauth.run(async () => {
           changed = await rejectTeacher(user.uid);
         });
-        return [`${user.name}'s teacher request was rejected.`, changed];
+        return [say("admin.users.reject.done"), changed];
       },
     },
     disable: {
-      title: `Disable ${user.name}?`,
-      confirmLabel: "Disable account",
+      title: say("admin.users.disable.title"),
+      confirmLabel: say("admin.users.disable.confirm"),
       variant: "danger",
-      body: (
-        <p>
-          {who} will be logged out everywhere at once and cannot log in until the account is
-          re-enabled. Their reports and records are kept.
-        </p>
-      ),
+      body: <p>{say("admin.users.disable.body")}</p>,
       confirm: async () => [
-        `${user.name}'s account is disabled.`,
+        say("admin.users.disable.done"),
         await updateUser(user.uid, { disabled: true }),
       ],
     },
     enable: {
-      title: `Re-enable ${user.name}?`,
-      confirmLabel: "Re-enable account",
-      body: <p>{who} will be able to log in again with their password.</p>,
+      title: say("admin.users.enable.title"),
+      confirmLabel: say("admin.users.enable.confirm"),
+      body: <p>{say("admin.users.enable.body")}</p>,
       confirm: async () => [
-        `${user.name}'s account is enabled again.`,
+        say("admin.users.enable.done"),
         await updateUser(user.uid, { disabled: false }),
       ],
     },
     sessions: {
-      title: `Log out ${user.name} everywhere?`,
-      confirmLabel: "End all sessions",
+      title: say("admin.users.sessions.title"),
+      confirmLabel: say("admin.users.sessions.confirm"),
       variant: "danger",
-      body: (
-        <p>
-          Every session of {who} ends at once, on every device: their next action there asks them to
-          log in again. Their password does not change.
-        </p>
-      ),
+      body: <p>{say("admin.users.sessions.body")}</p>,
       confirm: async () => {
         await endAllSessions(user.uid);
-        return [`${user.name} is logged out on every device.`];
+        return [say("admin.users.sessions.done")];
       },
     },
     mfa: {
-      title: `Reset two-step login of ${user.name}?`,
-      confirmLabel: "Reset two-step login",
+      title: say("admin.users.mfa.title"),
+      confirmLabel: say("admin.users.mfa"),
       variant: "danger",
-      body: (
-        <p>
-          For someone who lost their authenticator and recovery codes: {who} then signs in with
-          their password alone{user.role === "admin" ? " and must set it up again first" : ""}. Make
-          sure it is really them who asked.
-        </p>
-      ),
+      body: <p>{say("admin.users.mfa.body", { admin: user.role === "admin" ? "yes" : "no" })}</p>,
       confirm: async () => {
         let message = "";
         await reauth.run(async () => {
@@ -517,19 +510,15 @@ function ActionDialog({
       },
     },
     delete: {
-      title: `Delete the account of ${user.name}?`,
-      confirmLabel: "Delete account",
+      title: say("admin.users.delete.title"),
+      confirmLabel: say("admin.users.delete"),
       variant: "danger",
       body: (
         <>
-          <p>
-            Only when {who} asked for it. They are logged out everywhere; after the grace period
-            their data is removed everywhere (Data protection page). Signing in before then cancels
-            it.
-          </p>
+          <p>{say("admin.users.delete.body")}</p>
           <Field
-            label="Their request"
-            hint="How and when they asked (kept until the purge, not in the audit log)."
+            label={say("admin.users.delete.request")}
+            hint={say("admin.users.delete.requestHint")}
             required
             maxLength={500}
             value={reason}
@@ -542,21 +531,16 @@ function ActionDialog({
         await reauth.run(async () => {
           due = (await requestDeletion(user.uid, reason)).dueAt;
         });
-        return [`${user.name}'s account will be deleted on ${formatDay(due)}.`];
+        return [say("admin.users.delete.done", { day: formats.day(due) })];
       },
     },
     reset: {
-      title: `Send a password reset to ${user.name}?`,
-      confirmLabel: "Send reset email",
-      body: (
-        <p>
-          {user.email} will receive a link to choose a new password. The link works once, for 30
-          minutes; their current password keeps working until they use it.
-        </p>
-      ),
+      title: say("admin.users.reset.title"),
+      confirmLabel: say("admin.users.reset.confirm"),
+      body: <p>{say("admin.users.reset.body")}</p>,
       confirm: async () => {
         await sendReset(user.uid);
-        return [`A password-reset email has been sent to ${user.email}.`];
+        return [say("admin.users.reset.done")];
       },
     },
   };

@@ -8,11 +8,36 @@ import { SkipLink } from "../components/skip-link.tsx";
 import { Spinner } from "../components/spinner.tsx";
 import { useFocusMainOnNavigate } from "../components/use-focus-main.ts";
 import { VerifyBanner } from "../components/verify-banner.tsx";
+import { useIntl } from "../i18n/intl.tsx";
 
 const NotAllowed = lazy(() => import("../components/not-allowed.tsx"));
 const PendingCount = lazy(() => import("../features/admin/pending-count.tsx"));
 const DeletionCancelled = lazy(() => import("../features/privacy/deletion-cancelled.tsx"));
 const NotificationBell = lazy(() => import("../features/notifications/bell.tsx"));
+
+// The sidebar's items by path (the contract's English labels), written out for the catalogue check.
+const sidebarKeys: Readonly<Record<string, string>> = {
+  "/dashboard": "frame.nav.dashboard",
+  "/profile": "frame.nav.profile",
+  "/student-input": "frame.nav.studentInput",
+  "/prediction": "frame.nav.prediction",
+  "/teacher-input": "frame.nav.teacherInput",
+  "/student-dashboard": "frame.nav.studentDashboard",
+  "/teacher-dashboard": "frame.nav.teacherDashboard",
+  "/classes": "frame.nav.classes",
+  "/evaluation": "frame.nav.evaluation",
+  "/settings": "frame.nav.settings",
+  "/admin/users": "frame.nav.users",
+  "/admin/audit": "frame.nav.audit",
+  "/admin/data-protection": "frame.nav.dataProtection",
+  "/admin/model": "frame.nav.model",
+  "/admin/oneroster": "frame.nav.oneroster",
+};
+const roleKeys = {
+  student: "frame.role.student",
+  teacher: "frame.role.teacher",
+  admin: "frame.role.admin",
+} as const;
 
 /**
  * The frame of every app page: the product's sidebar filtered for the role by the
@@ -23,6 +48,8 @@ export function AppLayout() {
   const { user } = useSession();
   const logout = useLogout();
   const { pathname } = useLocation();
+  const intl = useIntl();
+  const t = (id: string) => intl.formatMessage({ id });
   const [menuOpen, setMenuOpen] = useState(false);
   const menuButton = useRef<HTMLButtonElement>(null);
   useFocusMainOnNavigate();
@@ -65,7 +92,7 @@ export function AppLayout() {
             </Suspense>
           ) : null}
           <Link to="/help" className="topbar-link">
-            Help
+            {t("frame.help")}
           </Link>
           <button
             ref={menuButton}
@@ -75,11 +102,15 @@ export function AppLayout() {
             aria-controls="sidebar"
             onClick={() => setMenuOpen((open) => !open)}
           >
-            {menuOpen ? "Close menu" : "Menu"}
+            {menuOpen ? t("frame.closeMenu") : t("frame.menu")}
           </button>
         </div>
       </header>
-      <nav id="sidebar" className={menuOpen ? "sidebar sidebar-open" : "sidebar"} aria-label="Main">
+      <nav
+        id="sidebar"
+        className={menuOpen ? "sidebar sidebar-open" : "sidebar"}
+        aria-label={t("frame.main")}
+      >
         <ul className="sidebar-list">
           {items.map((item) => (
             <li key={item.path}>
@@ -90,7 +121,7 @@ export function AppLayout() {
                 end
                 onClick={() => setMenuOpen(false)}
               >
-                {item.label}
+                {sidebarKeys[item.path] ? t(sidebarKeys[item.path] as string) : item.label}
                 {item.path === "/admin/users" && user.role === "admin" && user.emailVerified ? (
                   <Suspense fallback={null}>
                     <PendingCount />
@@ -101,13 +132,16 @@ export function AppLayout() {
           ))}
           <li>
             <button type="button" className="sidebar-link sidebar-logout" onClick={logout}>
-              Logout
+              {t("frame.logout")}
             </button>
           </li>
         </ul>
         <p className="sidebar-user">
-          Logged in as <strong>{user.name}</strong>
-          <span className="role-badge">{user.role}</span>
+          {intl.formatMessage(
+            { id: "frame.loggedInAs" },
+            { name: user.name, strong: (chunks) => <strong>{chunks}</strong> },
+          )}
+          <span className="role-badge">{t(roleKeys[user.role])}</span>
         </p>
       </nav>
       <main id="main" className="app-main" tabIndex={-1}>
@@ -116,7 +150,7 @@ export function AppLayout() {
           <DeletionCancelled />
         </Suspense>
         <RouteErrorBoundary>
-          <Suspense fallback={<Spinner label="Loading..." className="spinner-page" />}>
+          <Suspense fallback={<Spinner label={t("frame.loading")} className="spinner-page" />}>
             {allowed ? <Outlet /> : <NotAllowed />}
           </Suspense>
         </RouteErrorBoundary>

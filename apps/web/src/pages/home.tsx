@@ -7,12 +7,15 @@ import { SkipLink } from "../components/skip-link.tsx";
 import { useFocusMainOnNavigate } from "../components/use-focus-main.ts";
 import { VerifyBanner } from "../components/verify-banner.tsx";
 import DeletionCancelled from "../features/privacy/deletion-cancelled.tsx";
+import { useIntl } from "../i18n/intl.tsx";
 
 /** The landing page after login: the nav bar and Get Started. */
 export default function Home() {
   const { user } = useSession();
   const logout = useLogout();
-  useDocumentTitle("Home");
+  const intl = useIntl();
+  const t = (id: string) => intl.formatMessage({ id });
+  useDocumentTitle(t("frame.home.home"));
   useFocusMainOnNavigate();
   return (
     <div className="home-shell">
@@ -22,15 +25,15 @@ export default function Home() {
           <span className="brand-mark" aria-hidden="true" />
           Gradecast
         </span>
-        <nav aria-label="Main" className="home-nav">
+        <nav aria-label={t("frame.main")} className="home-nav">
           <NavLink to="/Home" caseSensitive end>
-            Home
+            {t("frame.home.home")}
           </NavLink>
-          <NavLink to="/dashboard">Dashboard</NavLink>
-          <NavLink to="/about">About Us</NavLink>
-          <NavLink to="/contact">Contact Us</NavLink>
+          <NavLink to="/dashboard">{t("frame.nav.dashboard")}</NavLink>
+          <NavLink to="/about">{t("frame.home.about")}</NavLink>
+          <NavLink to="/contact">{t("frame.home.contact")}</NavLink>
           <button type="button" className="nav-button" onClick={logout}>
-            Logout
+            {t("frame.logout")}
           </button>
         </nav>
       </header>
@@ -38,14 +41,15 @@ export default function Home() {
         <VerifyBanner />
         <DeletionCancelled />
         <section className="hero">
-          <h1 className="hero-title">See how learning is going, early enough to act.</h1>
+          <h1 className="hero-title">{t("frame.home.title")}</h1>
           <p className="hero-text">
-            {user ? `Welcome, ${user.name}. ` : ""}
-            Gradecast brings teacher reports, a student questionnaire with a predicted final score,
-            and an analytics report together in one place.
+            {user
+              ? `${intl.formatMessage({ id: "frame.home.welcome" }, { name: user.name })} `
+              : ""}
+            {t("frame.home.text")}
           </p>
           <ButtonLink to="/dashboard" className="btn-large">
-            Get Started
+            {t("frame.home.start")}
           </ButtonLink>
         </section>
       </main>

@@ -1,5 +1,4 @@
 import { reasonText } from "@gradecast/contract/class-risk";
-import { formatScore } from "@gradecast/contract/score";
 import { Link } from "react-router";
 import { ErrorAlert } from "../components/alert.tsx";
 import { Button } from "../components/button.tsx";
@@ -8,25 +7,37 @@ import { EmptyState } from "../components/empty-state.tsx";
 import { errorMessage } from "../components/error-state.tsx";
 import { PageHeader } from "../components/page-header.tsx";
 import { QueryView } from "../components/query-view.tsx";
+import { useFormats } from "../components/use-formats.ts";
 import { useMarkRead, useNotifications } from "../features/notifications/api.ts";
 import "../features/notifications/notifications.css";
+import { useIntl } from "../i18n/intl.tsx";
 
 // The caller's notifications (issue 32): a student's risk crossing for their class's teachers
 // (with the reasons the risk list shows), a report or a record change for the student. Unread
 // ones are marked; "Mark all read" clears the count in the header.
+// Every part in numbers, as toLocaleString() writes a date and time.
+const numericTime = {
+  year: "numeric",
+  month: "numeric",
+  day: "numeric",
+  hour: "numeric",
+  minute: "numeric",
+  second: "numeric",
+} as const;
+
 export default function Notifications() {
   const list = useNotifications();
   const markRead = useMarkRead();
+  const intl = useIntl();
+  const t = (id: string) => intl.formatMessage({ id });
+  const formats = useFormats();
   return (
     <div className="stack">
-      <PageHeader
-        title="Notifications"
-        description="When a student of your classes crosses into or out of the risk list, and news about your own predictions and reports. Choose an email digest on your Profile page."
-      />
-      <QueryView query={list} loading="Loading your notifications...">
+      <PageHeader title={t("notifications.title")} description={t("notifications.description")} />
+      <QueryView query={list} loading={t("notifications.loading")}>
         {(data) => (
           <Card
-            title={`${data.unread} unread`}
+            title={intl.formatMessage({ id: "notifications.unread" }, { count: data.unread })}
             actions={
               data.unread > 0 ? (
                 <Button
@@ -34,15 +45,15 @@ export default function Notifications() {
                   loading={markRead.isPending}
                   onClick={() => markRead.mutate({ all: true })}
                 >
-                  Mark all read
+                  {t("notifications.markAllRead")}
                 </Button>
               ) : null
             }
           >
             <ErrorAlert message={markRead.isError ? errorMessage(markRead.error) : null} />
             {data.items.length === 0 ? (
-              <EmptyState title="No notifications yet">
-                You will be told here when something needs your attention.
+              <EmptyState title={t("notifications.empty.title")}>
+                {t("notifications.empty.text")}
               </EmptyState>
             ) : (
               <ul className="notification-list">
@@ -52,7 +63,9 @@ export default function Notifications() {
                     className={n.readAt ? "notification" : "notification notification-unread"}
                   >
                     <p className="notification-title">
-                      {n.readAt ? null : <span className="tag tag-warn">New</span>}{" "}
+                      {n.readAt ? null : (
+                        <span className="tag tag-warn">{t("notifications.new")}</span>
+                      )}{" "}
                       {n.class && (n.kind === "risk_up" || n.kind === "risk_down") ? (
                         <Link to={`/classes/${n.class.id}`}>{n.title}</Link>
                       ) : (
@@ -61,21 +74,30 @@ export default function Notifications() {
                     </p>
                     {n.prediction !== null && (n.kind === "risk_up" || n.kind === "risk_down") ? (
                       <p className="muted">
-                        Predicted final {formatScore(n.prediction)}
+                        {intl.formatMessage(
+                          { id: "notifications.predicted" },
+                          { score: formats.score(n.prediction) },
+                        )}
                         {n.reasons.length > 0
-                          ? ` · Reasons: ${n.reasons.map(reasonText).join("; ")}`
+                          ? ` · ${intl.formatMessage(
+                              { id: "notifications.reasons" },
+                              { reasons: n.reasons.map(reasonText).join("; ") },
+                            )}`
                           : ""}
                       </p>
                     ) : null}
                     <p className="muted small">
-                      {new Date(n.createdAt).toLocaleString()}{" "}
+                      {intl.formatDate(n.createdAt, numericTime)}{" "}
                       {n.readAt ? null : (
                         <Button
                           variant="ghost"
                           onClick={() => markRead.mutate({ ids: [n.id] })}
-                          aria-label={`Mark read: ${n.title}`}
+                          aria-label={intl.formatMessage(
+                            { id: "notifications.markReadLabel" },
+                            { title: n.title },
+                          )}
                         >
-                          Mark read
+                          {t("notifications.markRead")}
                         </Button>
                       )}
                     </p>

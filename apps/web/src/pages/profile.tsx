@@ -1,5 +1,3 @@
-import { messages } from "@gradecast/contract/messages";
-import { roleLabels } from "@gradecast/contract/roles";
 import { lazy, Suspense } from "react";
 import { useFreshUser } from "../auth/session.tsx";
 import { Card } from "../components/card.tsx";
@@ -12,34 +10,43 @@ import { useIntl } from "../i18n/intl.tsx";
 // Issue 32: the digest choice, loaded with its query code only here.
 const DigestSetting = lazy(() => import("../features/notifications/digest-setting.tsx"));
 
+const roleKeys = {
+  student: "account.role.student",
+  teacher: "account.role.teacher",
+  admin: "account.role.admin",
+} as const;
+
 export default function Profile() {
   const user = useFreshUser();
   const intl = useIntl();
+  const t = (id: string) => intl.formatMessage({ id });
   return (
     <div className="stack narrow">
-      <PageHeader title="Profile" />
+      <PageHeader title={t("account.profile.title")} />
       {user ? (
-        <Card title="Your account">
+        <Card title={t("account.profile.yourAccount")}>
           <Facts
             className="details"
             facts={[
-              ["Name", user.name],
+              [t("account.profile.name"), user.name],
               [
-                "Email",
+                t("account.profile.email"),
                 <>
                   {user.email}{" "}
                   <span className={user.emailVerified ? "tag tag-ok" : "tag tag-warn"}>
-                    {user.emailVerified ? "verified" : "not verified"}
+                    {user.emailVerified
+                      ? t("account.profile.verified")
+                      : t("account.profile.notVerified")}
                   </span>
                 </>,
               ],
-              ["Role", roleLabels[user.role]],
-              ["UID", <code key="uid">{user.uid}</code>],
+              [t("account.profile.role"), t(roleKeys[user.role])],
+              [t("account.profile.uid"), <code key="uid">{user.uid}</code>],
             ]}
           />
         </Card>
       ) : (
-        <Spinner label={messages.loadingUser} />
+        <Spinner label={t("messages.loadingUser")} />
       )}
       {user ? (
         <Card title={intl.formatMessage({ id: "language.profileTitle" })}>
@@ -48,7 +55,7 @@ export default function Profile() {
         </Card>
       ) : null}
       {user?.emailVerified ? (
-        <Suspense fallback={<Spinner label="Loading your digest setting..." />}>
+        <Suspense fallback={<Spinner label={t("account.profile.loadingDigest")} />}>
           <DigestSetting />
         </Suspense>
       ) : null}

@@ -1,5 +1,3 @@
-import { securityMessages } from "@gradecast/contract/account-security";
-import { messages } from "@gradecast/contract/messages";
 import { passwordLimits } from "@gradecast/contract/password-limits";
 import { type ChangeEvent, type FormEvent, useEffect, useState } from "react";
 import { ApiError } from "../api/client.ts";
@@ -19,13 +17,14 @@ import { MfaCard } from "../features/account-security/mfa-card.tsx";
 import { useReauth } from "../features/account-security/reauth.tsx";
 import { SessionsCard } from "../features/account-security/sessions-card.tsx";
 import { YourDataCard } from "../features/privacy/your-data-card.tsx";
+import { useIntl } from "../i18n/intl.tsx";
 
 /** With the messages that go beside the fields. */
 type Outcome = AlertOutcome & { fields?: Partial<Record<string, string>> };
 
-function failure(err: unknown, fieldNames: readonly string[]): Outcome {
+function failure(err: unknown, fieldNames: readonly string[], noUser: string): Outcome {
   if (err instanceof ApiError && err.status === 401 && err.code !== "invalid_credentials") {
-    return { ok: false, text: messages.noUserLoggedIn };
+    return { ok: false, text: noUser };
   }
   const { fields, message } = formErrors(err, fieldNames);
   return { ok: false, text: message, fields };
@@ -60,6 +59,9 @@ function useMfaRequired(signedIn: boolean): boolean {
 
 export default function Settings() {
   const { user } = useSession();
+  const intl = useIntl();
+  const t = (id: string) => intl.formatMessage({ id });
+  const noUser = t("messages.noUserLoggedIn");
   const [name, setName] = useState(user?.name ?? "");
   const [nameOutcome, setNameOutcome] = useState<Outcome | null>(null);
   const [currentPassword, setCurrentPassword] = useState("");
@@ -80,7 +82,7 @@ export default function Settings() {
     event.preventDefault();
     setNameOutcome(null);
     setPasswordOutcome(null);
-    if (!user) setOutcome({ ok: false, text: messages.noUserLoggedIn });
+    if (!user) setOutcome({ ok: false, text: noUser });
     return Boolean(user);
   }
 
@@ -89,9 +91,9 @@ export default function Settings() {
     savingName.mutate(name, {
       onSuccess: (updated) => {
         setName(updated.name);
-        setNameOutcome({ ok: true, text: messages.nameUpdated });
+        setNameOutcome({ ok: true, text: t("messages.nameUpdated") });
       },
-      onError: (err) => setNameOutcome(failure(err, ["name"])),
+      onError: (err) => setNameOutcome(failure(err, ["name"], noUser)),
     });
   }
 
@@ -103,9 +105,10 @@ export default function Settings() {
         onSuccess: () => {
           setCurrentPassword("");
           setNewPassword("");
-          setPasswordOutcome({ ok: true, text: messages.passwordUpdated });
+          setPasswordOutcome({ ok: true, text: t("messages.passwordUpdated") });
         },
-        onError: (err) => setPasswordOutcome(failure(err, ["currentPassword", "newPassword"])),
+        onError: (err) =>
+          setPasswordOutcome(failure(err, ["currentPassword", "newPassword"], noUser)),
       },
     );
   }
@@ -113,23 +116,27 @@ export default function Settings() {
   return (
     <div className="stack narrow">
       <PageHeader
-        title="Settings"
-        description="Change the name others see, your password and your email address, turn on two-step login, and see where you are logged in."
+        title={t("account.settings.title")}
+        description={t("account.settings.description")}
       />
       {!user ? (
         <Alert tone="error">
-          <p>{messages.noUserLoggedIn}</p>
+          <p>{noUser}</p>
         </Alert>
       ) : null}
       {user && mfaRequired ? (
-        <Alert tone="warning" title="Turn on two-step login first" id="mfa-required">
-          <p>{securityMessages.mfaRequiredNotice}</p>
+        <Alert tone="warning" title={t("account.settings.mfaFirst")} id="mfa-required">
+          <p>{t("account.settings.mfaRequiredNotice")}</p>
         </Alert>
       ) : null}
       {user && mfaFirst ? <MfaCard /> : null}
-      <FormCard title="Update name" onSubmit={onName} saving={savingName.isPending}>
+      <FormCard
+        title={t("account.settings.updateName")}
+        onSubmit={onName}
+        saving={savingName.isPending}
+      >
         <Field
-          label="New name"
+          label={t("account.settings.newName")}
           name="name"
           autoComplete="name"
           required
@@ -141,23 +148,26 @@ export default function Settings() {
         <OutcomeAlert outcome={nameOutcome} />
       </FormCard>
       <FormCard
-        title="Change password"
+        title={t("account.settings.changePassword")}
         onSubmit={onPassword}
         saving={savingPassword.isPending}
         after={reauth.dialog}
       >
         <PasswordField
-          label="Current password"
+          label={t("account.settings.currentPassword")}
           name="currentPassword"
           value={currentPassword}
           onChange={typing(setCurrentPassword, setNameOutcome)}
           error={passwordOutcome?.fields?.currentPassword}
         />
         <PasswordField
-          label="New password"
+          label={t("account.settings.newPassword")}
           name="newPassword"
           fresh
-          hint={`At least ${passwordLimits.min} characters. Other devices are logged out.`}
+          hint={intl.formatMessage(
+            { id: "account.settings.newPasswordHint" },
+            { min: passwordLimits.min },
+          )}
           value={newPassword}
           onChange={typing(setNewPassword, setNameOutcome)}
           error={passwordOutcome?.fields?.newPassword}

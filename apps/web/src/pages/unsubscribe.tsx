@@ -1,4 +1,3 @@
-import { alertMessages } from "@gradecast/contract/alerts";
 import { useMutation } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { Link, useSearchParams } from "react-router";
@@ -8,6 +7,7 @@ import { AuthCard } from "../components/auth-card.tsx";
 import { Button } from "../components/button.tsx";
 import { errorMessage } from "../components/error-state.tsx";
 import { Spinner } from "../components/spinner.tsx";
+import { useIntl } from "../i18n/intl.tsx";
 
 /**
  * The target of the digest's unsubscribe link: /unsubscribe?token=… One click: opening the link
@@ -17,6 +17,8 @@ import { Spinner } from "../components/spinner.tsx";
  */
 export default function Unsubscribe() {
   const [params] = useSearchParams();
+  const intl = useIntl();
+  const t = (id: string) => intl.formatMessage({ id });
   const token = params.get("token") ?? "";
   const unsubscribe = useMutation({
     mutationFn: () => call("POST /api/unsubscribe", { body: { token } }),
@@ -27,14 +29,14 @@ export default function Unsubscribe() {
   }, [token, isIdle, mutate]);
 
   return (
-    <AuthCard title="Email digest">
+    <AuthCard title={t("notifications.digest.title")}>
       {!token ? (
         <Alert tone="error">
-          <p>This unsubscribe link is incomplete. Open the link from the email again.</p>
+          <p>{t("notifications.unsubscribe.incomplete")}</p>
         </Alert>
       ) : unsubscribe.isSuccess ? (
         <Alert tone="success">
-          <p>{alertMessages.unsubscribed}</p>
+          <p>{t("notifications.unsubscribe.done")}</p>
         </Alert>
       ) : unsubscribe.isError ? (
         <>
@@ -42,14 +44,17 @@ export default function Unsubscribe() {
             <p>{errorMessage(unsubscribe.error)}</p>
           </Alert>
           <Button variant="secondary" onClick={() => unsubscribe.mutate()}>
-            Try again
+            {t("notifications.unsubscribe.retry")}
           </Button>
         </>
       ) : (
-        <Spinner label="Turning the digest off..." />
+        <Spinner label={t("notifications.unsubscribe.turningOff")} />
       )}
       <p>
-        <Link to="/login">Log in</Link> to choose daily, weekly or no digest on your Profile page.
+        {intl.formatMessage(
+          { id: "notifications.unsubscribe.logIn" },
+          { link: (chunks) => <Link to="/login">{chunks}</Link> },
+        )}
       </p>
     </AuthCard>
   );

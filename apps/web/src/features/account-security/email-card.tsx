@@ -4,6 +4,7 @@ import { formErrors } from "../../api/form-errors.ts";
 import { useSession } from "../../auth/session.tsx";
 import { type Outcome, OutcomeAlert } from "../../components/alert.tsx";
 import { EmailField } from "../../components/field.tsx";
+import { useIntl } from "../../i18n/intl.tsx";
 import { useChangeEmail } from "./api.ts";
 import { FormCard } from "./form-card.tsx";
 import { useReauth } from "./reauth.tsx";
@@ -13,6 +14,8 @@ import { useReauth } from "./reauth.tsx";
 // Verify page takes. The old address is told by email.
 export function EmailCard() {
   const { user } = useSession();
+  const intl = useIntl();
+  const t = (id: string) => intl.formatMessage({ id });
   const reauth = useReauth();
   const changing = useChangeEmail(reauth.run);
   const [email, setEmail] = useState("");
@@ -35,18 +38,21 @@ export function EmailCard() {
 
   return (
     <FormCard
-      title="Change email address"
+      title={t("account.email.title")}
       onSubmit={onSubmit}
       saving={changing.isPending}
       after={reauth.dialog}
     >
       <p className="muted">
-        Your email address is <strong>{user?.email}</strong>.
+        {intl.formatMessage(
+          { id: "account.email.current" },
+          { email: user?.email ?? "", strong: (chunks) => <strong>{chunks}</strong> },
+        )}
       </p>
       <EmailField
-        label="New email address"
+        label={t("account.email.new")}
         required
-        hint="We send a code to the new address; until you enter it, your account is unverified. Your current address is told of the change."
+        hint={t("account.email.hint")}
         value={email}
         onChange={(e) => {
           setEmail(e.target.value);
@@ -56,7 +62,10 @@ export function EmailCard() {
       />
       <OutcomeAlert outcome={outcome}>
         {" "}
-        <Link to="/Verify">Verify it now</Link>.
+        {intl.formatMessage(
+          { id: "account.email.verifyNow" },
+          { link: (chunks) => <Link to="/Verify">{chunks}</Link> },
+        )}
       </OutcomeAlert>
     </FormCard>
   );

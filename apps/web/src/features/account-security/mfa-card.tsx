@@ -7,6 +7,7 @@ import { Button } from "../../components/button.tsx";
 import { Card } from "../../components/card.tsx";
 import { CodeField } from "../../components/field.tsx";
 import { Spinner } from "../../components/spinner.tsx";
+import { useIntl } from "../../i18n/intl.tsx";
 import { useConfirmMfa, useMfaStatus, useStartMfa, useTurnOffMfa } from "./api.ts";
 import { useReauth } from "./reauth.tsx";
 
@@ -23,6 +24,8 @@ export function MfaCard() {
   const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const reauth = useReauth();
+  const intl = useIntl();
+  const t = (id: string) => intl.formatMessage({ id });
 
   useEffect(() => {
     if (!enrolment) {
@@ -64,7 +67,7 @@ export function MfaCard() {
     turningOff.mutate(undefined, {
       onSuccess: () => {
         setRecoveryCodes(null);
-        setMessage({ ok: true, text: "Two-step login is off." });
+        setMessage({ ok: true, text: t("account.mfa.off") });
       },
       // A refused re-authentication has its own dialog.
       onError: (err) => {
@@ -76,20 +79,16 @@ export function MfaCard() {
   const codesText = recoveryCodes?.join("\n") ?? "";
   const data = status.data;
   return (
-    <Card title="Two-step login" id="mfa" aria-label="Two-step login">
+    <Card title={t("account.mfa.title")} id="mfa" aria-label={t("account.mfa.title")}>
       <p className="muted">
-        After your password, Gradecast asks for a 6-digit code from an authenticator app on your
-        phone, so a stolen password alone cannot open your account.
-        {data?.required ? " Admins must turn it on before they can use Gradecast." : ""}
+        {t("account.mfa.intro")}
+        {data?.required ? ` ${t("account.mfa.adminsMust")}` : ""}
       </p>
-      {status.isPending ? <Spinner label="Loading..." /> : null}
+      {status.isPending ? <Spinner label={t("account.loading")} /> : null}
       {status.isError ? <Alert tone="error">{status.error.message}</Alert> : null}
       {recoveryCodes ? (
         <Alert tone="success">
-          <p>
-            Two-step login is on. Keep these recovery codes somewhere safe: each signs you in once
-            if you lose your phone. They are shown only now.
-          </p>
+          <p>{t("account.mfa.codesShown")}</p>
           <pre className="recovery-codes" data-testid="recovery-codes">
             {codesText}
           </pre>
@@ -98,48 +97,39 @@ export function MfaCard() {
               variant="secondary"
               onClick={() => navigator.clipboard?.writeText(codesText).catch(() => undefined)}
             >
-              Copy codes
+              {t("account.mfa.copy")}
             </Button>
             <a
               className="btn btn-secondary"
               download="gradecast-recovery-codes.txt"
               href={`data:text/plain;charset=utf-8,${encodeURIComponent(`${codesText}\n`)}`}
             >
-              Download codes
+              {t("account.mfa.download")}
             </a>
           </div>
         </Alert>
       ) : null}
       {data && !data.enabled && !enrolment ? (
         <Button onClick={start} loading={busy}>
-          Set up two-step login
+          {t("account.mfa.setUp")}
         </Button>
       ) : null}
       {enrolment ? (
-        <form className="form" onSubmit={confirm} aria-label="Confirm two-step login">
-          <p>
-            1. Scan this code with an authenticator app (for example Aegis, Google Authenticator or
-            1Password).
-          </p>
+        <form className="form" onSubmit={confirm} aria-label={t("account.mfa.confirmForm")}>
+          <p>{t("account.mfa.scan")}</p>
           {qr ? (
-            <img
-              className="mfa-qr"
-              src={qr}
-              alt="QR code to add Gradecast to an authenticator app"
-              width={200}
-              height={200}
-            />
+            <img className="mfa-qr" src={qr} alt={t("account.mfa.qr")} width={200} height={200} />
           ) : (
-            <Spinner label="Drawing the QR code..." />
+            <Spinner label={t("account.mfa.drawing")} />
           )}
           <p>
-            Cannot scan? Type this key into the app instead:{" "}
+            {t("account.mfa.cannotScan")}{" "}
             <code className="mfa-secret" data-testid="mfa-secret">
               {enrolment.secret.replace(/(.{4})/g, "$1 ").trim()}
             </code>
           </p>
           <CodeField
-            label="2. Enter the 6-digit code the app shows"
+            label={t("account.mfa.enterCode")}
             digits={6}
             value={code}
             onChange={(e) => setCode(e.target.value)}
@@ -147,19 +137,19 @@ export function MfaCard() {
           />
           <div className="actions">
             <Button type="submit" loading={busy}>
-              Turn on
+              {t("account.mfa.turnOn")}
             </Button>
             <Button type="button" variant="ghost" onClick={() => setEnrolment(null)}>
-              Cancel
+              {t("account.cancel")}
             </Button>
           </div>
         </form>
       ) : null}
       {data?.enabled ? (
         <>
-          <p>Two-step login is on. Recovery codes left: {data.recoveryCodesLeft}.</p>
+          <p>{intl.formatMessage({ id: "account.mfa.on" }, { left: data.recoveryCodesLeft })}</p>
           <Button variant="danger" onClick={turnOff} loading={busy}>
-            Turn off two-step login
+            {t("account.mfa.turnOff")}
           </Button>
         </>
       ) : null}

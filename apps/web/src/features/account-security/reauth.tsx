@@ -1,9 +1,10 @@
-import { reauthMinutes, securityMessages } from "@gradecast/contract/account-security";
+import { reauthMinutes } from "@gradecast/contract/account-security";
 import { type FormEvent, type ReactNode, useCallback, useState } from "react";
 import { ApiError } from "../../api/client.ts";
 import { Button } from "../../components/button.tsx";
 import { CodeField, PasswordField } from "../../components/field.tsx";
 import { ModalDialog } from "../../components/modal-dialog.tsx";
+import { useIntl } from "../../i18n/intl.tsx";
 import { type Confirmed, useConfirmPassword } from "./api.ts";
 
 // Re-authentication ("sudo mode"): a call the server answers 403 reauth_required opens a dialog
@@ -18,6 +19,7 @@ interface Pending {
 /** `run(action)`: the action's answer, once the password is confirmed if it had to be. */
 export function useReauth(): { run: Confirmed; dialog: ReactNode } {
   const [pending, setPending] = useState<Pending | null>(null);
+  const intl = useIntl();
   const run = useCallback(async <T,>(action: () => Promise<T>): Promise<T> => {
     try {
       return await action();
@@ -42,7 +44,13 @@ export function useReauth(): { run: Confirmed; dialog: ReactNode } {
       onCancel={() => {
         const p = pending;
         setPending(null);
-        p.fail(new ApiError(403, "reauth_required", securityMessages.reauthRequired));
+        p.fail(
+          new ApiError(
+            403,
+            "reauth_required",
+            intl.formatMessage({ id: "account.reauth.required" }),
+          ),
+        );
       }}
     />
   ) : null;
@@ -51,6 +59,8 @@ export function useReauth(): { run: Confirmed; dialog: ReactNode } {
 
 function ReauthDialog({ onDone, onCancel }: { onDone: () => void; onCancel: () => void }) {
   const confirming = useConfirmPassword();
+  const intl = useIntl();
+  const t = (id: string) => intl.formatMessage({ id });
   const [password, setPassword] = useState("");
   const [code, setCode] = useState("");
   const [errors, setErrors] = useState<{ password?: string; code?: string; form?: string }>({});
@@ -74,21 +84,18 @@ function ReauthDialog({ onDone, onCancel }: { onDone: () => void; onCancel: () =
 
   const busy = confirming.isPending || confirming.isSuccess;
   return (
-    <ModalDialog title="Confirm it is you" onClose={onCancel}>
+    <ModalDialog title={t("account.reauth.title")} onClose={onCancel}>
       <form className="form" onSubmit={confirm}>
-        <p>
-          Enter your password to make this change. For the next {reauthMinutes} minutes you will not
-          be asked again.
-        </p>
+        <p>{intl.formatMessage({ id: "account.reauth.text" }, { minutes: reauthMinutes })}</p>
         <PasswordField
-          label="Password"
+          label={t("account.reauth.password")}
           data-autofocus
           value={password}
           onChange={(e) => setPassword(e.target.value)}
           error={errors.password}
         />
         <CodeField
-          label="Code from your authenticator app (if two-step login is on)"
+          label={t("account.reauth.code")}
           required={false}
           value={code}
           onChange={(e) => setCode(e.target.value)}
@@ -101,10 +108,10 @@ function ReauthDialog({ onDone, onCancel }: { onDone: () => void; onCancel: () =
         ) : null}
         <div className="actions">
           <Button type="submit" loading={busy}>
-            Confirm
+            {t("account.reauth.confirm")}
           </Button>
           <Button type="button" variant="ghost" onClick={onCancel} disabled={busy}>
-            Cancel
+            {t("account.cancel")}
           </Button>
         </div>
       </form>

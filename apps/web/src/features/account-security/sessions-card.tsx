@@ -1,18 +1,18 @@
-import { formatDayTime } from "@gradecast/contract/dates";
-import { signInMethodLabel } from "@gradecast/contract/oidc";
 import { useState } from "react";
 import { Alert, OutcomeAlert } from "../../components/alert.tsx";
 import { Button } from "../../components/button.tsx";
 import { Card } from "../../components/card.tsx";
 import { Spinner } from "../../components/spinner.tsx";
+import { useFormats } from "../../components/use-formats.ts";
+import { type PageIntl, useIntl } from "../../i18n/intl.tsx";
 import { useEndSession, useSessions } from "./api.ts";
 
 // The signed-in user's sessions (GET /api/me/sessions): where and when each was used, this one
 // marked; any other can be ended, or all of them at once.
 
 /** A short name for a User-Agent string: the browser and the system. */
-export function browserName(userAgent: string | null): string {
-  if (!userAgent) return "Unknown browser";
+export function browserName(userAgent: string | null, intl: PageIntl): string {
+  if (!userAgent) return intl.formatMessage({ id: "account.sessions.unknownBrowser" });
   const browser = /Edg\//.test(userAgent)
     ? "Edge"
     : /Firefox\//.test(userAgent)
@@ -33,13 +33,16 @@ export function browserName(userAgent: string | null): string {
           : /Linux|CrOS/.test(userAgent)
             ? "Linux"
             : "";
-  return system ? `${browser} on ${system}` : browser;
+  return system
+    ? intl.formatMessage({ id: "account.sessions.browserOn" }, { browser, system })
+    : browser;
 }
-
-const when = (iso: string) => formatDayTime(iso);
 
 export function SessionsCard() {
   const query = useSessions();
+  const intl = useIntl();
+  const t = (id: string) => intl.formatMessage({ id });
+  const when = useFormats().dayTime;
   const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
   const ending = useEndSession();
   const busy = ending.isPending ? (ending.variables ?? "all") : null;
@@ -50,7 +53,7 @@ export function SessionsCard() {
       onSuccess: () =>
         setOutcome({
           ok: true,
-          text: id ? "The session has ended." : "Every other session has ended.",
+          text: id ? t("account.sessions.ended") : t("account.sessions.allEnded"),
         }),
       onError: (err) => setOutcome({ ok: false, text: err.message }),
     });
@@ -59,23 +62,34 @@ export function SessionsCard() {
   const sessions = query.data?.sessions ?? [];
   const others = sessions.filter((s) => !s.current);
   return (
-    <Card title="Where you are logged in" aria-label="Sessions">
-      <p className="muted">
-        Each browser you logged in with. End any you do not recognise or no longer use: it is logged
-        out at its next action. Sessions end by themselves after 7 days unused and 30 days after
-        signing in.
-      </p>
-      {query.isPending ? <Spinner label="Loading sessions..." /> : null}
+    <Card title={t("account.sessions.title")} aria-label={t("account.sessions.label")}>
+      <p className="muted">{t("account.sessions.intro")}</p>
+      {query.isPending ? <Spinner label={t("account.sessions.loading")} /> : null}
       {query.isError ? <Alert tone="error">{query.error.message}</Alert> : null}
       <ul className="session-list">
         {sessions.map((s) => (
           <li key={s.id} className="session-item">
             <div>
-              <strong>{browserName(s.userAgent)}</strong>
-              {s.current ? <span className="badge"> This browser</span> : null}
+              <strong>{browserName(s.userAgent, intl)}</strong>
+              {s.current ? (
+                <span className="badge"> {t("account.sessions.thisBrowser")}</span>
+              ) : null}
               <p className="muted">
-                {s.ip ?? "Unknown address"} · logged in {when(s.createdAt)} · last used{" "}
-                {when(s.lastUsedAt)} · {signInMethodLabel(s.method)}
+                {intl.formatMessage(
+                  { id: "account.sessions.details" },
+                  {
+                    ip: s.ip ?? t("account.sessions.unknownAddress"),
+                    created: when(s.createdAt),
+                    used: when(s.lastUsedAt),
+                  },
+                )}{" "}
+                ·{" "}
+                {s.method.startsWith("oidc:")
+                  ? intl.formatMessage(
+                      { id: "account.sessions.withProvider" },
+                      { provider: s.method.slice(5) },
+                    )
+                  : t("account.sessions.withPassword")}
               </p>
             </div>
             {s.current ? null : (
@@ -83,9 +97,15 @@ export function SessionsCard() {
                 variant="ghost"
                 onClick={() => end(s.id)}
                 loading={busy === s.id}
-                aria-label={`End session: ${browserName(s.userAgent)}, ${s.ip ?? "unknown address"}`}
+                aria-label={intl.formatMessage(
+                  { id: "account.sessions.endLabel" },
+                  {
+                    browser: browserName(s.userAgent, intl),
+                    ip: s.ip ?? t("account.sessions.unknownAddressLower"),
+                  },
+                )}
               >
-                End
+                {t("account.sessions.end")}
               </Button>
             )}
           </li>
@@ -94,7 +114,7 @@ export function SessionsCard() {
       <OutcomeAlert outcome={outcome} />
       {others.length > 0 ? (
         <Button variant="ghost" onClick={() => end(null)} loading={busy === "all"}>
-          End all other sessions
+          {t("account.sessions.endAll")}
         </Button>
       ) : null}
     </Card>

@@ -1,5 +1,6 @@
 import type { FormEvent, ReactNode } from "react";
 import { Button } from "../../components/button.tsx";
+import { useIntl } from "../../i18n/intl.tsx";
 
 /** An admin screen's filter form: its fields, the button that applies them, and Clear once applied. */
 export function AdminFilters({
@@ -16,6 +17,7 @@ export function AdminFilters({
   onClear: (() => void) | undefined;
   children: ReactNode;
 }) {
+  const intl = useIntl();
   return (
     <form className="admin-filters" onSubmit={onSubmit} aria-label={label}>
       {children}
@@ -23,7 +25,7 @@ export function AdminFilters({
         <Button type="submit">{submitLabel}</Button>
         {onClear ? (
           <Button variant="ghost" onClick={onClear}>
-            Clear
+            {intl.formatMessage({ id: "admin.clear" })}
           </Button>
         ) : null}
       </div>

@@ -1,10 +1,10 @@
-import { teacherInvitationMessages } from "@gradecast/contract/teacher-invitations";
 import { type FormEvent, useState } from "react";
 import { Alert } from "../../components/alert.tsx";
 import { Button } from "../../components/button.tsx";
 import { Card } from "../../components/card.tsx";
 import { EmailField, Field } from "../../components/field.tsx";
 import { useFormFields } from "../../components/use-form-fields.ts";
+import { useIntl } from "../../i18n/intl.tsx";
 import { useInviteTeacher } from "./api.ts";
 
 /**
@@ -16,6 +16,8 @@ export function InviteTeacher() {
   const form = useFormFields({ name: "", email: "" });
   const [notice, setNotice] = useState("");
   const inviting = useInviteTeacher();
+  const intl = useIntl();
+  const t = (id: string) => intl.formatMessage({ id });
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -23,7 +25,7 @@ export function InviteTeacher() {
     setNotice("");
     inviting.mutate(form.values, {
       onSuccess: (invitation) => {
-        setNotice(`${teacherInvitationMessages.sent} (${invitation.email})`);
+        setNotice(`${t("admin.invite.sent")} (${invitation.email})`);
         form.setValues({ name: "", email: "" });
       },
       onError: form.refused,
@@ -31,16 +33,14 @@ export function InviteTeacher() {
   }
 
   return (
-    <Card title="Invite a teacher">
-      <p>
-        They get an email, register with that address, and become a teacher once they verify it.
-      </p>
+    <Card title={t("admin.invite.title")}>
+      <p>{t("admin.invite.text")}</p>
       <form className="admin-filters" onSubmit={submit} noValidate>
-        <Field label="Teacher's name" maxLength={100} {...form.field("name")} />
-        <EmailField label="Teacher's email" autoComplete="off" {...form.field("email")} />
+        <Field label={t("admin.invite.name")} maxLength={100} {...form.field("name")} />
+        <EmailField label={t("admin.invite.email")} autoComplete="off" {...form.field("email")} />
         <div className="admin-filters-actions">
           <Button type="submit" loading={inviting.isPending}>
-            Send invitation
+            {t("admin.invite.send")}
           </Button>
         </div>
       </form>

@@ -5,10 +5,28 @@ import { ErrorState } from "../../components/error-state.tsx";
 import { ScrollRegion } from "../../components/scroll-region.tsx";
 import { Spinner } from "../../components/spinner.tsx";
 import { TableHead } from "../../components/table-head.tsx";
+import { useIntl } from "../../i18n/intl.tsx";
 
 // The admin screens' tables (users, audit log): a paged (infinite) query shown as its loading
 // spinner, its error with Retry, its empty state, or a count and the table with "Load more";
 // on a phone each row is a card (admin.css).
+
+/** What a table's rows are: its words are the catalogue's for them. */
+export type TableNoun = "accounts" | "entries";
+const words = {
+  accounts: {
+    loading: "admin.table.accounts.loading",
+    failed: "admin.table.accounts.failed",
+    count: "admin.table.accounts.count",
+    caption: "admin.table.accounts.caption",
+  },
+  entries: {
+    loading: "admin.table.entries.loading",
+    failed: "admin.table.entries.failed",
+    count: "admin.table.entries.count",
+    caption: "admin.table.entries.caption",
+  },
+} as const;
 
 /** What the table reads of an infinite query. */
 export interface PagedQuery {
@@ -25,7 +43,7 @@ export interface PagedQuery {
 export function PagedTable({
   state,
   count,
-  nouns: [one, many],
+  noun,
   busy,
   empty,
   head,
@@ -34,8 +52,8 @@ export function PagedTable({
   state: PagedQuery;
   /** Rows loaded so far. */
   count: number;
-  /** What a row is, one and several ("account", "accounts"): the table's words are made of them. */
-  nouns: readonly [string, string];
+  /** What a row is: the table's words. */
+  noun: TableNoun;
   /** Fetched again (new filters): the count gives way to "Loading...". */
   busy: boolean;
   empty: ReactNode;
@@ -43,17 +61,20 @@ export function PagedTable({
   /** The rows. */
   children: ReactNode;
 }) {
-  if (state.isPending) return <Spinner label={`Loading ${many}...`} />;
+  const intl = useIntl();
+  const t = (id: string) => intl.formatMessage({ id });
+  const said = words[noun];
+  if (state.isPending) return <Spinner label={t(said.loading)} />;
   if (state.isError && count === 0) {
-    return <ErrorState title={`The ${many} could not be loaded.`} query={state} />;
+    return <ErrorState title={t(said.failed)} query={state} />;
   }
   if (count === 0) return <>{empty}</>;
-  const more = state.hasNextPage ? "+" : "";
-  const caption = `${many.charAt(0).toUpperCase()}${many.slice(1)}, newest first`;
+  const more = state.hasNextPage ? "yes" : "no";
+  const caption = t(said.caption);
   return (
     <>
       <p className="admin-status" aria-live="polite">
-        {busy ? "Loading..." : `${count}${more} ${count === 1 && !more ? one : many}, newest first`}
+        {busy ? t("admin.loading") : intl.formatMessage({ id: said.count }, { count, more })}
       </p>
       <ScrollRegion className="admin-table-wrap" label={caption}>
         <table className="admin-table" aria-busy={busy || undefined}>
@@ -62,7 +83,9 @@ export function PagedTable({
         </table>
       </ScrollRegion>
       {state.isError ? (
-        <Alert tone="error">The next page could not be loaded. {state.error?.message}</Alert>
+        <Alert tone="error">
+          {t("admin.table.nextFailed")} {state.error?.message}
+        </Alert>
       ) : null}
       {state.hasNextPage ? (
         <div className="admin-more">
@@ -71,7 +94,7 @@ export function PagedTable({
             onClick={() => state.fetchNextPage()}
             loading={state.isFetchingNextPage}
           >
-            Load more
+            {t("admin.table.loadMore")}
           </Button>
         </div>
       ) : null}

@@ -1,3 +1,4 @@
+import { useIntl } from "../../i18n/intl.tsx";
 import { usePendingTeacherCount } from "./api.ts";
 
 /**
@@ -6,9 +7,14 @@ import { usePendingTeacherCount } from "./api.ts";
  */
 export default function PendingCount() {
   const pending = usePendingTeacherCount(true);
+  const intl = useIntl();
   return pending.data ? (
     <span className="sidebar-count">
-      {pending.data} waiting<span className="visually-hidden"> for approval</span>
+      {intl.formatMessage({ id: "admin.pending.waiting" }, { count: pending.data })}
+      <span className="visually-hidden">
+        {" "}
+        {intl.formatMessage({ id: "admin.pending.forApproval" })}
+      </span>
     </span>
   ) : null;
 }

@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { useIntl } from "../../i18n/intl.tsx";
 import { useNotifications } from "./api.ts";
 import "./notifications.css";
 
@@ -9,6 +10,7 @@ import "./notifications.css";
 export default function NotificationBell() {
   const list = useNotifications();
   const unread = list.data?.unread ?? 0;
+  const intl = useIntl();
   return (
     <Link to="/notifications" className="topbar-link notification-bell">
       <svg
@@ -25,11 +27,14 @@ export default function NotificationBell() {
         <path d="M10.3 21a1.94 1.94 0 0 0 3.4 0" />
       </svg>
       {/* On a phone the bell alone shows; the name stays for screen readers. */}
-      <span className="bell-text">Notifications</span>
+      <span className="bell-text">{intl.formatMessage({ id: "notifications.title" })}</span>
       {unread > 0 ? (
         <span className="sidebar-count" data-testid="unread-count">
           {unread}
-          <span className="visually-hidden"> unread</span>
+          <span className="visually-hidden">
+            {" "}
+            {intl.formatMessage({ id: "notifications.bell.unread" }, { count: unread })}
+          </span>
         </span>
       ) : null}
     </Link>

@@ -4,26 +4,28 @@ import { Card } from "../../components/card.tsx";
 import { errorMessage } from "../../components/error-state.tsx";
 import { QueryView } from "../../components/query-view.tsx";
 import { Select } from "../../components/select.tsx";
+import { useIntl } from "../../i18n/intl.tsx";
 import { useDigest, useSetDigest } from "./api.ts";
-
-const options = [
-  { value: "weekly", label: "Weekly (Mondays)" },
-  { value: "daily", label: "Daily" },
-  { value: "off", label: "Off: no digest emails" },
-];
 
 /** The email digest choice on the Profile page (issue 32). */
 export default function DigestSetting() {
   const digest = useDigest();
   const set = useSetDigest();
+  const intl = useIntl();
+  const t = (id: string) => intl.formatMessage({ id });
+  const options = [
+    { value: "weekly", label: t("notifications.digest.weekly") },
+    { value: "daily", label: t("notifications.digest.daily") },
+    { value: "off", label: t("notifications.digest.off") },
+  ];
   return (
-    <Card title="Email digest">
-      <QueryView query={digest} loading="Loading your digest setting...">
+    <Card title={t("notifications.digest.title")}>
+      <QueryView query={digest} loading={t("notifications.digest.loading")}>
         {(data) => (
           <>
             <Select
-              label="Send me a digest of my notifications"
-              hint="It lists students who crossed into or out of risk, follow-ups falling due and outcomes recorded. Each email has a one-click unsubscribe link."
+              label={t("notifications.digest.label")}
+              hint={t("notifications.digest.hint")}
               options={options}
               value={data.digest}
               disabled={set.isPending}
@@ -31,7 +33,7 @@ export default function DigestSetting() {
               onChange={(e) => set.mutate(e.target.value as DigestChoice)}
             />
             {set.isSuccess ? (
-              <OutcomeAlert outcome={{ ok: true, text: "Your digest setting was saved." }} />
+              <OutcomeAlert outcome={{ ok: true, text: t("notifications.digest.saved") }} />
             ) : null}
           </>
         )}
