@@ -1,4 +1,3 @@
-import { teacherInvitationEmail } from "@gradecast/contract/emails";
 import {
   type TeacherInvitation,
   type TeacherInvitationInput,
@@ -11,6 +10,7 @@ import type { AuthUser } from "../auth/access-hook.ts";
 import type { DB, UserRow } from "../db/schema.ts";
 import { findUserByEmail } from "../db/users.ts";
 import { conflict, notFound } from "../domain-errors.ts";
+import { localizedTeacherInvitationEmail } from "../i18n/emails.ts";
 import { appUrl, sendMail } from "../mail/send.ts";
 import type { Services } from "../services.ts";
 
@@ -68,7 +68,8 @@ export async function inviteTeacher(
   await sendMail(
     services,
     input.email,
-    teacherInvitationEmail({
+    // The invitee has no account yet: the school's language (DEFAULT_LOCALE).
+    localizedTeacherInvitationEmail(services.config.defaultLocale, {
       name: input.name,
       invitedBy: actor.user.name,
       appUrl: appUrl(services),

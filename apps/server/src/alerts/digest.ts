@@ -1,6 +1,7 @@
-import { digestEmail } from "@gradecast/contract/emails";
+import type { Locale } from "@gradecast/contract/locale";
 import { type Kysely, sql } from "kysely";
 import type { DB } from "../db/schema.ts";
+import { localizedDigestEmail } from "../i18n/emails.ts";
 import { enqueueJob, type JobHandler, jobKinds } from "../jobs/queue.ts";
 import { appUrl } from "../mail/send.ts";
 import type { Services } from "../services.ts";
@@ -123,7 +124,7 @@ export async function digestContent(
  */
 export async function writeDigest(
   services: Services,
-  user: { id: string; name: string; email: string },
+  user: { id: string; name: string; email: string; locale: Locale | null },
   choice: "daily" | "weekly",
   period: DigestPeriod,
 ): Promise<boolean> {
@@ -141,7 +142,7 @@ export async function writeDigest(
       .returning("period")
       .executeTakeFirst();
     if (!done) return false;
-    const email = digestEmail({
+    const email = localizedDigestEmail(user.locale ?? services.config.defaultLocale, {
       name: user.name,
       choice,
       from: ymd(period.from),
@@ -178,6 +179,7 @@ export function planDigests(services: Services): JobHandler {
         "u.id",
         "u.name",
         "u.email",
+        "u.locale",
         sql<"daily" | "weekly" | "off">`coalesce(s.digest, 'weekly')`.as("digest"),
       ])
       .where("u.email_verified", "=", true)

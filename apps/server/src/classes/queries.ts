@@ -211,6 +211,8 @@ export interface RosterAccount {
   role: "student" | "teacher" | "admin";
   pendingRole: "teacher" | null;
   emailVerified: boolean;
+  /** The person's language (issue 33); null follows the browser. */
+  locale: "en" | "pt-PT" | null;
 }
 
 export function accountsByEmail(db: Db, emails: string[]): Promise<RosterAccount[]> {
@@ -223,6 +225,7 @@ export function accountsByEmail(db: Db, emails: string[]): Promise<RosterAccount
       "role",
       "pending_role as pendingRole",
       "email_verified as emailVerified",
+      "locale",
     ])
     .where("email", "in", emails)
     .execute();

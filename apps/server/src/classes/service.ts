@@ -12,7 +12,6 @@ import {
   joinCodeLength,
   type RosterResult,
 } from "@gradecast/contract/classes";
-import { classInvitationEmail } from "@gradecast/contract/emails";
 import { isId } from "@gradecast/contract/ids";
 import type { z } from "zod";
 import { audit, who } from "../audit/audit.ts";
@@ -21,6 +20,7 @@ import { forgetRecordContext } from "../db/record-context.ts";
 import { hasSqlState, sqlStates } from "../db/sql-errors.ts";
 import { findUserByEmail } from "../db/users.ts";
 import { conflict, DomainError, hasCode, invalid, notFound } from "../domain-errors.ts";
+import { localizedClassInvitationEmail } from "../i18n/emails.ts";
 import { appUrl, sendMail } from "../mail/send.ts";
 import type { Services } from "../services.ts";
 import { type ClassAccess, classAccess } from "./policy.ts";
@@ -415,7 +415,7 @@ export async function importRoster(
   });
   const sender = async () => {
     for (let row = queue.shift(); row; row = queue.shift()) {
-      await sendInvitation(services, record, row.email, accounts.has(row.email));
+      await sendInvitation(services, record, row.email, accounts.get(row.email));
     }
   };
   await Promise.all(Array.from({ length: 8 }, sender));
@@ -426,18 +426,19 @@ async function sendInvitation(
   services: Services,
   record: q.ClassRecord,
   to: string,
-  hasAccount: boolean,
+  account: q.RosterAccount | undefined,
 ): Promise<void> {
+  // An account's own language; an address with no account gets the school's (DEFAULT_LOCALE).
   await sendMail(
     services,
     to,
-    classInvitationEmail({
+    localizedClassInvitationEmail(account?.locale ?? services.config.defaultLocale, {
       className: record.name,
       subject: record.subject,
       year: record.year,
       appUrl: appUrl(services),
       schoolName: services.config.schoolName,
-      hasAccount,
+      hasAccount: account !== undefined,
     }),
   );
 }

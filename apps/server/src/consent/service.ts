@@ -9,7 +9,6 @@ import {
   consentTextVersion,
   dateOfBirthSchema,
 } from "@gradecast/contract/consent";
-import { guardianConsentEmail, guardianConsentGivenEmail } from "@gradecast/contract/emails";
 import { isId } from "@gradecast/contract/ids";
 import { sql } from "kysely";
 import { audit, who } from "../audit/audit.ts";
@@ -24,6 +23,10 @@ import {
   recordWithdrawal,
 } from "../db/consents.ts";
 import { conflict, DomainError, invalid, limited, notFound } from "../domain-errors.ts";
+import {
+  localizedGuardianConsentEmail,
+  localizedGuardianConsentGivenEmail,
+} from "../i18n/emails.ts";
 import { appUrl, sendMail } from "../mail/send.ts";
 import type { Services } from "../services.ts";
 
@@ -155,7 +158,8 @@ export async function requestConsent(
   await sendMail(
     services,
     guardianEmail,
-    guardianConsentEmail({
+    // The guardian has no account: the student's language, else DEFAULT_LOCALE.
+    localizedGuardianConsentEmail(user.locale ?? services.config.defaultLocale, {
       studentName: user.name,
       link: `${appUrl(services)}/consent?token=${token}`,
       days: consentLinkDays,
@@ -218,7 +222,7 @@ export async function confirmConsent(
   await sendMail(
     services,
     row.guardianEmail,
-    guardianConsentGivenEmail({
+    localizedGuardianConsentGivenEmail(row.studentLocale ?? services.config.defaultLocale, {
       studentName: row.studentName,
       withdrawLink: `${appUrl(services)}/consent/withdraw?token=${withdrawToken}`,
     }),

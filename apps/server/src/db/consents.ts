@@ -58,20 +58,24 @@ export async function newestConsent(db: Db, studentId: string): Promise<ConsentR
   return row ? toRow(row) : undefined;
 }
 
-/** The consent a link's token names (by its hash), with the student's name. */
+/** The consent a link's token names (by its hash), with the student's name and language. */
 export async function consentByTokenHash(
   db: Db,
   column: "token_hash" | "withdraw_token_hash",
   hash: string,
-): Promise<(ConsentRow & { studentName: string }) | undefined> {
+): Promise<
+  (ConsentRow & { studentName: string; studentLocale: "en" | "pt-PT" | null }) | undefined
+> {
   const row = await db
     .selectFrom("guardian_consents as g")
     .innerJoin("users as u", "u.id", "g.student_id")
     .select(columns.map((c) => `g.${c}` as `g.${(typeof columns)[number]}`))
-    .select("u.name as studentName")
+    .select(["u.name as studentName", "u.locale as studentLocale"])
     .where(`g.${column}`, "=", hash)
     .executeTakeFirst();
-  return row ? { ...toRow(row), studentName: row.studentName } : undefined;
+  return row
+    ? { ...toRow(row), studentName: row.studentName, studentLocale: row.studentLocale }
+    : undefined;
 }
 
 export async function insertConsentRequest(

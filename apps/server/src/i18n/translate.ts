@@ -123,7 +123,7 @@ export function localizedVerificationEmail(
 }
 
 /** A greeting, a blank line, then the body: the shape of every email of the contract. */
-function greeted(locale: Locale, name: string, subject: string, body: string): Email {
+export function greeted(locale: Locale, name: string, subject: string, body: string): Email {
   return { subject, text: [t(locale, "emails.greeting", { name }), "", body].join("\n") };
 }
 

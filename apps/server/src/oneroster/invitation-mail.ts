@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
-import { rosterInvitationEmail } from "@gradecast/contract/emails";
 import type { Subject } from "@gradecast/contract/subjects";
 import { sql } from "kysely";
+import { localizedRosterInvitationEmail } from "../i18n/emails.ts";
 import { enqueueJob, type JobHandler, jobKinds } from "../jobs/queue.ts";
 import { appUrl } from "../mail/send.ts";
 import type { Services } from "../services.ts";
@@ -45,6 +45,8 @@ export function invitationMailJob(services: Services): JobHandler {
 export async function writeInvitationMails(services: Services, emails: string[]): Promise<number> {
   const url = appUrl(services);
   const schoolName = services.config.schoolName;
+  // Only addresses with no account get these: the school's language (DEFAULT_LOCALE).
+  const locale = services.config.defaultLocale;
   return services.db.transaction().execute(async (tx) => {
     // Invitations still open, of addresses that still have no account, to roster classes.
     const rows = await sql<{
@@ -73,7 +75,7 @@ export async function writeInvitationMails(services: Services, emails: string[])
       const set = createHash("sha256").update(ids.join(",")).digest("hex").slice(0, 32);
       return {
         to,
-        ...rosterInvitationEmail({ classes, appUrl: url, schoolName }),
+        ...localizedRosterInvitationEmail(locale, { classes, appUrl: url, schoolName }),
         key: `oneroster:classes:${to}:${set}`,
       };
     });

@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { teacherInvitationEmail } from "@gradecast/contract/emails";
 import {
   oneRosterMessages as m,
   type OneRosterChangeKind,
@@ -13,6 +12,7 @@ import { audit, who } from "../audit/audit.ts";
 import type { Actor } from "../auth/actor.ts";
 import { forgetRecordContext } from "../db/record-context.ts";
 import { invalid } from "../domain-errors.ts";
+import { localizedTeacherInvitationEmail } from "../i18n/emails.ts";
 import { enqueueJob, jobKinds } from "../jobs/queue.ts";
 import { appUrl } from "../mail/send.ts";
 import type { Services } from "../services.ts";
@@ -516,7 +516,12 @@ function teacherInvitationMails(
   const invitedBy = services.config.schoolName ?? actor.user.name;
   return teachers.map((t) => ({
     to: t.email,
-    ...teacherInvitationEmail({ name: t.name, invitedBy, appUrl: url }),
+    // No account yet: the school's language (DEFAULT_LOCALE).
+    ...localizedTeacherInvitationEmail(services.config.defaultLocale, {
+      name: t.name,
+      invitedBy,
+      appUrl: url,
+    }),
     kind: "oneroster_teacher_invitation",
     key: `oneroster:teacher:${t.email}`,
   }));
