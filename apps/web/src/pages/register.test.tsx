@@ -1,6 +1,7 @@
 import { messages } from "@gradecast/contract/messages";
 import { screen, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
+import { localeKey } from "../i18n/locale.tsx";
 import { fakeServer, renderPage, watchAlerts } from "../test/render.tsx";
 import Register from "./register.tsx";
 
@@ -116,5 +117,22 @@ describe("the sign-up page", () => {
       await new Promise((r) => setTimeout(r, 50));
       expect(screen.queryByLabelText("Date of birth")).toBeNull();
     });
+  });
+
+  it("speaks European Portuguese when that is the page's language", async () => {
+    localStorage.setItem(localeKey, "pt-PT");
+    const alerts = watchAlerts();
+    fakeServer({
+      "POST /api/auth/register": ({ body }) => ({ status: 201, body: { user: body } }),
+    });
+    const { user } = renderPage(<Register />, "/register");
+    expect(await screen.findByRole("heading", { level: 1, name: "Registar" })).toBeTruthy();
+    expect(screen.getByRole("link", { name: "aviso de privacidade" })).toBeTruthy();
+    await user.type(screen.getByLabelText("Nome"), "Ana Lima");
+    await user.type(screen.getByLabelText("Email"), "ana@example.org");
+    await user.type(screen.getByLabelText("Palavra-passe"), "uma frase bem comprida");
+    expect(screen.getByRole("option", { name: "Aluno" })).toBeTruthy();
+    await user.click(screen.getByRole("button", { name: "Registar" }));
+    await waitFor(() => expect(alerts).toEqual(["Registo efetuado com sucesso!"]));
   });
 });

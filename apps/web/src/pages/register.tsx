@@ -1,4 +1,3 @@
-import { messages } from "@gradecast/contract/messages";
 import type { FormEvent } from "react";
 import { Link, Navigate, useNavigate } from "react-router";
 import { useSetupState } from "../api/site.ts";
@@ -9,36 +8,32 @@ import { EmailField, Field, PasswordField } from "../components/field.tsx";
 import { Select } from "../components/select.tsx";
 import { useFormFields } from "../components/use-form-fields.ts";
 import { useRegister } from "../features/sign-up/api.ts";
+import { type PageIntl, useIntl } from "../i18n/intl.tsx";
 
 /** What the login page says after a sign-up: the contract's text, then what happens next. */
-export function registeredNotice(email: string, waitsForApproval: boolean): string {
+export function registeredNotice(intl: PageIntl, email: string, waitsForApproval: boolean): string {
   return [
-    messages.registrationSuccess,
-    `We emailed a 6-digit code to ${email}: log in, then enter it on the Verify page.`,
-    ...(waitsForApproval
-      ? [
-          "An admin must approve your teacher account: until then you use Gradecast as a student, and we email you when they decide.",
-        ]
-      : []),
+    intl.formatMessage({ id: "messages.registrationSuccess" }),
+    intl.formatMessage({ id: "register.notice.code" }, { email }),
+    ...(waitsForApproval ? [intl.formatMessage({ id: "register.notice.approval" })] : []),
   ].join(" ");
 }
 
 /** Under the Role choice, when Teacher is chosen: what a teacher's sign-up needs here. */
-const teacherHints = {
-  approval:
-    "An admin must approve a teacher account. Until then you use Gradecast as a student; we email you when they decide.",
-  closed:
-    "Teacher accounts need an invitation from an admin: sign up with the address the invitation was sent to.",
-  open: null,
-} as const;
-
-const roleOptions = [
-  { value: "student", label: "Student" },
-  { value: "teacher", label: "Teacher" },
-] as const;
+function teacherHint(intl: PageIntl, signup: "approval" | "closed" | "open"): string | undefined {
+  if (signup === "approval") return intl.formatMessage({ id: "register.teacherHint.approval" });
+  if (signup === "closed") return intl.formatMessage({ id: "register.teacherHint.closed" });
+  return undefined;
+}
 
 export default function Register() {
   const navigate = useNavigate();
+  const intl = useIntl();
+  const t = (id: string) => intl.formatMessage({ id });
+  const roleOptions = [
+    { value: "student", label: t("register.role.student") },
+    { value: "teacher", label: t("register.role.teacher") },
+  ];
   const form = useFormFields({
     name: "",
     email: "",
@@ -64,9 +59,9 @@ export default function Register() {
       // The contract's alert stays; the login page then says the same on the page, with what comes next
       // (the emailed code, and for a teacher the admin's approval).
       onSuccess: ({ user }, sent) => {
-        window.alert(messages.registrationSuccess);
+        window.alert(t("messages.registrationSuccess"));
         navigate("/login", {
-          state: { notice: registeredNotice(sent.email, user.pendingRole === "teacher") },
+          state: { notice: registeredNotice(intl, sent.email, user.pendingRole === "teacher") },
         });
       },
       // A field's message is shown beside it; the paragraph keeps what belongs to no field.
@@ -79,40 +74,53 @@ export default function Register() {
 
   return (
     <AuthCard
-      title="Sign Up"
-      description="Create your Gradecast account."
+      title={t("register.title")}
+      description={t("register.description")}
       links={
         <span>
-          Already have an account? <Link to="/login">Login</Link>. What we keep about you: the{" "}
-          <Link to="/privacy">privacy notice</Link>.
+          {intl.formatMessage(
+            { id: "register.links" },
+            {
+              login: (text) => <Link to="/login">{text}</Link>,
+              privacy: (text) => <Link to="/privacy">{text}</Link>,
+            },
+          )}
         </span>
       }
     >
       <form className="form" onSubmit={onSubmit}>
-        <Field label="Name" autoComplete="name" required maxLength={100} {...form.field("name")} />
-        <EmailField label="Email" required {...form.field("email")} />
+        <Field
+          label={t("register.name")}
+          autoComplete="name"
+          required
+          maxLength={100}
+          {...form.field("name")}
+        />
+        <EmailField label={t("register.email")} required {...form.field("email")} />
         <PasswordField
-          label="Password"
+          label={t("register.password")}
           fresh
-          hint="At least 8 characters. A long phrase is easier to remember and harder to guess."
+          hint={t("register.password.hint")}
           {...form.field("password")}
         />
         <Select
-          label="Role"
+          label={t("register.role")}
           options={roleOptions}
           hint={
-            form.values.role === "teacher" && setup ? teacherHints[setup.teacherSignup] : undefined
+            form.values.role === "teacher" && setup
+              ? teacherHint(intl, setup.teacherSignup)
+              : undefined
           }
           {...form.field("role")}
         />
         {asksDateOfBirth ? (
           <Field
-            label="Date of birth"
+            label={t("register.dateOfBirth")}
             type="date"
             autoComplete="bday"
             required
             max={new Date().toISOString().slice(0, 10)}
-            hint="Your school asks it to know whether a parent or guardian must agree before you answer the questionnaire."
+            hint={t("register.dateOfBirth.hint")}
             {...form.field("dateOfBirth")}
           />
         ) : null}
@@ -124,7 +132,7 @@ export default function Register() {
           loading={registering.isPending || registering.isSuccess}
           className="btn-block"
         >
-          Sign Up
+          {t("register.submit")}
         </Button>
       </form>
     </AuthCard>

@@ -2,6 +2,7 @@ import { messages } from "@gradecast/contract/messages";
 import { askedQuestions as questions } from "@gradecast/contract/questionnaire";
 import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
+import { localeKey } from "../i18n/locale.tsx";
 import { fakeServer, renderPage, signedInAs, testUser, watchAlerts } from "../test/render.tsx";
 import StudentInput from "./student-input.tsx";
 
@@ -114,6 +115,27 @@ describe("the student questionnaire", () => {
 });
 
 // Where the form starts (issue 28): the newest answers sent, unless a draft is on this device.
+describe("the questionnaire in European Portuguese", () => {
+  it("asks the contract's questions and answers in Portuguese, and names the first left on Save", async () => {
+    localStorage.setItem(localeKey, "pt-PT");
+    fakeServer({ ...signedInAs(student), ...nothingSent });
+    const { user } = renderPage(<StudentInput />, "/student-input");
+    expect(await screen.findByRole("heading", { level: 1, name: "Dados do aluno" })).toBeTruthy();
+    const none = new Intl.NumberFormat("pt-PT", { style: "percent" }).format(0);
+    expect(
+      screen.getByText(`0 de ${questions.length} perguntas respondidas (${none})`),
+    ).toBeTruthy();
+    const first = screen.getByLabelText("Sexo");
+    expect(screen.getByRole("option", { name: "Feminino" })).toBeTruthy();
+    expect(screen.getByRole("group", { name: /^Escola e família/ })).toBeTruthy();
+    await user.click(screen.getByRole("button", { name: "Guardar" }));
+    expect(document.activeElement).toBe(first);
+    expect(
+      screen.getByText(`Responda a “Sexo” antes de guardar. Faltam ${questions.length} perguntas.`),
+    ).toBeTruthy();
+  });
+});
+
 describe("the questionnaire opens with what was sent", () => {
   /** A saved questionnaire: each question's last option, the second grade not known yet. */
   const savedAnswers = Object.fromEntries(

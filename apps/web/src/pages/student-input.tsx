@@ -1,4 +1,3 @@
-import { messages } from "@gradecast/contract/messages";
 import {
   type QuestionKey,
   askedQuestions as questions,
@@ -30,6 +29,8 @@ import {
 } from "../features/questionnaire/draft.ts";
 import { useOptionalQuestions } from "../features/questionnaire/optional.ts";
 import { QuestionSelect, questionInputId } from "../features/questionnaire/question-select.tsx";
+import { questionLabel, sectionTitle } from "../features/questionnaire/text.ts";
+import { type PageIntl, useIntl } from "../i18n/intl.tsx";
 import "../features/questionnaire/questionnaire.css";
 
 // The student questionnaire (issue 6): every question a required
@@ -44,23 +45,19 @@ import "../features/questionnaire/questionnaire.css";
 // logout and when the session ends), so it is newer than anything sent from this device. The
 // page says which it shows, and offers the saved answers in place of the draft.
 
-const notAnswered = "Choose an answer.";
-
 // Not the contract's 'Error submitting data': nothing failed but the session. The answers are not
 // kept on the device once the session has ended (api/device-draft.ts): say so plainly.
-const sessionEndedMessage =
-  "Your session has ended, so your answers were removed from this device. Log in again to answer the questions.";
-
 const sessionEnded = (err: unknown) => err instanceof ApiError && isTokenProblem(err);
 
 /** What stops Save or Predict, named after the first question left; null once all are answered. */
-function missingMessage(answers: Draft, action: string): string | null {
+function missingMessage(intl: PageIntl, answers: Draft, action: "save" | "predict"): string | null {
   const left = questions.filter((q) => answers[q.key] === "");
   const first = left[0];
   if (!first) return null;
-  return `Answer “${first.label}” before you ${action}. ${
-    left.length === 1 ? "It is the last question left." : `${left.length} questions are left.`
-  }`;
+  return intl.formatMessage(
+    { id: "studentInput.missing" },
+    { question: questionLabel(intl, first), action, count: left.length },
+  );
 }
 
 type Busy = "save" | "predict" | null;
@@ -86,8 +83,9 @@ function StudentQuestionnaire() {
   const userId = user?.uid ?? "anonymous";
   const saved = useSavedAnswers();
   const history = usePredictionHistory();
+  const intl = useIntl();
   if (saved.isPending || history.isPending) {
-    return <Spinner label="Loading your saved answers..." />;
+    return <Spinner label={intl.formatMessage({ id: "studentInput.loading" })} />;
   }
   const record = saved.data ?? null;
   const predicted = history.data?.items[0] ?? null;
@@ -110,6 +108,15 @@ function StudentQuestionnaire() {
 function Questionnaire({ userId, sent }: { userId: string; sent: Sent | null }) {
   const { user } = useSession();
   const navigate = useNavigate();
+  const intl = useIntl();
+  const t = (id: string) => intl.formatMessage({ id });
+  const sessionEndedMessage = t("studentInput.sessionEnded");
+  // English keeps the product's own date format; other languages their own.
+  const sentAt = sent
+    ? intl.locale === "en"
+      ? dateTime(sent.at)
+      : intl.formatDate(sent.at, { dateStyle: "medium", timeStyle: "short" })
+    : "";
   const saving = useSaveQuestionnaire();
   const predicting = usePredict();
   const [start] = useState(() => {
@@ -123,8 +130,8 @@ function Questionnaire({ userId, sent }: { userId: string; sent: Sent | null }) 
   const [answers, setAnswers] = useState<Draft>(start.answers);
   const [fieldErrors, setFieldErrors] = useState<Partial<Record<QuestionKey, string>>>({});
   // The action stopped for unanswered questions; the message follows the answers from then on.
-  const [stopped, setStopped] = useState<string | null>(null);
-  const missing = stopped ? missingMessage(answers, stopped) : null;
+  const [stopped, setStopped] = useState<"save" | "predict" | null>(null);
+  const missing = stopped ? missingMessage(intl, answers, stopped) : null;
   const [busy, setBusy] = useState<Busy>(null);
   const saved = useRef(false);
   const optionalKeys = useOptionalQuestions();
@@ -158,14 +165,14 @@ function Questionnaire({ userId, sent }: { userId: string; sent: Sent | null }) 
   }
 
   /** True when every question is answered; otherwise focuses and names the first one left. */
-  function complete(action: string): boolean {
+  function complete(action: "save" | "predict"): boolean {
     const left = questions.filter((q) => answers[q.key] === "");
     const first = left[0];
     if (!first) {
       setStopped(null);
       return true;
     }
-    setFieldErrors(Object.fromEntries(left.map((q) => [q.key, notAnswered])));
+    setFieldErrors(Object.fromEntries(left.map((q) => [q.key, t("studentInput.notAnswered")])));
     setStopped(action);
     document.getElementById(questionInputId(first))?.focus();
     return false;
@@ -187,11 +194,11 @@ function Questionnaire({ userId, sent }: { userId: string; sent: Sent | null }) 
       await saving.mutateAsync(toRequest(answers));
     } catch (err) {
       setBusy(null);
-      window.alert(sessionEnded(err) ? sessionEndedMessage : messages.studentSaveFailed);
+      window.alert(sessionEnded(err) ? sessionEndedMessage : t("messages.studentSaveFailed"));
       showServerFields(err);
       return;
     }
-    window.alert(messages.studentSaved);
+    window.alert(t("messages.studentSaved"));
     saved.current = true;
     clearDraft(userId);
     setAnswers(emptyDraft());
@@ -210,7 +217,7 @@ function Questionnaire({ userId, sent }: { userId: string; sent: Sent | null }) 
       setBusy(null);
       const message = err instanceof Error ? err.message : String(err);
       window.alert(
-        sessionEnded(err) ? sessionEndedMessage : messages.predictionFailedPrefix + message,
+        sessionEnded(err) ? sessionEndedMessage : t("messages.predictionFailedPrefix") + message,
       );
       showServerFields(err);
     }
@@ -218,50 +225,56 @@ function Questionnaire({ userId, sent }: { userId: string; sent: Sent | null }) 
 
   return (
     <div className="stack questionnaire">
-      <PageHeader
-        title="Student Input"
-        description="Answer every question, then save your answers or predict your final score out of 20. Early in the term, choose “Not known yet” for a term grade you do not have: the prediction then says it is less sure. Your answers are kept on this device until you save them, log out or your session ends."
-      />
+      <PageHeader title={t("studentInput.title")} description={t("studentInput.description")} />
       <p className="muted">
-        Who sees your answers and how long they are kept: the{" "}
-        <Link to="/privacy">privacy notice</Link>.
+        {intl.formatMessage(
+          { id: "studentInput.privacy" },
+          { link: (text) => <Link to="/privacy">{text}</Link> },
+        )}
       </p>
       {from === "sent" && sent ? (
         <Alert tone="info">
           <p data-testid="answers-source">
-            These are the answers you {sent.what === "saved" ? "saved" : "predicted from"} on{" "}
-            {dateTime(sent.at)}. Change what is new, then save or predict again.
+            {intl.formatMessage({ id: "studentInput.fromSent" }, { what: sent.what, date: sentAt })}
           </p>
         </Alert>
       ) : from === "draft" && sent ? (
         <Alert tone="info">
           <p data-testid="answers-source">
-            These are answers you typed on this device and have not saved yet.{" "}
+            {t("studentInput.fromDraft")}{" "}
             <Button variant="ghost" onClick={startFromSent}>
-              Use the answers I {sent.what === "saved" ? "saved" : "predicted from"} on{" "}
-              {dateTime(sent.at)}
+              {intl.formatMessage(
+                { id: "studentInput.useSent" },
+                { what: sent.what, date: sentAt },
+              )}
             </Button>
           </p>
         </Alert>
       ) : null}
       <div className="questionnaire-progress" aria-live="polite">
         <label htmlFor="questionnaire-progress" className="questionnaire-progress-label">
-          {answered} of {total} questions answered ({percent}%)
+          {intl.formatMessage(
+            { id: "studentInput.progress" },
+            { answered, total, percent: intl.formatNumber(percent / 100, { style: "percent" }) },
+          )}
         </label>
         <progress id="questionnaire-progress" max={total} value={answered}>
-          {percent}%
+          {intl.formatNumber(percent / 100, { style: "percent" })}
         </progress>
       </div>
-      <form className="form" onSubmit={onSave} noValidate aria-label="Student questionnaire">
+      <form className="form" onSubmit={onSave} noValidate aria-label={t("studentInput.form")}>
         {sections.map((section) => {
           const own = questions.filter((q) => q.section === section.key);
           const done = own.filter((q) => answers[q.key] !== "").length;
           return (
             <fieldset key={section.key} className="card questionnaire-section">
               <legend className="questionnaire-legend">
-                {section.title}{" "}
+                {sectionTitle(intl, section)}{" "}
                 <span className="questionnaire-count">
-                  {done} of {own.length}
+                  {intl.formatMessage(
+                    { id: "studentInput.sectionCount" },
+                    { done, total: own.length },
+                  )}
                 </span>
               </legend>
               <div className="questionnaire-grid">
@@ -282,7 +295,7 @@ function Questionnaire({ userId, sent }: { userId: string; sent: Sent | null }) 
         <ErrorAlert message={missing} />
         <div className="actions">
           <Button type="submit" loading={busy === "save"} disabled={busy === "predict"}>
-            Save
+            {t("studentInput.save")}
           </Button>
           <Button
             variant="secondary"
@@ -290,7 +303,7 @@ function Questionnaire({ userId, sent }: { userId: string; sent: Sent | null }) 
             loading={busy === "predict"}
             disabled={busy === "save"}
           >
-            Predict
+            {t("studentInput.predict")}
           </Button>
         </div>
       </form>

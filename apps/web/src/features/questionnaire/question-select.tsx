@@ -1,6 +1,8 @@
-import { optionText, preferNotToSayLabel, type Question } from "@gradecast/contract/questionnaire";
+import type { Question } from "@gradecast/contract/questionnaire";
 import { Select } from "../../components/select.tsx";
+import { useIntl } from "../../i18n/intl.tsx";
 import { notKnownValue, preferNotValue } from "./draft.ts";
+import { answerText, questionHelp, questionLabel } from "./text.ts";
 
 // One question of the questionnaire: a required select with exactly the contract's options,
 // each option's human label next to its code, and the question's one-line help. G1 and G2
@@ -35,17 +37,36 @@ export function QuestionSelect({
   help = true,
   optional = false,
 }: QuestionSelectProps) {
+  const intl = useIntl();
+  const label = questionLabel(intl, question);
   return (
     <Select
       id={questionInputId(question, idPrefix)}
       name={question.key}
-      label={optional ? `${question.label} (optional)` : question.label}
-      hint={help ? question.help : undefined}
-      placeholder="Select…"
+      label={optional ? intl.formatMessage({ id: "studentInput.optional" }, { label }) : label}
+      hint={help ? questionHelp(intl, question) : undefined}
+      placeholder={intl.formatMessage({ id: "studentInput.select" })}
       options={[
-        ...(question.unknownLabel ? [{ value: notKnownValue, label: question.unknownLabel }] : []),
-        ...(optional ? [{ value: preferNotValue, label: preferNotToSayLabel }] : []),
-        ...question.options.map((o) => ({ value: String(o.value), label: optionText(o) })),
+        ...(question.unknownLabel
+          ? [
+              {
+                value: notKnownValue,
+                label: intl.formatMessage({ id: "questionnaire.notKnownYet" }),
+              },
+            ]
+          : []),
+        ...(optional
+          ? [
+              {
+                value: preferNotValue,
+                label: intl.formatMessage({ id: "studentInput.preferNotToSay" }),
+              },
+            ]
+          : []),
+        ...question.options.map((o) => ({
+          value: String(o.value),
+          label: answerText(intl, question, o),
+        })),
       ]}
       value={value}
       onChange={(e) => onChange(e.target.value)}
