@@ -114,7 +114,6 @@ describe("the student questionnaire", () => {
   });
 });
 
-// Where the form starts (issue 28): the newest answers sent, unless a draft is on this device.
 describe("the questionnaire in European Portuguese", () => {
   it("asks the contract's questions and answers in Portuguese, and names the first left on Save", async () => {
     localStorage.setItem(localeKey, "pt-PT");
@@ -136,6 +135,7 @@ describe("the questionnaire in European Portuguese", () => {
   });
 });
 
+// Where the form starts (issue 28): the newest answers sent, unless a draft is on this device.
 describe("the questionnaire opens with what was sent", () => {
   /** A saved questionnaire: each question's last option, the second grade not known yet. */
   const savedAnswers = Object.fromEntries(
