@@ -15,7 +15,7 @@ export async function teacherInvitationRoutes(fastify: FastifyInstance, services
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   serve(app, routes.admin.invite, async (request, reply) => {
     const invitation = await inviteTeacher(services, actorOf(request), request.body);
-    return reply.code(201).header("cache-control", "no-store").send({ invitation });
+    return reply.code(201).send({ invitation });
   });
 
   serve(app, routes.admin.cancelInvitation, async (request, reply) => {
@@ -23,8 +23,7 @@ export async function teacherInvitationRoutes(fastify: FastifyInstance, services
     return reply.code(204).send();
   });
 
-  serve(app, routes.admin.invitations, async (_request, reply) => {
-    reply.header("cache-control", "no-store");
+  serve(app, routes.admin.invitations, async () => {
     return { items: await listTeacherInvitations(services.db) };
   });
 }

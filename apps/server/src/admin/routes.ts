@@ -21,13 +21,11 @@ export async function adminRoutes(fastify: FastifyInstance, ctx: AuthContext) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { services } = ctx;
 
-  serve(app, routes.admin.users, async (request, reply) => {
-    reply.header("cache-control", "no-store");
+  serve(app, routes.admin.users, async (request) => {
     return listUserPage(services, request.query);
   });
 
-  serve(app, routes.admin.updateUser, async (request, reply) => {
-    reply.header("cache-control", "no-store");
+  serve(app, routes.admin.updateUser, async (request) => {
     // A role change needs a sign-in or re-authentication in the last 10 minutes.
     if (request.body.role !== undefined) {
       await requireRecentAuth(ctx, actorOf(request).user);
@@ -36,8 +34,7 @@ export async function adminRoutes(fastify: FastifyInstance, ctx: AuthContext) {
     return { user };
   });
 
-  serve(app, routes.admin.rejectTeacher, async (request, reply) => {
-    reply.header("cache-control", "no-store");
+  serve(app, routes.admin.rejectTeacher, async (request) => {
     // Deciding on a teacher request, like approving one, needs a recent sign-in or
     // re-authentication (one covers a queue of requests).
     await requireRecentAuth(ctx, actorOf(request).user);
@@ -50,8 +47,7 @@ export async function adminRoutes(fastify: FastifyInstance, ctx: AuthContext) {
     return reply.code(202).send({ message: adminMessages.resetSent });
   });
 
-  serve(app, routes.admin.audit, async (request, reply) => {
-    reply.header("cache-control", "no-store");
+  serve(app, routes.admin.audit, async (request) => {
     return listAuditPage(services, request.query);
   });
 }

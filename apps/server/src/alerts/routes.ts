@@ -24,42 +24,34 @@ import {
 // check, verb `note`, runs before the body is read, as for intervention notes).
 export async function alertRoutes(fastify: FastifyInstance, services: Services) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const noStore = { "cache-control": "no-store" };
   const teachersFirst = classFirst(services, "note");
   const first = { preValidation: teachersFirst.preValidation };
 
-  serve(app, routes.notifications.list, async (request, reply) => {
-    reply.headers(noStore);
+  serve(app, routes.notifications.list, async (request) => {
     return myNotifications(services, actorOf(request));
   });
 
-  serve(app, routes.notifications.markRead, async (request, reply) => {
-    reply.headers(noStore);
+  serve(app, routes.notifications.markRead, async (request) => {
     return markRead(services, actorOf(request), request.body);
   });
 
-  serve(app, routes.notifications.digest, async (request, reply) => {
-    reply.headers(noStore);
+  serve(app, routes.notifications.digest, async (request) => {
     return myDigest(services, actorOf(request));
   });
 
-  serve(app, routes.notifications.setDigest, async (request, reply) => {
-    reply.headers(noStore);
+  serve(app, routes.notifications.setDigest, async (request) => {
     return setMyDigest(services, actorOf(request), request.body.digest);
   });
 
-  serve(app, routes.notifications.unsubscribe, async (request, reply) => {
-    reply.headers(noStore);
+  serve(app, routes.notifications.unsubscribe, async (request) => {
     return unsubscribe(services, request.body.token, request.ip ?? null);
   });
 
-  serve(app, routes.notifications.flags, first, async (request, reply) => {
-    reply.headers(noStore);
+  serve(app, routes.notifications.flags, first, async (request) => {
     return myFlags(services, actorOf(request), teachersFirst.checked(request));
   });
 
-  serve(app, routes.notifications.judgeFlag, first, async (request, reply) => {
-    reply.headers(noStore);
+  serve(app, routes.notifications.judgeFlag, first, async (request) => {
     return judgeFlag(
       services,
       actorOf(request),
@@ -69,13 +61,11 @@ export async function alertRoutes(fastify: FastifyInstance, services: Services) 
     );
   });
 
-  serve(app, routes.notifications.flagSummary, async (request, reply) => {
-    reply.headers(noStore);
+  serve(app, routes.notifications.flagSummary, async (request) => {
     return flagSummary(services, actorOf(request));
   });
 
-  serve(app, routes.notifications.plans, first, async (request, reply) => {
-    reply.headers(noStore);
+  serve(app, routes.notifications.plans, first, async (request) => {
     return classPlans(services, teachersFirst.checked(request));
   });
 
@@ -87,11 +77,10 @@ export async function alertRoutes(fastify: FastifyInstance, services: Services) 
       request.params.uid,
       request.body,
     );
-    return reply.code(201).headers(noStore).send({ plan });
+    return reply.code(201).send({ plan });
   });
 
-  serve(app, routes.notifications.updatePlan, first, async (request, reply) => {
-    reply.headers(noStore);
+  serve(app, routes.notifications.updatePlan, first, async (request) => {
     const plan = await updatePlan(
       services,
       actorOf(request),

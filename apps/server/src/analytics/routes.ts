@@ -40,8 +40,7 @@ export async function analyticsRoutes(fastify: FastifyInstance, ctx: AuthContext
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { services, embed: signer } = ctx;
 
-  serve(app, routes.analytics.embed, async (request, reply): Promise<EmbedAnswer> => {
-    reply.header("cache-control", "no-store");
+  serve(app, routes.analytics.embed, async (request): Promise<EmbedAnswer> => {
     const external = services.config.analyticsEmbedUrl;
     if (external) return { url: external, expiresAt: null, external: true };
     const user = actorOf(request).user;
@@ -64,7 +63,6 @@ export async function analyticsRoutes(fastify: FastifyInstance, ctx: AuthContext
   });
 
   serve(app, routes.analytics.report, async (request, reply) => {
-    reply.header("cache-control", "no-store");
     allowOpaqueOrigin(reply);
     const query = reportQuerySchema.safeParse(request.query);
     if (!query.success) throw badToken();

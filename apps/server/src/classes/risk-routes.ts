@@ -2,6 +2,7 @@ import { routes } from "@gradecast/contract/routes/index";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { csvFormatOf } from "../csv/csv.ts";
+import { dayOf, sendAttachment } from "../http/attachment.ts";
 import { localeOf } from "../http/locale.ts";
 import { actorOf } from "../http/request-actor.ts";
 import { serve } from "../http/route-schemas.ts";
@@ -24,13 +25,10 @@ const fileSafe = (name: string) =>
 
 export async function classRiskRoutes(fastify: FastifyInstance, services: Services) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  // Every answer names students and what is predicted for them: never kept by a cache.
-  const noStore = { "cache-control": "no-store" };
   // Notes are written by the class's teachers: checked before the body is read, then handed on.
   const noteFirst = classFirst(services, "note");
 
-  serve(app, routes.classes.risk, async (request, reply) => {
-    reply.headers(noStore);
+  serve(app, routes.classes.risk, async (request) => {
     return classRisk(services, actorOf(request), request.params.id);
   });
 
@@ -41,12 +39,7 @@ export async function classRiskRoutes(fastify: FastifyInstance, services: Servic
       request.params.id,
       csvFormatOf(localeOf(request)),
     );
-    const day = services.now().toISOString().slice(0, 10);
-    return reply
-      .headers(noStore)
-      .header("content-type", "text/csv; charset=utf-8")
-      .header("content-disposition", `attachment; filename="risk-${fileSafe(name)}-${day}.csv"`)
-      .send(csv);
+    return sendAttachment(reply, `risk-${fileSafe(name)}-${dayOf(services.now())}.csv`, csv);
   });
 
   serve(
@@ -64,17 +57,15 @@ export async function classRiskRoutes(fastify: FastifyInstance, services: Servic
         request.params.uid,
         request.body,
       );
-      return reply.code(201).headers(noStore).send({ note });
+      return reply.code(201).send({ note });
     },
   );
 
-  serve(app, routes.classes.sharing, async (request, reply) => {
-    reply.headers(noStore);
+  serve(app, routes.classes.sharing, async (request) => {
     return mySharing(services, actorOf(request));
   });
 
-  serve(app, routes.classes.updateSharing, async (request, reply) => {
-    reply.headers(noStore);
+  serve(app, routes.classes.updateSharing, async (request) => {
     return setSharing(services, actorOf(request), request.body);
   });
 }

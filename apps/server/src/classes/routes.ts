@@ -39,19 +39,16 @@ export async function classRoutes(fastify: FastifyInstance, services: Services) 
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   // A caller who does not reach the class learns that (404) before anything about the body.
   const manageFirst = classFirst(services, "manage");
-  // Every answer names people (teachers, students): never kept by a cache.
-  const noStore = { "cache-control": "no-store" };
 
   // Issue 26: class creation is limited per account (30 an hour; a school's term start stays far
   // below it).
   const creating = perAccount(services, "class-create", 30, 3_600_000);
   serve(app, routes.classes.create, { config: { ...creating } }, async (request, reply) => {
     const created = await createClass(services, actorOf(request), request.body);
-    return reply.code(201).headers(noStore).send({ class: created });
+    return reply.code(201).send({ class: created });
   });
 
-  serve(app, routes.classes.list, async (request, reply) => {
-    reply.headers(noStore);
+  serve(app, routes.classes.list, async (request) => {
     return { items: await listClasses(services, actorOf(request)) };
   });
 
@@ -60,22 +57,17 @@ export async function classRoutes(fastify: FastifyInstance, services: Services) 
     const result = await joinGuard(request, () =>
       joinClass(services, actorOf(request), request.body),
     );
-    return reply
-      .code(result.joined ? 201 : 200)
-      .headers(noStore)
-      .send({
-        class: result.class,
-        message: result.joined ? classMessages.joined : classMessages.alreadyJoined,
-      });
+    return reply.code(result.joined ? 201 : 200).send({
+      class: result.class,
+      message: result.joined ? classMessages.joined : classMessages.alreadyJoined,
+    });
   });
 
   // A student's answer to a class's invitation, and leaving a class (issue 26).
-  serve(app, routes.classes.myInvitations, async (request, reply) => {
-    reply.headers(noStore);
+  serve(app, routes.classes.myInvitations, async (request) => {
     return myInvitations(services, actorOf(request));
   });
-  serve(app, routes.classes.acceptInvitation, async (request, reply) => {
-    reply.headers(noStore);
+  serve(app, routes.classes.acceptInvitation, async (request) => {
     return acceptInvitation(services, actorOf(request), request.params.id);
   });
   for (const [entry, change] of [
@@ -84,12 +76,11 @@ export async function classRoutes(fastify: FastifyInstance, services: Services) 
   ] as const) {
     serve(app, entry, async (request, reply) => {
       await change(services, actorOf(request), request.params.id);
-      return reply.code(204).headers(noStore).send();
+      return reply.code(204).send();
     });
   }
 
-  serve(app, routes.classes.get, async (request, reply) => {
-    reply.headers(noStore);
+  serve(app, routes.classes.get, async (request) => {
     return { class: await getClass(services, actorOf(request), request.params.id) };
   });
 
@@ -97,8 +88,7 @@ export async function classRoutes(fastify: FastifyInstance, services: Services) 
     app,
     routes.classes.update,
     { preValidation: manageFirst.preValidation },
-    async (request, reply) => {
-      reply.headers(noStore);
+    async (request) => {
       return {
         class: await editClass(
           services,
@@ -115,8 +105,7 @@ export async function classRoutes(fastify: FastifyInstance, services: Services) 
     return reply.code(204).send();
   });
 
-  serve(app, routes.classes.members, async (request, reply) => {
-    reply.headers(noStore);
+  serve(app, routes.classes.members, async (request) => {
     return classMembers(services, actorOf(request), request.params.id);
   });
 
@@ -124,8 +113,7 @@ export async function classRoutes(fastify: FastifyInstance, services: Services) 
     app,
     routes.classes.addTeacher,
     { preValidation: manageFirst.preValidation },
-    async (request, reply) => {
-      reply.headers(noStore);
+    async (request) => {
       return {
         class: await addCoTeacher(
           services,
@@ -159,8 +147,7 @@ export async function classRoutes(fastify: FastifyInstance, services: Services) 
     [routes.classes.newJoinCode, rotateJoinCode],
     [routes.classes.closeJoinCode, disableJoinCode],
   ] as const) {
-    serve(app, entry, async (request, reply) => {
-      reply.headers(noStore);
+    serve(app, entry, async (request) => {
       return { class: await change(services, actorOf(request), request.params.id) };
     });
   }
@@ -173,8 +160,7 @@ export async function classRoutes(fastify: FastifyInstance, services: Services) 
     const uploads = perAccount(services, "roster", 20, 60_000);
     for (const dryRun of [true, false]) {
       const entry = dryRun ? routes.classes.previewRoster : routes.classes.importRoster;
-      serve(roster, entry, { config: { ...uploads } }, async (request, reply) => {
-        reply.headers(noStore);
+      serve(roster, entry, { config: { ...uploads } }, async (request) => {
         return importRoster(services, actorOf(request), request.params.id, request.body, dryRun);
       });
     }

@@ -24,29 +24,24 @@ export async function consentRoutes(fastify: FastifyInstance, services: Services
   // Anonymous callers are counted per client address.
   const perAddress = perAccount(services, "consent-link", 30, 60_000);
 
-  serve(app, routes.consent.mine, async (request, reply) => {
-    reply.header("cache-control", "no-store");
+  serve(app, routes.consent.mine, async (request) => {
     return consentStatus(services, actorOf(request).user);
   });
 
   serve(app, routes.consent.request, { config: { ...perUser } }, async (request, reply) => {
-    reply.header("cache-control", "no-store");
     const status = await requestConsent(services, actorOf(request), request.body.guardianEmail);
     return reply.code(202).send(status);
   });
 
-  serve(app, routes.consent.view, { config: { ...perAddress } }, async (request, reply) => {
-    reply.header("cache-control", "no-store");
+  serve(app, routes.consent.view, { config: { ...perAddress } }, async (request) => {
     return viewConsent(services, request.body.token);
   });
 
-  serve(app, routes.consent.confirm, { config: { ...perAddress } }, async (request, reply) => {
-    reply.header("cache-control", "no-store");
+  serve(app, routes.consent.confirm, { config: { ...perAddress } }, async (request) => {
     return confirmConsent(services, request.body.token, request.ip ?? null);
   });
 
-  serve(app, routes.consent.withdraw, { config: { ...perAddress } }, async (request, reply) => {
-    reply.header("cache-control", "no-store");
+  serve(app, routes.consent.withdraw, { config: { ...perAddress } }, async (request) => {
     await withdrawByGuardian(services, request.body.token, request.ip ?? null);
     return {
       message:
@@ -54,13 +49,11 @@ export async function consentRoutes(fastify: FastifyInstance, services: Services
     };
   });
 
-  serve(app, routes.consent.adminWithdraw, async (request, reply) => {
-    reply.header("cache-control", "no-store");
+  serve(app, routes.consent.adminWithdraw, async (request) => {
     return withdrawByAdmin(services, actorOf(request), request.params.uid);
   });
 
-  serve(app, routes.consent.contest, { config: { ...perUser } }, async (request, reply) => {
-    reply.header("cache-control", "no-store");
+  serve(app, routes.consent.contest, { config: { ...perUser } }, async (request) => {
     return contestPrediction(services, actorOf(request), request.params.id, request.body.reason);
   });
 }

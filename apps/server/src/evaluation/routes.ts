@@ -3,6 +3,7 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import type { AuthContext } from "../auth/service.ts";
 import { csvFormatOf } from "../csv/csv.ts";
+import { dayOf, sendAttachment } from "../http/attachment.ts";
 import { localeOf } from "../http/locale.ts";
 import { actorOf } from "../http/request-actor.ts";
 import { serve } from "../http/route-schemas.ts";
@@ -15,11 +16,8 @@ import { evaluation, evaluationCsv } from "./service.ts";
 export async function evaluationRoutes(fastify: FastifyInstance, auth: AuthContext) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { services } = auth;
-  // Outcomes and predictions of named classes: never kept by a cache.
-  const noStore = { "cache-control": "no-store" };
 
-  serve(app, routes.evaluation.get, async (request, reply) => {
-    reply.headers(noStore);
+  serve(app, routes.evaluation.get, async (request) => {
     return evaluation(services, actorOf(request), request.query.classId);
   });
 
@@ -31,11 +29,6 @@ export async function evaluationRoutes(fastify: FastifyInstance, auth: AuthConte
       (id) => pseudonymOf(auth.keys, id),
       csvFormatOf(localeOf(request)),
     );
-    const day = services.now().toISOString().slice(0, 10);
-    return reply
-      .headers(noStore)
-      .header("content-type", "text/csv; charset=utf-8")
-      .header("content-disposition", `attachment; filename="evaluation-${day}.csv"`)
-      .send(csv);
+    return sendAttachment(reply, `evaluation-${dayOf(services.now())}.csv`, csv);
   });
 }

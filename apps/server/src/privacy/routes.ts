@@ -3,6 +3,7 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import type { AuthContext } from "../auth/service.ts";
 import { csvFormatOf } from "../csv/csv.ts";
+import { sendAttachment } from "../http/attachment.ts";
 import { localeOf } from "../http/locale.ts";
 import { perAccount } from "../http/rate-limits.ts";
 import { actorOf } from "../http/request-actor.ts";
@@ -24,11 +25,9 @@ import {
 export async function privacyRoutes(fastify: FastifyInstance, auth: AuthContext) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { services } = auth;
-  const noStore = { "cache-control": "no-store" };
 
-  serve(app, routes.privacy.notice, async (_request, reply) => {
+  serve(app, routes.privacy.notice, async () => {
     // Follows the retention settings: read again each time.
-    reply.headers(noStore);
     return privacyNotice(services);
   });
 
@@ -43,38 +42,29 @@ export async function privacyRoutes(fastify: FastifyInstance, auth: AuthContext)
         actorOf(request),
         csvFormatOf(localeOf(request)),
       );
-      return reply
-        .headers(noStore)
-        .header("content-type", "application/zip")
-        .header("content-disposition", `attachment; filename="${fileName}"`)
-        .send(Buffer.from(zip) as unknown as string);
+      return sendAttachment(reply, fileName, Buffer.from(zip), "application/zip");
     },
   );
 
   serve(app, routes.privacy.deleteMine, async (request, reply) => {
-    reply.headers(noStore);
     return reply.code(202).send(await requestOwnDeletion(auth, actorOf(request)));
   });
 
-  serve(app, routes.privacy.dataProtection, async (_request, reply) => {
-    reply.headers(noStore);
+  serve(app, routes.privacy.dataProtection, async () => {
     return dataProtection(services);
   });
 
-  serve(app, routes.privacy.updateDataProtection, async (request, reply) => {
-    reply.headers(noStore);
+  serve(app, routes.privacy.updateDataProtection, async (request) => {
     return updateDataProtection(services, actorOf(request), request.body);
   });
 
   serve(app, routes.privacy.purge, async (request, reply) => {
-    reply.headers(noStore);
     return reply
       .code(202)
       .send(await queuePurge(services, actorOf(request), request.body.category));
   });
 
   serve(app, routes.privacy.deleteUser, async (request, reply) => {
-    reply.headers(noStore);
     const answer = await requestDeletionOf(
       auth,
       actorOf(request),
@@ -86,6 +76,6 @@ export async function privacyRoutes(fastify: FastifyInstance, auth: AuthContext)
 
   serve(app, routes.privacy.cancelUserDeletion, async (request, reply) => {
     await cancelDeletionOf(services, actorOf(request), request.params.uid);
-    return reply.headers(noStore).code(204).send();
+    return reply.code(204).send();
   });
 }

@@ -16,17 +16,13 @@ import { classRecord, importRecordFile, recordHistory, setRecordCell } from "./s
 
 export async function recordRoutes(fastify: FastifyInstance, services: Services) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  // Every answer names students and their grades: never kept by a cache.
-  const noStore = { "cache-control": "no-store" };
   const recordFirst = classFirst(services, "record");
 
-  serve(app, routes.record.get, async (request, reply) => {
-    reply.headers(noStore);
+  serve(app, routes.record.get, async (request) => {
     return classRecord(services, actorOf(request), request.params.id);
   });
 
-  serve(app, routes.record.history, async (request, reply) => {
-    reply.headers(noStore);
+  serve(app, routes.record.history, async (request) => {
     return recordHistory(services, actorOf(request), request.params.id, request.params.uid);
   });
 
@@ -34,8 +30,7 @@ export async function recordRoutes(fastify: FastifyInstance, services: Services)
     app,
     routes.record.setCell,
     { preValidation: recordFirst.preValidation },
-    async (request, reply) => {
-      reply.headers(noStore);
+    async (request) => {
       return setRecordCell(
         services,
         actorOf(request),
@@ -55,8 +50,7 @@ export async function recordRoutes(fastify: FastifyInstance, services: Services)
       files,
       routes.record.importRecord,
       { config: { ...uploads }, preValidation: recordFirst.preValidation },
-      async (request, reply) => {
-        reply.headers(noStore);
+      async (request) => {
         return importRecordFile(
           services,
           actorOf(request),

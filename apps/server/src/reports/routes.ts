@@ -5,6 +5,7 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { csvFormatOf } from "../csv/csv.ts";
 import { limited } from "../domain-errors.ts";
+import { dayOf, sendAttachment } from "../http/attachment.ts";
 import { localeOf } from "../http/locale.ts";
 import { perAccount } from "../http/rate-limits.ts";
 import { actorOf } from "../http/request-actor.ts";
@@ -41,8 +42,7 @@ export async function reportRoutes(fastify: FastifyInstance, services: Services)
     return reply.code(201).send({ report });
   });
 
-  serve(app, routes.reports.list, async (request, reply) => {
-    reply.header("cache-control", "no-store");
+  serve(app, routes.reports.list, async (request) => {
     return listPage(services, actorOf(request).user, listQuery(request.query));
   });
 
@@ -51,11 +51,6 @@ export async function reportRoutes(fastify: FastifyInstance, services: Services)
     if (exporting >= exportLimit) {
       throw limited(5_000, messages.exportBusy);
     }
-    const day = services.now().toISOString().slice(0, 10);
-    reply
-      .header("cache-control", "no-store")
-      .header("content-type", "text/csv; charset=utf-8")
-      .header("content-disposition", `attachment; filename="student-reports-${day}.csv"`);
     exporting++;
     const csv = Readable.from(
       exportCsv(
@@ -70,11 +65,10 @@ export async function reportRoutes(fastify: FastifyInstance, services: Services)
       exporting--;
     });
     // The documented body is the CSV text; it is streamed, never serialized.
-    return reply.send(csv as unknown as string);
+    return sendAttachment(reply, `student-reports-${dayOf(services.now())}.csv`, csv);
   });
 
-  serve(app, routes.reports.get, async (request, reply) => {
-    reply.header("cache-control", "no-store");
+  serve(app, routes.reports.get, async (request) => {
     return { report: await getReport(services, actorOf(request).user, request.params.id) };
   });
 

@@ -11,16 +11,14 @@ import { enrolledStudents } from "./rosters.ts";
 // reads about themselves. The access hook has checked the role and a verified email.
 export async function reportStudentRoutes(fastify: FastifyInstance, services: Services) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  serve(app, routes.reports.enrolledStudents, async (request, reply) => {
-    reply.header("cache-control", "no-store");
+  serve(app, routes.reports.enrolledStudents, async (request) => {
     const { search, limit } = request.query;
     const user = actorOf(request).user;
     const teacherId = user.role === "admin" ? null : user.id;
     return { items: await enrolledStudents(services.db, { teacherId, search, limit }) };
   });
 
-  serve(app, routes.reports.mine, async (request, reply) => {
-    reply.header("cache-control", "no-store");
+  serve(app, routes.reports.mine, async (request) => {
     return myReportsPage(services, actorOf(request).user.id, request.query);
   });
 }

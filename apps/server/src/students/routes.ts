@@ -20,13 +20,11 @@ export async function studentRoutes(fastify: FastifyInstance, services: Services
     return reply.code(201).send({ student });
   });
 
-  serve(app, routes.students.mine, async (request, reply) => {
-    reply.header("cache-control", "no-store");
+  serve(app, routes.students.mine, async (request) => {
     return { items: await myQuestionnaires(services, actorOf(request).user) };
   });
 
-  serve(app, routes.students.list, async (request, reply) => {
-    reply.header("cache-control", "no-store");
+  serve(app, routes.students.list, async (request) => {
     return { items: await allQuestionnaires(services, request.query) };
   });
 }

@@ -15,18 +15,15 @@ import { securityRoutes } from "./security-routes.ts";
 // createdAt}, and POST /api/me/password (204; revokes the other sessions).
 export async function meRoutes(fastify: FastifyInstance, ctx: AuthContext) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  serve(app, routes.users.me, async (request, reply) => {
-    reply.header("cache-control", "no-store");
+  serve(app, routes.users.me, async (request) => {
     return getMe(ctx, actorOf(request).user.id);
   });
 
-  serve(app, routes.users.rename, async (request, reply) => {
-    reply.header("cache-control", "no-store");
+  serve(app, routes.users.rename, async (request) => {
     return updateMe(ctx, actorOf(request).user.id, request.body);
   });
 
-  serve(app, routes.users.setLocale, async (request, reply) => {
-    reply.header("cache-control", "no-store");
+  serve(app, routes.users.setLocale, async (request) => {
     return setLocale(ctx, actorOf(request).user.id, request.body);
   });
 
