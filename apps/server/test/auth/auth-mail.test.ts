@@ -1,11 +1,9 @@
 import { mkdtemp, rm } from "node:fs/promises";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { messages } from "@gradecast/contract/messages";
 import type { FastifyBaseLogger } from "fastify";
-import { SMTPServer } from "smtp-server";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.ts";
 import { createMailer } from "../../src/mail/mailer.ts";
 import {
@@ -21,7 +19,9 @@ import {
   waitForMail,
 } from "../support/accounts.ts";
 import { apiTests } from "../support/fixtures.ts";
+
 import { auditOf, dialects, errorOf, type TestApp, withTestApp } from "../support/helpers.ts";
+import { smtpInbox } from "../support/smtp-inbox.ts";
 
 // Email verification codes, password reset links, and the two ways mail leaves the server:
 // .eml files in DATA_DIR/outbox/, or a real SMTP server (here one in this process).
@@ -317,39 +317,17 @@ describe("outbox mailer (no SMTP_URL)", () => {
 });
 
 describe("mail over SMTP (SMTP_URL set)", () => {
-  let smtp: SMTPServer;
-  let port = 0;
-  const received: { to: string[]; raw: string }[] = [];
-
-  beforeAll(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ["STARTTLS", "AUTH"],
-      logger: false,
-      onData(stream, session, callback) {
-        const chunks: Buffer[] = [];
-        stream.on("data", (c: Buffer) => chunks.push(c));
-        stream.on("end", () => {
-          received.push({
-            to: session.envelope.rcptTo.map((r) => r.address),
-            raw: Buffer.concat(chunks).toString("utf8"),
-          });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", () => resolve()));
-    port = (smtp.server.address() as AddressInfo).port;
-  });
-  afterAll(async () => {
-    await new Promise<void>((resolve) => smtp.close(() => resolve()));
-  });
+  const inbox = smtpInbox();
+  const { received } = inbox;
 
   it("delivers the verification code and the reset link to a real SMTP server, and no .eml is written", async () => {
     await withTestApp(
       "pglite",
       {
-        env: { SMTP_URL: `smtp://127.0.0.1:${port}`, PUBLIC_URL: "https://grades.example.org" },
+        env: {
+          SMTP_URL: `smtp://127.0.0.1:${inbox.port}`,
+          PUBLIC_URL: "https://grades.example.org",
+        },
       },
       async (t) => {
         const s = await signIn(t, "student");

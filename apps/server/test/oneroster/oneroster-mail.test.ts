@@ -1,7 +1,5 @@
-import type { AddressInfo } from "node:net";
 import type { OneRosterResult } from "@gradecast/contract/oneroster";
-import { SMTPServer } from "smtp-server";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   parseMail,
   randomIp,
@@ -18,6 +16,7 @@ import {
   userLine,
   zipBundle,
 } from "../support/oneroster-bundle.ts";
+import { smtpInbox } from "../support/smtp-inbox.ts";
 
 // OneRoster invitations by email (issue 34, decision 0025): an address the roster invites with
 // no account yet gets one email listing every class it is invited to, written to the mail outbox
@@ -26,33 +25,8 @@ import {
 // class added later brings one new email. A teacher taken off a roster class by hand is put back by the next
 // import, and its preview says so.
 
-const received: { to: string[]; raw: string }[] = [];
-let smtp: SMTPServer;
-let port = 0;
-
-beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS", "AUTH"],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on("data", (c: Buffer) => chunks.push(c));
-      stream.on("end", () => {
-        received.push({
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw: Buffer.concat(chunks).toString("utf8"),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", () => resolve()));
-  port = (smtp.server.address() as AddressInfo).port;
-});
-afterAll(async () => {
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
-});
+const inbox = smtpInbox();
+const { received } = inbox;
 
 const post = (t: TestApp, who: SignedInUser, zip: Buffer, query: string) =>
   t.app.inject({
@@ -102,7 +76,7 @@ function school(
 const env = () => ({
   RATE_LIMITS: "off",
   ONEROSTER_SUBJECTS: "MAT101=mat",
-  SMTP_URL: `smtp://127.0.0.1:${port}`,
+  SMTP_URL: `smtp://127.0.0.1:${inbox.port}`,
   PUBLIC_URL: "https://grades.example.org",
 });
 
