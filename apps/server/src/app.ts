@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import cookie from "@fastify/cookie";
@@ -12,6 +12,7 @@ import { startDigestSchedule } from "./alerts/digest.ts";
 import { answerApiNotFound, installApiNotFound, isApiRequest } from "./http/allowed-methods.ts";
 import { createClientErrorHandler } from "./http/client-errors.ts";
 import { installErrorHandlers } from "./http/errors.ts";
+import { indexPage } from "./http/index-page.ts";
 import { installJsonBody } from "./http/json-body.ts";
 import { installLocale } from "./http/locale.ts";
 import { installNulGuard } from "./http/nul-guard.ts";
@@ -204,6 +205,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // The web app: static files, and index.html for every other path so that client routes work.
   const webDist = options.webDist ?? defaultWebDist;
   const hasWeb = existsSync(path.join(webDist, "index.html"));
+  // Read once: every client route answers the same page, naming the deployment's language.
+  const page = hasWeb
+    ? indexPage(readFileSync(path.join(webDist, "index.html"), "utf8"), config.defaultLocale)
+    : "";
   if (hasWeb) {
     await app.register(fastifyStatic, {
       root: webDist,
@@ -244,7 +249,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ) {
       return reply.code(404).send({ error: { code: "not_found", message: messages.notFound } });
     }
-    return reply.header("cache-control", "no-cache").sendFile("index.html");
+    return reply.header("cache-control", "no-cache").type("text/html; charset=utf-8").send(page);
   });
 
   return app;

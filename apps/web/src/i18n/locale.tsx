@@ -19,15 +19,22 @@ import type { Messages } from "./types.ts";
 
 // The language the page speaks (issue 33): the signed-in person's setting (users.locale), else
 // the choice made on this device before signing in (localStorage), else the browser's languages,
-// else English. Switching re-renders the page in place, sets <html lang>, and API calls then send
-// it as Accept-Language so the server's messages follow.
+// else the deployment's DEFAULT_LOCALE (the server writes it on the page's <html>), else English.
+// Switching re-renders the page in place, sets <html lang>, and API calls then send it as
+// Accept-Language so the server's messages follow.
 
 /** A choice made on the public pages, before there is an account to keep it. */
 export const localeKey = "gradecast:locale";
-export const defaultLocale: Locale = "en";
 
 function isLocale(value: unknown): value is Locale {
   return (locales as readonly unknown[]).includes(value);
+}
+
+/** The deployment's language: `<html data-default-locale>` as the server wrote it, else English. */
+export function deploymentLocale(): Locale {
+  const written =
+    typeof document === "undefined" ? undefined : document.documentElement.dataset.defaultLocale;
+  return isLocale(written) ? written : "en";
 }
 
 export function storedLocale(): Locale | null {
@@ -55,7 +62,7 @@ export function browserLocale(): Locale {
       : navigator.languages?.length
         ? navigator.languages
         : [navigator.language];
-  return negotiateLocale(languages.filter(Boolean).join(","), defaultLocale);
+  return negotiateLocale(languages.filter(Boolean).join(","), deploymentLocale());
 }
 
 export interface LocaleValue {

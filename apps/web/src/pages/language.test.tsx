@@ -1,5 +1,5 @@
 import { screen, waitFor } from "@testing-library/react";
-import { describe, expect, test } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import { localeKey } from "../i18n/locale.tsx";
 import { fakeServer, renderPage, signedInAs, testUser } from "../test/render.tsx";
 import Login from "./login.tsx";
@@ -35,6 +35,35 @@ describe("the page's language", () => {
     renderPage(<Login />, "/login");
     expect(await screen.findByRole("heading", { level: 1, name: "Login" })).toBeTruthy();
     expect(document.documentElement.lang).toBe("en");
+  });
+
+  test("a browser that asks for no language Gradecast has gets the deployment's DEFAULT_LOCALE", async () => {
+    // The server writes DEFAULT_LOCALE on the page's <html> (http/index-page.ts).
+    document.documentElement.dataset.defaultLocale = "pt-PT";
+    const languages = vi.spyOn(navigator, "languages", "get").mockReturnValue(["fr-FR", "de"]);
+    try {
+      fakeServer({});
+      renderPage(<Login />, "/login");
+      expect(await screen.findByRole("heading", { level: 1, name: "Iniciar sessão" })).toBeTruthy();
+      expect(document.documentElement.lang).toBe("pt-PT");
+    } finally {
+      languages.mockRestore();
+      delete document.documentElement.dataset.defaultLocale;
+    }
+  });
+
+  test("a browser that asks for English gets English whatever the deployment's default", async () => {
+    document.documentElement.dataset.defaultLocale = "pt-PT";
+    const languages = vi.spyOn(navigator, "languages", "get").mockReturnValue(["en-GB", "fr"]);
+    try {
+      fakeServer({});
+      renderPage(<Login />, "/login");
+      expect(await screen.findByRole("heading", { level: 1, name: "Login" })).toBeTruthy();
+      expect(document.documentElement.lang).toBe("en");
+    } finally {
+      languages.mockRestore();
+      delete document.documentElement.dataset.defaultLocale;
+    }
   });
 
   test("a person's choice on the profile is kept on the account and the page switches at once", async () => {
