@@ -3,15 +3,9 @@ import {
   noteLimits,
   passMark,
   type RiskItem,
-  reasonText,
-  riskCells,
   riskColumnsFor,
-  riskInputLabels,
-  riskMessages,
 } from "@gradecast/contract/class-risk";
-import { teacherOversightNotice } from "@gradecast/contract/consent";
-import { formatDay } from "@gradecast/contract/dates";
-import { recordInputKeys } from "@gradecast/contract/school-record";
+import { recordDiffers, recordInputKeys } from "@gradecast/contract/school-record";
 import { shownScore } from "@gradecast/contract/score";
 import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from "react";
 import { formErrors } from "../../api/form-errors.ts";
@@ -27,6 +21,7 @@ import { palette } from "../../components/palette.ts";
 import { Spinner } from "../../components/spinner.tsx";
 import { TableHead } from "../../components/table-head.tsx";
 import { downloadRisk, useAddNote, useClassRisk } from "./risk-api.ts";
+import { useRiskText } from "./risk-text.ts";
 import "./risk.css";
 import { ScrollRegion } from "../../components/scroll-region.tsx";
 
@@ -48,6 +43,7 @@ export function RiskList({ classId }: { classId: string }) {
   const [exporting, setExporting] = useState(false);
   const [exportError, setExportError] = useState("");
   const filterId = useId();
+  const { t } = useRiskText();
 
   async function exportCsv() {
     setExporting(true);
@@ -63,35 +59,29 @@ export function RiskList({ classId }: { classId: string }) {
 
   const actions = (
     <Button variant="secondary" onClick={exportCsv} loading={exporting} disabled={!risk.isSuccess}>
-      Export CSV
+      {t("risk.export")}
     </Button>
   );
 
   return (
-    <Card title="Risk list" actions={actions} className="risk-card">
+    <Card title={t("risk.title")} actions={actions} className="risk-card">
       <p className="muted">
-        Each student's latest prediction, sorted by risk. Reasons come from the school record (term
-        grades, failures, absences, study time, school support); the student's other answers are
-        summed as "Other answers" unless the student shares their full explanation.
-        {risk.isSuccess && !risk.data.withNotes
-          ? " Intervention notes are kept by the class's teachers and are not shown here."
-          : ""}
+        {t("risk.intro")}
+        {risk.isSuccess && !risk.data.withNotes ? t("risk.notesHidden") : ""}
       </p>
-      <p className="muted">{teacherOversightNotice}</p>
+      <p className="muted">{t("risk.oversight")}</p>
       {exportError ? <Alert tone="error">{exportError}</Alert> : null}
       {notice ? <Alert tone="success">{notice}</Alert> : null}
       {risk.isPending ? (
-        <Spinner label="Loading the risk list..." />
+        <Spinner label={t("risk.loading")} />
       ) : risk.isError ? (
         <ErrorState query={risk} />
       ) : risk.data.items.length === 0 ? (
-        <EmptyState title="Nobody on the risk list yet.">
-          Each student appears here once they are in the class.
-        </EmptyState>
+        <EmptyState title={t("risk.empty.title")}>{t("risk.empty.body")}</EmptyState>
       ) : (
         <>
           <p className="risk-counts" data-testid="risk-counts">
-            {countsText(risk.data)}
+            {countsText(risk.data, t)}
           </p>
           <Distribution risk={risk.data} />
           <div className="check-row">
@@ -101,7 +91,7 @@ export function RiskList({ classId }: { classId: string }) {
               checked={atRiskOnly}
               onChange={(e) => setAtRiskOnly(e.target.checked)}
             />
-            <label htmlFor={filterId}>Only students at risk ({risk.data.counts.atRisk})</label>
+            <label htmlFor={filterId}>{t("risk.filter", { count: risk.data.counts.atRisk })}</label>
           </div>
           <RiskTable
             items={risk.data.items.filter((i) => !atRiskOnly || i.atRisk)}
@@ -118,7 +108,7 @@ export function RiskList({ classId }: { classId: string }) {
               onClose={(saved) => {
                 const name = noteFor.name;
                 setNoteFor(null);
-                if (saved) setNotice(`The note about ${name} was saved.`);
+                if (saved) setNotice(t("risk.noteSaved", { name }));
                 document.getElementById(noteButtonId(noteFor.studentId))?.focus();
               }}
             />
@@ -129,14 +119,9 @@ export function RiskList({ classId }: { classId: string }) {
   );
 }
 
-function countsText(r: ClassRisk): string {
+function countsText(r: ClassRisk, t: ReturnType<typeof useRiskText>["t"]): string {
   const { students, answered, atRisk } = r.counts;
-  const waiting = students - answered;
-  return [
-    students === 1 ? "1 student" : `${students} students`,
-    `${atRisk} at risk`,
-    waiting === 0 ? "all have answered" : `${waiting} not answered yet`,
-  ].join(" · ");
+  return t("risk.counts", { students, atRisk, waiting: students - answered });
 }
 
 const noteButtonId = (studentId: string) => `note-${studentId}`;
@@ -150,8 +135,10 @@ function RiskTable({
   withNotes: boolean;
   onNote: (item: RiskItem) => void;
 }) {
+  const words = useRiskText();
+  const { t } = words;
   if (items.length === 0) {
-    return <p className="muted">No student is at risk on their latest prediction.</p>;
+    return <p className="muted">{t("risk.noneAtRisk")}</p>;
   }
   const riskColumns = riskColumnsFor(withNotes);
   const reasonsAt = riskColumns.indexOf("Reasons");
@@ -167,12 +154,12 @@ function RiskTable({
     riskColumns.indexOf("Model"),
   ];
   return (
-    <ScrollRegion className="risk-table-wrap" label="Risk list table">
+    <ScrollRegion className="risk-table-wrap" label={t("risk.table.label")}>
       <table className="risk-table">
-        <TableHead caption="Students of the class, sorted by risk" columns={riskColumns} />
+        <TableHead caption={t("risk.table.caption")} columns={riskColumns.map(words.column)} />
         <tbody>
           {items.map((item) => {
-            const cells = riskCells(item);
+            const cells = words.cells(item);
             return (
               <tr
                 key={item.studentId}
@@ -180,7 +167,7 @@ function RiskTable({
                 data-testid="risk-row"
               >
                 {cells.map((text, i) => {
-                  const label = riskColumns[i]!;
+                  const label = words.column(riskColumns[i]!);
                   if (i === 0) {
                     return (
                       <th key={label} scope="row" data-label={label}>
@@ -200,19 +187,21 @@ function RiskTable({
                   }
                   if (i === predictedAt && item.predictedAt && !item.updating) {
                     content = (
-                      <time dateTime={item.predictedAt}>{formatDay(item.predictedAt)}</time>
+                      <time dateTime={item.predictedAt}>{words.formats.day(item.predictedAt)}</time>
                     );
                   }
                   if (item.answered && !item.updating && text === "" && newerAt.includes(i)) {
                     content = (
                       <>
                         <span aria-hidden="true">—</span>{" "}
-                        <span className="muted risk-missing">{riskMessages.beforeMeasure}</span>
+                        <span className="muted risk-missing">{t("risk.beforeMeasure")}</span>
                       </>
                     );
                   }
                   if (i === answeredAt && item.answeredAt) {
-                    content = <time dateTime={item.answeredAt}>{formatDay(item.answeredAt)}</time>;
+                    content = (
+                      <time dateTime={item.answeredAt}>{words.formats.day(item.answeredAt)}</time>
+                    );
                   }
                   if (i === riskAt && item.atRisk) {
                     content = <span className="risk-flag">{text}</span>;
@@ -222,7 +211,10 @@ function RiskTable({
                       <>
                         {text ? <span className="risk-note">{text}</span> : null}
                         {item.notes.length > 1 ? (
-                          <span className="muted"> ({item.notes.length} notes)</span>
+                          <span className="muted">
+                            {" "}
+                            {t("risk.notes.count", { count: item.notes.length })}
+                          </span>
                         ) : null}
                         <Button
                           id={noteButtonId(item.studentId)}
@@ -230,7 +222,10 @@ function RiskTable({
                           className="risk-note-button"
                           onClick={() => onNote(item)}
                         >
-                          Add note<span className="visually-hidden"> about {item.name}</span>
+                          {t("risk.notes.add")}
+                          <span className="visually-hidden">
+                            {t("risk.notes.about", { name: item.name })}
+                          </span>
                         </Button>
                       </>
                     );
@@ -255,6 +250,8 @@ function RiskTable({
  * mark when the student's own answers differ from the record (nothing else of them is shown).
  */
 function RecordInputs({ item }: { item: RiskItem }) {
+  const words = useRiskText();
+  const { t } = words;
   return (
     <>
       {item.inputs ? (
@@ -263,16 +260,16 @@ function RecordInputs({ item }: { item: RiskItem }) {
             const { value, source } = item.inputs![key];
             return (
               <li key={key}>
-                {riskInputLabels[key]} {value === null ? "not known" : value}{" "}
+                {words.input(key, value, source).replace(/ \([^)]*\)$/, "")}{" "}
                 <span
                   className={`tag risk-source ${source === "school" ? "tag-ok" : "tag-warn"}`}
                   title={
                     source === "school"
-                      ? "From the class's school record"
-                      : "The student's own answer (the record holds no value)"
+                      ? t("risk.source.school.title")
+                      : t("risk.source.student.title")
                   }
                 >
-                  {source}
+                  {words.source(source)}
                 </span>
               </li>
             );
@@ -281,8 +278,8 @@ function RecordInputs({ item }: { item: RiskItem }) {
       ) : null}
       {item.differs ? (
         <p className="risk-differs">
-          <span className="tag tag-danger">{riskMessages.differs}</span>{" "}
-          <span className="muted">{riskMessages.differsExplained}</span>
+          <span className="tag tag-danger">{t("risk.differs")}</span>{" "}
+          <span className="muted">{t("risk.differsExplained", recordDiffers)}</span>
         </p>
       ) : null}
     </>
@@ -290,19 +287,20 @@ function RecordInputs({ item }: { item: RiskItem }) {
 }
 
 function Reasons({ item }: { item: RiskItem }) {
+  const { t, reason } = useRiskText();
   return (
     <>
       <ul className="risk-reasons">
         {item.reasons!.map((r) => (
-          <li key={r.feature}>{reasonText(r)}</li>
+          <li key={r.feature}>{reason(r)}</li>
         ))}
       </ul>
       {item.explanation ? (
         <details className="risk-explanation">
-          <summary>Full explanation (shared by the student)</summary>
+          <summary>{t("risk.fullExplanation")}</summary>
           <ul className="risk-reasons">
             {item.explanation.map((r) => (
-              <li key={r.feature}>{reasonText(r)}</li>
+              <li key={r.feature}>{reason(r)}</li>
             ))}
           </ul>
         </details>
@@ -333,12 +331,11 @@ function Distribution({ risk }: { risk: ClassRisk }) {
     (i) => i.prediction !== null && shownScore(i.prediction) < passMark,
   ).length;
   const headingId = useId();
+  const { t } = useRiskText();
   if (answered === 0) {
-    return <p className="muted">The chart appears once a student has answered.</p>;
+    return <p className="muted">{t("risk.chart.none")}</p>;
   }
-  const summary = `Predicted finals of the ${answered} ${
-    answered === 1 ? "student" : "students"
-  } who have answered: ${under} under the pass mark of ${passMark}.`;
+  const summary = t("risk.chart.summary", { answered, under, passMark });
   const option = (size: ChartSize) => ({
     animation: false,
     textStyle: { fontFamily: "system-ui, sans-serif", color: palette.text },
@@ -347,7 +344,7 @@ function Distribution({ risk }: { risk: ClassRisk }) {
     xAxis: {
       type: "category",
       data: data.map((d) => d.label),
-      name: "Predicted final (out of 20)",
+      name: t("risk.chart.axis"),
       nameLocation: "middle",
       nameGap: size.width < 480 ? 44 : 32,
       axisLabel: { color: palette.muted, rotate: size.width < 480 ? 45 : 0, interval: 0 },
@@ -356,7 +353,7 @@ function Distribution({ risk }: { risk: ClassRisk }) {
     series: [
       {
         type: "bar",
-        name: "Students",
+        name: t("risk.chart.series"),
         data: data.map((d) => ({
           value: d.count,
           itemStyle: { color: d.under ? palette.danger : palette.primary },
@@ -367,19 +364,18 @@ function Distribution({ risk }: { risk: ClassRisk }) {
   return (
     <figure className="risk-chart" aria-labelledby={headingId}>
       <h3 id={headingId} className="risk-chart-title">
-        How the class's predicted finals spread
+        {t("risk.chart.title")}
       </h3>
       <p className="muted">
-        {summary} Each bar counts the students in a range of two points; red bars are under the pass
-        mark.
+        {summary} {t("risk.chart.bars")}
       </p>
       <ChartCanvas option={option} label={summary} className="risk-chart-canvas" />
       <details className="chart-table">
-        <summary>Show the data as a table</summary>
+        <summary>{t("risk.chart.table")}</summary>
         <table>
           <TableHead
-            caption="Students per predicted final"
-            columns={["Predicted final", "Students"]}
+            caption={t("risk.chart.caption")}
+            columns={[t("risk.chart.column.final"), t("risk.chart.series")]}
           />
           <tbody>
             {data.map((d) => (
@@ -418,6 +414,7 @@ function NoteForm({
     {},
   );
   const [message, setMessage] = useState<string | null>(null);
+  const { t, formats } = useRiskText();
 
   useEffect(() => {
     headingRef.current?.focus();
@@ -448,28 +445,28 @@ function NoteForm({
   return (
     <section className="risk-note-form" aria-labelledby={`${actionId}-title`}>
       <h3 id={`${actionId}-title`} ref={headingRef} tabIndex={-1}>
-        Note about {item.name}
+        {t("risk.note.heading", { name: item.name })}
       </h3>
       {item.contest ? (
         <p>
-          <strong>{item.name} says this estimate is wrong:</strong> {item.contest.reason}
+          <strong>{t("risk.note.contest", { name: item.name })}</strong> {item.contest.reason}
         </p>
       ) : null}
       {item.notes && item.notes.length > 0 ? (
         <ul className="risk-notes">
           {item.notes.map((n) => (
             <li key={n.id}>
-              <strong>{n.doneOn}</strong> ({n.author.name}): {n.action}
-              {n.followUpOn ? ` Follow-up ${n.followUpOn}.` : ""}
+              <strong>{formats.day(n.doneOn)}</strong> ({n.author.name}): {n.action}
+              {n.followUpOn ? t("risk.note.followUp", { date: formats.day(n.followUpOn) }) : ""}
             </li>
           ))}
         </ul>
       ) : null}
-      <p className="muted">Seen by the class's teachers only: never by admins or the student.</p>
+      <p className="muted">{t("risk.note.seenBy")}</p>
       <form className="class-form" onSubmit={submit} noValidate>
         <div className={errors.action ? "field field-invalid" : "field"}>
           <label className="field-label" htmlFor={actionId}>
-            What was done
+            {t("risk.note.action")}
           </label>
           <textarea
             id={actionId}
@@ -488,14 +485,14 @@ function NoteForm({
           ) : null}
         </div>
         <Field
-          label="Done on"
+          label={t("risk.note.doneOn")}
           type="date"
           value={values.doneOn}
           onChange={(e) => setValues((v) => ({ ...v, doneOn: e.target.value }))}
           error={errors.doneOn}
         />
         <Field
-          label="Follow-up date (optional)"
+          label={t("risk.note.followUpOn")}
           type="date"
           value={values.followUpOn}
           min={values.doneOn || undefined}
@@ -504,10 +501,10 @@ function NoteForm({
         />
         <div className="actions">
           <Button type="submit" loading={adding.isPending}>
-            Save note
+            {t("risk.note.save")}
           </Button>
           <Button type="button" variant="ghost" onClick={() => onClose(false)}>
-            Cancel
+            {t("risk.note.cancel")}
           </Button>
         </div>
       </form>
