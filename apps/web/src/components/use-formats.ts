@@ -1,6 +1,6 @@
 import { formatDay, formatDayTime } from "@gradecast/contract/dates";
 import { formatScore, shownScore } from "@gradecast/contract/score";
-import { useIntl } from "../i18n/intl.tsx";
+import { type PageIntl, useIntl } from "../i18n/intl.tsx";
 
 // The screens' one way to write dates (contract dates.ts: "27 Nov 2026", "27 Nov 2026, 14:05")
 // and scores (contract score.ts: "12.5") in the page's language: English keeps the contract's
@@ -17,7 +17,11 @@ export interface Formats {
 }
 
 export function useFormats(): Formats {
-  const intl = useIntl();
+  return formatsOf(useIntl());
+}
+
+/** The same formats from a given intl (a part rendered outside the page's provider). */
+export function formatsOf(intl: PageIntl): Formats {
   const number = (v: number) => intl.formatNumber(v);
   if (intl.locale === "en") {
     return {

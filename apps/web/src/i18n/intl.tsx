@@ -41,32 +41,40 @@ export function IntlProvider({
   messages: Messages;
   children: ReactNode;
 }) {
-  const intl = useMemo<PageIntl>(() => {
-    const formats = new Map<string, IntlMessageFormat>();
-    return {
-      locale,
-      formatMessage({ id }: { id: string }, values?: RichValues): string & ReactNode {
-        let format = formats.get(id);
-        if (!format) {
-          const message = (messages as Record<string, string | MessageFormatElement[]>)[id];
-          if (message === undefined) {
-            if (import.meta.env.DEV) console.error(`Missing message "${id}" in ${locale}`);
-            return id;
-          }
-          format = new IntlMessageFormat(message, locale);
-          formats.set(id, format);
-        }
-        const out = format.format<ReactNode>(values);
-        if (!Array.isArray(out)) return String(out) as string & ReactNode;
-        // Parts with elements: keyed so React can tell them apart.
-        // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one message never reorder
-        return out.map((part, i) => <Fragment key={i}>{part}</Fragment>) as unknown as string &
-          ReactNode;
-      },
-      formatNumber: (value, options) => new Intl.NumberFormat(locale, options).format(value),
-      formatDate: (value, options) =>
-        new Intl.DateTimeFormat(locale, options).format(new Date(value)),
-    } as PageIntl;
-  }, [locale, messages]);
+  const intl = useMemo(() => createIntl(locale, messages), [locale, messages]);
   return <IntlContext.Provider value={intl}>{children}</IntlContext.Provider>;
+}
+
+/** The page's intl, or null outside a provider (a part rendered alone falls back to its own). */
+export function useIntlOrNull(): PageIntl | null {
+  return useContext(IntlContext);
+}
+
+/** One language's formatter over the given messages, as the provider gives it. */
+export function createIntl(locale: Locale, messages: Messages): PageIntl {
+  const formats = new Map<string, IntlMessageFormat>();
+  return {
+    locale,
+    formatMessage({ id }: { id: string }, values?: RichValues): string & ReactNode {
+      let format = formats.get(id);
+      if (!format) {
+        const message = (messages as Record<string, string | MessageFormatElement[]>)[id];
+        if (message === undefined) {
+          if (import.meta.env.DEV) console.error(`Missing message "${id}" in ${locale}`);
+          return id;
+        }
+        format = new IntlMessageFormat(message, locale);
+        formats.set(id, format);
+      }
+      const out = format.format<ReactNode>(values);
+      if (!Array.isArray(out)) return String(out) as string & ReactNode;
+      // Parts with elements: keyed so React can tell them apart.
+      // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one message never reorder
+      return out.map((part, i) => <Fragment key={i}>{part}</Fragment>) as unknown as string &
+        ReactNode;
+    },
+    formatNumber: (value, options) => new Intl.NumberFormat(locale, options).format(value),
+    formatDate: (value, options) =>
+      new Intl.DateTimeFormat(locale, options).format(new Date(value)),
+  } as PageIntl;
 }

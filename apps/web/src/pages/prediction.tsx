@@ -1,8 +1,6 @@
-import { messages } from "@gradecast/contract/messages";
 import type { PredictionHistoryItem, PredictionResult } from "@gradecast/contract/prediction";
-import { questionByKey } from "@gradecast/contract/questionnaire";
-import { bandOf, formatScore } from "@gradecast/contract/score";
-import { useEffect, useState } from "react";
+import { bandOf } from "@gradecast/contract/score";
+import { type ReactNode, useEffect, useState } from "react";
 import { useLocation, useNavigate } from "react-router";
 import { useSession } from "../auth/session.tsx";
 import { Alert } from "../components/alert.tsx";
@@ -15,12 +13,13 @@ import { Spinner } from "../components/spinner.tsx";
 import { usePredictionHistory } from "../features/prediction/api.ts";
 import { ContestForm, OversightNotice } from "../features/prediction/contest-form.tsx";
 import { FactorChart } from "../features/prediction/factor-chart.tsx";
-import { dateTime } from "../features/prediction/format.ts";
 import { HighRiskNotice, ModelParts } from "../features/prediction/parts.tsx";
 import { PredictionSource } from "../features/prediction/school-record.tsx";
 import { ShareExplanation } from "../features/prediction/share-explanation.tsx";
+import { usePredictionText } from "../features/prediction/text.ts";
 import { TrendChart } from "../features/prediction/trend-chart.tsx";
 import { WhatIf } from "../features/prediction/what-if.tsx";
+import { useIntl } from "../i18n/intl.tsx";
 import "../features/prediction/prediction.css";
 
 // The prediction (issue 6): the score out of 20, its message, the
@@ -52,6 +51,8 @@ export default function Prediction() {
   }, [location, navigate]);
   const history = usePredictionHistory();
   const { user } = useSession();
+  const intl = useIntl();
+  const t = (id: string) => intl.formatMessage({ id });
 
   const result = arrived ?? history.data?.latest ?? null;
   const summary: PredictionHistoryItem | undefined = result ? undefined : history.data?.items[0];
@@ -59,9 +60,9 @@ export default function Prediction() {
   return (
     <div className="stack prediction">
       <PageHeader
-        title="Prediction"
-        description="Your predicted final score out of 20, its likely range, and what raised or lowered it."
-        link={{ to: "/student-input", label: "Change answers" }}
+        title={t("prediction.title")}
+        description={t("prediction.description")}
+        link={{ to: "/student-input", label: t("prediction.changeAnswers") }}
       />
       {result ? (
         <>
@@ -108,22 +109,19 @@ export default function Prediction() {
             <ContestForm key={summary.id} predictionId={summary.id} />
           ) : null}
           <Alert tone="info">
-            <p>
-              This prediction was made by an earlier version of the model, so its explanation is not
-              available. Predict again from Student Input to see what moves it.
-            </p>
+            <p>{t("prediction.earlierModel")}</p>
           </Alert>
         </>
       ) : history.isPending ? (
-        <Spinner label="Loading your latest prediction..." />
+        <Spinner label={t("prediction.loading")} />
       ) : history.isError ? (
         <ErrorState query={history} />
       ) : (
         <EmptyState
-          title={messages.noPrediction}
-          action={<ButtonLink to="/student-input">Go to Student Input</ButtonLink>}
+          title={t("messages.noPrediction")}
+          action={<ButtonLink to="/student-input">{t("prediction.goToInput")}</ButtonLink>}
         >
-          <p>Answer the questionnaire and choose Predict to see your predicted final score.</p>
+          <p>{t("prediction.emptyHelp")}</p>
         </EmptyState>
       )}
       {history.data && history.data.items.length > 0 ? (
@@ -150,29 +148,37 @@ function ScoreCard({
   when: string | null;
 }) {
   const band = bandOf(prediction);
+  const { intl, score, dayTime } = usePredictionText();
+  const range = {
+    low: score(low),
+    high: score(high),
+    b: (chunks: ReactNode[]) => <strong>{chunks}</strong>,
+  };
   return (
     <Card className={`prediction-score prediction-${band}`} aria-labelledby="score-title">
       <h2 id="score-title" className="visually-hidden">
-        Your predicted score
+        {intl.formatMessage({ id: "prediction.score.title" })}
       </h2>
       <p className="prediction-value">
-        <span data-testid="prediction-score">{formatScore(prediction)}</span>
+        <span data-testid="prediction-score">{score(prediction)}</span>
         <span className="prediction-outof"> / 20</span>
       </p>
       <p className="prediction-message" data-testid="prediction-message">
         {message}
       </p>
       <p className="muted">
-        {level === null ? "Likely range" : `${Math.round(level * 100)}% likely range`}:{" "}
-        <strong>
-          {formatScore(low)} to {formatScore(high)}
-        </strong>
         {level === null
-          ? ""
-          : ` (in testing, the real final score fell within such a range for about ${Math.round(level * 100)} in 100 students)`}
-        .
+          ? intl.formatMessage({ id: "prediction.score.range" }, range)
+          : intl.formatMessage(
+              { id: "prediction.score.rangeLevel" },
+              { ...range, percent: Math.round(level * 100) },
+            )}
       </p>
-      {when ? <p className="muted">Predicted {dateTime(when)}.</p> : null}
+      {when ? (
+        <p className="muted">
+          {intl.formatMessage({ id: "prediction.score.when" }, { when: dayTime(when) })}
+        </p>
+      ) : null}
     </Card>
   );
 }
@@ -182,14 +188,15 @@ function ExtrapolationNotice({
 }: {
   features: PredictionResult["extrapolationFeatures"];
 }) {
-  const names = features.map((f) => questionByKey[f]?.label ?? f);
+  const { intl, label, list } = usePredictionText();
+  const names = features.map((f) => label(f));
   return (
-    <Alert tone="warning" title="Treat this prediction with care">
+    <Alert tone="warning" title={intl.formatMessage({ id: "prediction.extrapolation.title" })}>
       <p>
-        {names.length > 0 ? `${names.join(", ")}: ` : ""}
-        {names.length === 1 ? "this answer lies" : "these answers lie"} outside what the model saw
-        in the students it learned from, so the prediction is less certain than usual and the likely
-        range shown may be too narrow.
+        {intl.formatMessage(
+          { id: "prediction.extrapolation.text" },
+          { count: names.length, names: list(names, "comma") },
+        )}
       </p>
     </Alert>
   );

@@ -1,5 +1,5 @@
 import { isReportHeight, reportFrame } from "@gradecast/contract/analytics";
-import { useEffect, useRef, useState } from "react";
+import { type ReactNode, useEffect, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import { useSession } from "../auth/session.tsx";
 import { Button } from "../components/button.tsx";
@@ -9,6 +9,7 @@ import { useEmbed } from "../features/analytics/api.ts";
 import { ClassChooser } from "../features/analytics/class-chooser.tsx";
 import { JoinClass } from "../features/classes/join-class.tsx";
 import { MyReports } from "../features/reports/my-reports.tsx";
+import { useIntl } from "../i18n/intl.tsx";
 import "../features/analytics/analytics.css";
 
 // /student-dashboard: the analytics report in a sandboxed frame of
@@ -20,6 +21,8 @@ import "../features/analytics/analytics.css";
 export default function StudentDashboard() {
   const navigate = useNavigate();
   const { user } = useSession();
+  const intl = useIntl();
+  const t = (id: string) => intl.formatMessage({ id });
   const staff = user?.role === "teacher" || user?.role === "admin" ? user.role : null;
   // Staff choose which classes the report is about; the frame then loads with a new token.
   const [classId, setClassId] = useState("");
@@ -36,11 +39,11 @@ export default function StudentDashboard() {
   return (
     <div className="stack">
       <PageHeader
-        title="Student Dashboard"
-        description="The analytics report on student performance."
+        title={t("studentDashboard.title")}
+        description={t("studentDashboard.description")}
         actions={
           <Button variant="secondary" onClick={back}>
-            Back
+            {t("studentDashboard.back")}
           </Button>
         }
       />
@@ -50,21 +53,30 @@ export default function StudentDashboard() {
       ) : null}
       <QueryView
         query={embed}
-        loading="Loading the report..."
-        failed="The report could not be opened."
+        loading={t("studentDashboard.loading")}
+        failed={t("studentDashboard.failed")}
       >
         {(frame) => (
           <>
             <ScaledFrame src={frame.url} external={frame.external} />
             <p className="report-frame-note">
               {frame.external
-                ? `This report is provided by your school from ${new URL(frame.url).host}. `
+                ? `${intl.formatMessage(
+                    { id: "studentDashboard.external" },
+                    { host: new URL(frame.url).host },
+                  )} `
                 : null}
-              <a href={frame.url} target="_blank" rel="noopener noreferrer">
-                Open the report on its own page
-                <span className="visually-hidden"> (opens in a new tab)</span>
-              </a>{" "}
-              to read it in a full window.
+              {intl.formatMessage(
+                { id: "studentDashboard.openAlone" },
+                {
+                  link: (chunks: ReactNode[]) => (
+                    <a href={frame.url} target="_blank" rel="noopener noreferrer">
+                      {chunks}
+                      <span className="visually-hidden"> {t("studentDashboard.newTab")}</span>
+                    </a>
+                  ),
+                },
+              )}
             </p>
           </>
         )}
@@ -78,6 +90,7 @@ export default function StudentDashboard() {
 const fullWidthBelow = 700;
 
 function ScaledFrame({ src, external }: { src: string; external: boolean }) {
+  const intl = useIntl();
   const box = useRef<HTMLDivElement>(null);
   const frame = useRef<HTMLIFrameElement>(null);
 
@@ -133,7 +146,7 @@ function ScaledFrame({ src, external }: { src: string; external: boolean }) {
         ref={frame}
         className="report-frame"
         src={src}
-        title="Analytics report"
+        title={intl.formatMessage({ id: "studentDashboard.frameTitle" })}
         width={reportFrame.width}
         height={reportFrame.height}
         sandbox={external ? "allow-scripts allow-same-origin" : "allow-scripts"}

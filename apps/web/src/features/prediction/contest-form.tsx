@@ -1,4 +1,4 @@
-import { contestLimit, oversightNotice } from "@gradecast/contract/consent";
+import { contestLimit } from "@gradecast/contract/consent";
 import { routes } from "@gradecast/contract/routes/index";
 import { useMutation } from "@tanstack/react-query";
 import type { FormEvent } from "react";
@@ -8,7 +8,7 @@ import { Button } from "../../components/button.tsx";
 import { Card } from "../../components/card.tsx";
 import { TextArea } from "../../components/field.tsx";
 import { useFormFields } from "../../components/use-form-fields.ts";
-import { dateTime } from "./format.ts";
+import { usePredictionText } from "./text.ts";
 import "../consent/consent.css";
 
 // Human oversight (issue 31): every estimate says it is one and that a teacher decides; the
@@ -16,9 +16,10 @@ import "../consent/consent.css";
 // risk list and is kept with the prediction; saying it again replaces it.
 
 export function OversightNotice() {
+  const { intl } = usePredictionText();
   return (
-    <Alert tone="info" title="An estimate, not a decision">
-      <p>{oversightNotice}</p>
+    <Alert tone="info" title={intl.formatMessage({ id: "prediction.oversight.title" })}>
+      <p>{intl.formatMessage({ id: "prediction.oversight.text" })}</p>
     </Alert>
   );
 }
@@ -30,6 +31,8 @@ export function ContestForm({ predictionId }: { predictionId: string }) {
       call(routes.consent.contest.key, { params: { id: predictionId }, body: { reason } }),
   });
   const length = form.values.reason.length;
+  const { intl, dayTime } = usePredictionText();
+  const t = (id: string) => intl.formatMessage({ id });
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -38,34 +41,36 @@ export function ContestForm({ predictionId }: { predictionId: string }) {
   }
 
   return (
-    <Card title="This prediction is wrong because…">
-      <p>
-        Your class teachers read what you write here next to this estimate. Sending it again
-        replaces what you sent before.
-      </p>
+    <Card title={t("prediction.contest.title")}>
+      <p>{t("prediction.contest.intro")}</p>
       {contest.isSuccess ? (
         <Alert tone="success">
           <p>
-            Sent to your class teachers on {dateTime(contest.data.createdAt)}: “
-            {contest.data.reason}”
+            {intl.formatMessage(
+              { id: "prediction.contest.sent" },
+              { when: dayTime(contest.data.createdAt), reason: contest.data.reason },
+            )}
           </p>
         </Alert>
       ) : null}
       <form className="form" onSubmit={onSubmit} noValidate>
         <TextArea
-          label="Why the estimate is wrong"
+          label={t("prediction.contest.why")}
           rows={4}
           maxLength={contestLimit}
           {...form.field("reason")}
         />
         <p className="consent-counter" aria-live="polite">
-          {length} of {contestLimit} characters
+          {intl.formatMessage(
+            { id: "prediction.contest.counter" },
+            { length: String(length), limit: String(contestLimit) },
+          )}
         </p>
         <p className="form-error" role="alert">
           {form.message}
         </p>
         <Button type="submit" loading={contest.isPending}>
-          {contest.isSuccess ? "Send again (replaces it)" : "Send to my teachers"}
+          {t(contest.isSuccess ? "prediction.contest.sendAgain" : "prediction.contest.send")}
         </Button>
       </form>
     </Card>

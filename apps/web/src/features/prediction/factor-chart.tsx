@@ -1,11 +1,10 @@
 import type { PredictionResult } from "@gradecast/contract/prediction";
-import { formatScore } from "@gradecast/contract/score";
 import { useMemo } from "react";
 import { palette } from "../../components/palette.ts";
 import { TableHead } from "../../components/table-head.tsx";
-import { answerText, signed } from "./format.ts";
 import { PredictionFigure } from "./prediction-figure.tsx";
 import { fromSchool, SchoolMark } from "./school-record.tsx";
+import { usePredictionText } from "./text.ts";
 
 // The factors that pushed the prediction up or down: the largest effects of the model's
 // explanation as bars (green up, red down) from the model's average, with the same figures,
@@ -14,6 +13,8 @@ import { fromSchool, SchoolMark } from "./school-record.tsx";
 const shown = 10;
 
 export function FactorChart({ result }: { result: PredictionResult }) {
+  const { intl, score, signed, label, answer, list } = usePredictionText();
+  const t = (id: string) => intl.formatMessage({ id });
   const top = useMemo(() => result.contributions.slice(0, shown), [result]);
   const option = useMemo(() => {
     const bars = [...top].reverse(); // ECharts draws the first category at the bottom
@@ -29,7 +30,7 @@ export function FactorChart({ result }: { result: PredictionResult }) {
       },
       yAxis: {
         type: "category",
-        data: bars.map((c) => c.label),
+        data: bars.map((c) => label(c.feature)),
         axisLabel: { color: palette.text, width: 150, overflow: "break", lineHeight: 14 },
         axisTick: { show: false },
       },
@@ -50,39 +51,54 @@ export function FactorChart({ result }: { result: PredictionResult }) {
         },
       ],
     };
-  }, [top]);
+  }, [top, label, signed]);
 
   const ups = top.filter((c) => c.effect > 0).slice(0, 2);
   const downs = top.filter((c) => c.effect < 0).slice(0, 2);
-  const summary = [
-    `Starting from the model's average of ${formatScore(result.baseValue)}`,
-    ups.length ? `${ups.map((c) => c.label).join(" and ")} raised the prediction most` : "",
-    downs.length ? `${downs.map((c) => c.label).join(" and ")} lowered it most` : "",
-  ]
-    .filter(Boolean)
-    .join("; ");
+  const names = (cs: typeof top) =>
+    list(
+      cs.map((c) => label(c.feature)),
+      "and",
+    );
+  const summary = intl.formatMessage(
+    { id: "prediction.factors.summary" },
+    {
+      average: score(result.baseValue),
+      ups: names(ups),
+      downs: names(downs),
+      moved:
+        ups.length && downs.length ? "both" : ups.length ? "up" : downs.length ? "down" : "none",
+    },
+  );
 
   return (
     <PredictionFigure
       name="factors"
-      title="What moved your prediction"
+      title={t("prediction.factors.title")}
       summary={summary}
       chart={{
         option,
-        label: `Bar chart of the ${top.length} answers that moved the prediction most. ${summary}.`,
+        label: intl.formatMessage(
+          { id: "prediction.factors.chartLabel" },
+          { count: top.length, summary },
+        ),
       }}
-      tableLabel="Show every answer and its effect as a table"
+      tableLabel={t("prediction.factors.tableLabel")}
     >
       <TableHead
-        caption="Effect of each answer on the prediction, in points out of 20"
-        columns={["Question", "Your answer", "Effect (points)"]}
+        caption={t("prediction.factors.caption")}
+        columns={[
+          t("prediction.factors.question"),
+          t("prediction.factors.answer"),
+          t("prediction.factors.effect"),
+        ]}
       />
       <tbody>
         {result.contributions.map((c) => (
           <tr key={c.feature}>
-            <th scope="row">{c.label}</th>
+            <th scope="row">{label(c.feature)}</th>
             <td>
-              {answerText(c.feature, c.value)}
+              {answer(c.feature, c.value)}
               {fromSchool(result, c.feature) ? (
                 <>
                   {" "}
@@ -96,14 +112,14 @@ export function FactorChart({ result }: { result: PredictionResult }) {
       </tbody>
       <tfoot>
         <tr>
-          <th scope="row">Model average</th>
+          <th scope="row">{t("prediction.factors.average")}</th>
           <td />
-          <td className="prediction-number">{formatScore(result.baseValue)}</td>
+          <td className="prediction-number">{score(result.baseValue)}</td>
         </tr>
         <tr>
-          <th scope="row">Prediction</th>
+          <th scope="row">{t("prediction.factors.prediction")}</th>
           <td />
-          <td className="prediction-number">{formatScore(result.prediction)}</td>
+          <td className="prediction-number">{score(result.prediction)}</td>
         </tr>
       </tfoot>
     </PredictionFigure>

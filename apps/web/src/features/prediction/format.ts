@@ -10,13 +10,6 @@ export function scoreTooltip(value: unknown): string {
   return typeof value === "number" ? formatScore(value) : String(value ?? "");
 }
 
-/** A signed number of points: "+0.42", "−0.61" (a true minus sign), "±0.00". */
-export function signed(n: number, digits = 2): string {
-  const text = Math.abs(n).toFixed(digits);
-  if (Number(text) === 0) return `±${text}`;
-  return n > 0 ? `+${text}` : `−${text}`;
-}
-
 /**
  * An answer as the questionnaire wrote it (the contract's optionText): "Higher education",
  * "Yes", "3"; "Not known yet" for a grade not given; the school, when the deployment sets none,

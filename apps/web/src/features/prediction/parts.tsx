@@ -1,25 +1,31 @@
-import {
-  highNoFinalScoreRisk,
-  type ModelSetup,
-  modelSetupText,
-} from "@gradecast/contract/prediction";
-import { formatScore } from "@gradecast/contract/score";
+import { highNoFinalScoreRisk, type ModelSetup } from "@gradecast/contract/prediction";
 import { useSiteInfo } from "../../api/site.ts";
 import { Alert } from "../../components/alert.tsx";
+import type { PageIntl } from "../../i18n/intl.tsx";
+import { usePredictionText } from "./text.ts";
 
 // Which model answered and how sure it is, and the two parts behind the headline: the score if
 // the student sits the final and the risk of not sitting it. When that risk is high the screen
 // says so plainly and where to get help (the school's contact address, GET /api/site).
 
-const percent = (p: number) => `${p < 0.01 ? "under 1" : Math.round(p * 100)}%`;
+const percent = (intl: PageIntl, p: number) =>
+  p < 0.01
+    ? intl.formatMessage({ id: "prediction.parts.percentUnderOne" })
+    : intl.formatMessage({ id: "prediction.parts.percent" }, { percent: Math.round(p * 100) });
 
 /** How sure, in words, from the width of the likely range. */
-function sureness(low: number, high: number): string {
+function sureness(intl: PageIntl, low: number, high: number): string {
   const width = high - low;
-  if (width <= 3) return "fairly sure";
-  if (width <= 7) return "only roughly sure";
-  return "not very sure";
+  if (width <= 3) return intl.formatMessage({ id: "prediction.parts.fairlySure" });
+  if (width <= 7) return intl.formatMessage({ id: "prediction.parts.roughlySure" });
+  return intl.formatMessage({ id: "prediction.parts.notVerySure" });
 }
+
+const setupKeys: Record<ModelSetup, string> = {
+  A: "prediction.parts.setupA",
+  B: "prediction.parts.setupB",
+  C: "prediction.parts.setupC",
+};
 
 export function ModelParts({
   setup,
@@ -34,53 +40,57 @@ export function ModelParts({
   low: number;
   high: number;
 }) {
+  const { intl, score } = usePredictionText();
+  const t = (id: string) => intl.formatMessage({ id });
   return (
     <section className="card prediction-parts" aria-labelledby="parts-title">
       <h2 id="parts-title" className="card-title">
-        How this prediction was made
+        {t("prediction.parts.title")}
       </h2>
       <p data-testid="model-setup">
-        This prediction is {modelSetupText[setup]}. The model is {sureness(low, high)}: the likely
-        range is {formatScore(low)} to {formatScore(high)}.
-        {setup === "A" ? "" : " Predict again when you know your term grades for a narrower range."}
+        {intl.formatMessage(
+          { id: "prediction.parts.setup" },
+          {
+            setup: t(setupKeys[setup]),
+            sureness: sureness(intl, low, high),
+            low: score(low),
+            high: score(high),
+          },
+        )}
+        {setup === "A" ? "" : ` ${t("prediction.parts.predictAgain")}`}
       </p>
       <dl className="prediction-parts-list">
         <div>
-          <dt>If you sit the final exam</dt>
+          <dt>{t("prediction.parts.ifSits")}</dt>
           <dd data-testid="score-if-sits">
-            {formatScore(scoreIfSits)} <span className="muted">out of 20</span>
+            {score(scoreIfSits)} <span className="muted">{t("prediction.outOf20")}</span>
           </dd>
         </div>
         <div>
-          <dt>Chance of not sitting the final exam</dt>
-          <dd data-testid="no-final-risk">{percent(risk)}</dd>
+          <dt>{t("prediction.parts.noFinalChance")}</dt>
+          <dd data-testid="no-final-risk">{percent(intl, risk)}</dd>
         </div>
       </dl>
-      <p className="muted">
-        The score above counts a final exam not sat as 0: it is the score if you sit it, lowered by
-        the chance that you do not.
-      </p>
+      <p className="muted">{t("prediction.parts.notSatAsZero")}</p>
     </section>
   );
 }
 
 export function HighRiskNotice({ risk }: { risk: number }) {
   const site = useSiteInfo();
+  const { intl } = usePredictionText();
   if (risk < highNoFinalScoreRisk) return null;
   const email = site.state.status === "ready" ? site.state.info.contactEmail : null;
   return (
-    <Alert tone="warning" title="You may be at risk of not sitting the final exam">
+    <Alert tone="warning" title={intl.formatMessage({ id: "prediction.risk.title" })}>
       <p data-testid="high-risk-message">
-        Students with answers like yours often did not sit the final exam (a chance of about{" "}
-        {percent(risk)}). It is not too late: talk to your class teacher or your school's student
-        support soon.{" "}
-        {email ? (
-          <>
-            You can also write to your school at <a href={`mailto:${email}`}>{email}</a>.
-          </>
-        ) : (
-          "Your school's contact address is on the Contact page."
-        )}
+        {intl.formatMessage({ id: "prediction.risk.text" }, { chance: percent(intl, risk) })}{" "}
+        {email
+          ? intl.formatMessage(
+              { id: "prediction.risk.writeTo" },
+              { email, link: (chunks) => <a href={`mailto:${email}`}>{chunks}</a> },
+            )
+          : intl.formatMessage({ id: "prediction.risk.contactPage" })}
       </p>
     </Alert>
   );

@@ -1,23 +1,27 @@
-import { riskMessages, schoolRecordKeys } from "@gradecast/contract/class-risk";
-import { questionByKey } from "@gradecast/contract/questionnaire";
+import { schoolRecordKeys } from "@gradecast/contract/class-risk";
 import { useId, useState } from "react";
 import { formErrors } from "../../api/form-errors.ts";
 import { Alert } from "../../components/alert.tsx";
 import { Button } from "../../components/button.tsx";
 import { Card } from "../../components/card.tsx";
 import { useShareExplanation, useSharing } from "./api.ts";
+import { usePredictionText } from "./text.ts";
 
 // What a student's teachers see of their prediction (issue 20): by default the figures and the
 // reasons from the school record only; the student may choose to share the full explanation,
 // and take it back at any time. Saved as soon as the box changes.
-
-const recordNames = schoolRecordKeys.map((k) => questionByKey[k].label).join(", ");
 
 export function ShareExplanation() {
   const id = useId();
   const sharing = useSharing();
   const saving = useShareExplanation();
   const [message, setMessage] = useState<{ tone: "success" | "error"; text: string } | null>(null);
+  const text = usePredictionText();
+  const t = (id: string) => text.intl.formatMessage({ id });
+  const recordNames = text.list(
+    schoolRecordKeys.map((k) => text.label(k)),
+    "comma",
+  );
 
   function change(shareExplanation: boolean) {
     setMessage(null);
@@ -25,19 +29,15 @@ export function ShareExplanation() {
       onSuccess: (saved) =>
         setMessage({
           tone: "success",
-          text: saved.shareExplanation ? riskMessages.sharingOn : riskMessages.sharingOff,
+          text: t(saved.shareExplanation ? "prediction.sharing.on" : "prediction.sharing.off"),
         }),
       onError: (err) => setMessage({ tone: "error", text: formErrors(err, []).message ?? "" }),
     });
   }
 
   return (
-    <Card title="What your teachers see">
-      <p>
-        Your teachers see your predicted score, its range, and the reasons from your school record (
-        {recordNames}). Your other answers, such as family, going out, relationships and health, are
-        shown to them only as one total, "Other answers".
-      </p>
+    <Card title={t("prediction.sharing.title")}>
+      <p>{text.intl.formatMessage({ id: "prediction.sharing.intro" }, { recordNames })}</p>
       {sharing.isSuccess ? (
         <div className="check-row">
           <input
@@ -47,7 +47,7 @@ export function ShareExplanation() {
             disabled={saving.isPending}
             onChange={(e) => change(e.target.checked)}
           />
-          <label htmlFor={id}>Share my full explanation with my teachers</label>
+          <label htmlFor={id}>{t("prediction.sharing.share")}</label>
         </div>
       ) : null}
       {sharing.isSuccess && sharing.data.shareExplanation ? (
@@ -58,9 +58,7 @@ export function ShareExplanation() {
           onShareAgain={() => change(true)}
         />
       ) : sharing.isError ? (
-        <Alert tone="error">
-          Your sharing choice could not be loaded. Reload the page to try again.
-        </Alert>
+        <Alert tone="error">{t("prediction.sharing.loadFailed")}</Alert>
       ) : null}
       <Alert tone={message?.tone ?? "success"}>{message?.text ?? ""}</Alert>
     </Card>
@@ -82,19 +80,30 @@ function SharedWith({
   busy: boolean;
   onShareAgain: () => void;
 }) {
+  const { intl, list } = usePredictionText();
+  const names = (teachers: { name: string }[]) =>
+    list(
+      teachers.map((t) => t.name),
+      "comma",
+    );
   return (
     <div className="shared-with">
       <p>
         {sharedWith.length > 0
-          ? `Shared with: ${sharedWith.map((t) => t.name).join(", ")}.`
-          : "Shared with none of your current teachers."}
+          ? intl.formatMessage(
+              { id: "prediction.sharing.sharedWith" },
+              { names: names(sharedWith) },
+            )
+          : intl.formatMessage({ id: "prediction.sharing.sharedWithNone" })}
       </p>
       {notSharedWith.length > 0 ? (
         <p>
-          Not shared with {notSharedWith.map((t) => t.name).join(", ")}:{" "}
-          {riskMessages.sharingNewTeachers}{" "}
+          {intl.formatMessage(
+            { id: "prediction.sharing.notSharedWith" },
+            { names: names(notSharedWith) },
+          )}{" "}
           <Button variant="secondary" loading={busy} onClick={onShareAgain}>
-            Share with them too
+            {intl.formatMessage({ id: "prediction.sharing.shareAgain" })}
           </Button>
         </p>
       ) : null}

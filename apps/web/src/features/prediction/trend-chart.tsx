@@ -1,48 +1,70 @@
 import type { PredictionHistoryItem } from "@gradecast/contract/prediction";
-import { formatScore } from "@gradecast/contract/score";
 import { useCallback, useMemo } from "react";
 import type { ChartSize } from "../../components/echarts-canvas.ts";
 import { TableHead } from "../../components/table-head.tsx";
-import { dateTime } from "./format.ts";
 import { PredictionFigure } from "./prediction-figure.tsx";
+import { usePredictionText } from "./text.ts";
 import { trendOption } from "./trend-fit.ts";
 
 // The student's past predictions: a small line from the oldest to the newest, with the same
 // figures in a table.
 
 export function TrendChart({ items }: { items: PredictionHistoryItem[] }) {
+  const { intl, score, dayTime } = usePredictionText();
+  const t = (id: string) => intl.formatMessage({ id });
   const ordered = useMemo(() => [...items].reverse(), [items]);
-  const option = useCallback((size: ChartSize) => trendOption(ordered, size), [ordered]);
+  const option = useCallback(
+    (size: ChartSize) =>
+      trendOption(ordered, size, {
+        score: (v) => (typeof v === "number" ? score(v) : String(v ?? "")),
+        dayTime,
+      }),
+    [ordered, score, dayTime],
+  );
   const first = ordered[0];
   const last = ordered[ordered.length - 1];
   const summary =
-    first && last && ordered.length > 1
-      ? `${ordered.length} predictions, from ${formatScore(first.prediction)} on ${dateTime(first.createdAt)} to ${formatScore(last.prediction)} on ${dateTime(last.createdAt)}`
-      : first
-        ? `1 prediction so far: ${formatScore(first.prediction)} on ${dateTime(first.createdAt)}`
-        : "No predictions yet";
+    first && last
+      ? intl.formatMessage(
+          { id: "prediction.history.summary" },
+          {
+            count: ordered.length,
+            first: score(first.prediction),
+            firstWhen: dayTime(first.createdAt),
+            last: score(last.prediction),
+            lastWhen: dayTime(last.createdAt),
+          },
+        )
+      : t("prediction.history.none");
 
   return (
     <PredictionFigure
       name="history"
-      title="Your predictions over time"
+      title={t("prediction.history.title")}
       summary={summary}
       chart={
         ordered.length > 1
-          ? { option, label: `Line chart of your predictions over time: ${summary}.` }
+          ? {
+              option,
+              label: intl.formatMessage({ id: "prediction.history.chartLabel" }, { summary }),
+            }
           : null
       }
-      tableLabel="Show your predictions as a table"
+      tableLabel={t("prediction.history.tableLabel")}
     >
       <TableHead
-        caption="Your past predictions, newest first"
-        columns={["When", "Prediction (out of 20)", "Message"]}
+        caption={t("prediction.history.caption")}
+        columns={[
+          t("prediction.history.when"),
+          t("prediction.history.prediction"),
+          t("prediction.history.message"),
+        ]}
       />
       <tbody>
         {items.map((i) => (
           <tr key={i.id}>
-            <th scope="row">{dateTime(i.createdAt)}</th>
-            <td className="prediction-number">{formatScore(i.prediction)}</td>
+            <th scope="row">{dayTime(i.createdAt)}</th>
+            <td className="prediction-number">{score(i.prediction)}</td>
             <td>{i.message}</td>
           </tr>
         ))}

@@ -20,8 +20,20 @@ export function trendPlotWidth(size: ChartSize): number {
   return Math.max(0, size.width - grid.left - grid.right - size.measure("20") - labelMargin);
 }
 
+/** How the chart writes a score and a date-time: the page's language (English by default). */
+export interface TrendWriting {
+  score: (value: unknown) => string;
+  dayTime: (iso: string) => string;
+}
+
+const english: TrendWriting = { score: scoreTooltip, dayTime: dateTime };
+
 /** The line of predictions, oldest first, fitted to `size`. */
-export function trendOption(ordered: PredictionHistoryItem[], size: ChartSize) {
+export function trendOption(
+  ordered: PredictionHistoryItem[],
+  size: ChartSize,
+  writing: TrendWriting = english,
+) {
   return {
     animation: false,
     textStyle: { fontFamily: "system-ui, sans-serif", color: palette.text },
@@ -31,12 +43,12 @@ export function trendOption(ordered: PredictionHistoryItem[], size: ChartSize) {
       trigger: "axis",
       confine: true,
       renderMode: "richText",
-      valueFormatter: scoreTooltip,
+      valueFormatter: writing.score,
     },
     xAxis: {
       type: "category",
       // The categories are the full date-times, which the tooltip shows.
-      data: ordered.map((i) => dateTime(i.createdAt)),
+      data: ordered.map((i) => writing.dayTime(i.createdAt)),
       axisLabel: {
         color: palette.muted,
         // Short dates, counted back from the newest, so that the latest prediction always has its date.

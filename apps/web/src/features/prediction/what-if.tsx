@@ -1,13 +1,14 @@
 import { type PredictionResult, type WhatIfKey, whatIfKeys } from "@gradecast/contract/prediction";
-import { optionText, questionByKey } from "@gradecast/contract/questionnaire";
-import { bandMessages, bandOf, formatScore, shownScore } from "@gradecast/contract/score";
+import { questionByKey } from "@gradecast/contract/questionnaire";
+import { type Band, bandOf, shownScore } from "@gradecast/contract/score";
+import type { ReactNode } from "react";
 import { useMemo, useState } from "react";
 import { Button } from "../../components/button.tsx";
 import { Select } from "../../components/select.tsx";
 import { Spinner } from "../../components/spinner.tsx";
 import { answersOf, useWhatIf } from "./api.ts";
-import { answerText, signed } from "./format.ts";
 import { fromSchool, SchoolMark } from "./school-record.tsx";
+import { type PredictionText, usePredictionText } from "./text.ts";
 
 // What if: the student changes a few answers they can act on and sees at once what the model
 // would predict and by how much it differs. These calls are not stored. A value the school
@@ -27,25 +28,24 @@ export function WhatIf({ base }: { base: PredictionResult }) {
     [changes, base],
   );
   const whatIf = useWhatIf(changed.length > 0 ? { ...answersOf(base), ...changes } : null);
+  const text = usePredictionText();
+  const t = (id: string) => text.intl.formatMessage({ id });
 
   return (
     <section className="card prediction-whatif" aria-labelledby="whatif-title">
       <h2 id="whatif-title" className="card-title">
-        What if?
+        {t("prediction.whatIf.title")}
       </h2>
-      <p className="muted">
-        Change the answers you can act on and see what the model would predict. These tries are not
-        saved.
-      </p>
+      <p className="muted">{t("prediction.whatIf.intro")}</p>
       <div className="prediction-whatif-grid">
         {whatIfKeys.map((key) => {
           const q = questionByKey[key];
           if (fromSchool(base, key)) {
             return (
               <div key={key} className="field whatif-school" data-testid={`whatif-school-${key}`}>
-                <span className="field-label">{q.label}</span>
+                <span className="field-label">{text.label(key)}</span>
                 <p>
-                  {answerText(key, base.inputs[key] as string | number | null)} <SchoolMark />
+                  {text.answer(key, base.inputs[key] as string | number | null)} <SchoolMark />
                 </p>
               </div>
             );
@@ -55,10 +55,10 @@ export function WhatIf({ base }: { base: PredictionResult }) {
               key={key}
               id={`whatif-${key}`}
               name={key}
-              label={q.label}
+              label={text.label(key)}
               options={q.options.map((o) => ({
                 value: String(o.value),
-                label: optionText(o),
+                label: text.answer(key, o.value),
               }))}
               value={changes[key]}
               onChange={(e) => setChanges((c) => ({ ...c, [key]: e.target.value }))}
@@ -69,9 +69,9 @@ export function WhatIf({ base }: { base: PredictionResult }) {
       </div>
       <div className="prediction-whatif-result" aria-live="polite">
         {changed.length === 0 ? (
-          <p>Change an answer above to see how your prediction would move.</p>
+          <p>{t("prediction.whatIf.changeOne")}</p>
         ) : whatIf.isPending ? (
-          <Spinner label="Predicting..." />
+          <Spinner label={t("prediction.whatIf.predicting")} />
         ) : whatIf.isError ? (
           <p className="field-error" role="alert">
             {whatIf.error.message}
@@ -83,7 +83,7 @@ export function WhatIf({ base }: { base: PredictionResult }) {
       {changed.length > 0 ? (
         <div className="actions">
           <Button variant="ghost" onClick={() => setChanges(initial(base))}>
-            Back to my answers
+            {t("prediction.whatIf.back")}
           </Button>
         </div>
       ) : null}
@@ -96,18 +96,32 @@ export function WhatIf({ base }: { base: PredictionResult }) {
  * With term grades known (setups A and B) they carry the prediction, so it is said of the grades.
  */
 function noEffectText(
+  text: PredictionText,
   base: PredictionResult,
   result: PredictionResult,
   changed: readonly WhatIfKey[],
 ): string {
-  const names = changed.map((k) => questionByKey[k].label.toLowerCase()).join(" or ");
-  const who =
-    base.modelSetup === "C" ? "students with answers like yours" : "students with these grades";
+  const values = {
+    names: text.list(
+      changed.map((k) => text.label(k).toLowerCase()),
+      "or",
+    ),
+    who: base.modelSetup === "C" ? "answers" : "grades",
+  };
   const none = Math.abs(result.prediction - base.prediction) < 0.005;
   return none
-    ? `The model finds no effect of ${names} for ${who}.`
-    : `The model finds almost no effect of ${names} for ${who} (under 0.05 points).`;
+    ? text.intl.formatMessage({ id: "prediction.whatIf.noEffect" }, values)
+    : text.intl.formatMessage(
+        { id: "prediction.whatIf.almostNoEffect" },
+        { ...values, threshold: text.intl.formatNumber(0.05) },
+      );
 }
+
+const bandKeys: Record<Band, string> = {
+  improve: "prediction.band.improve",
+  good: "prediction.band.good",
+  congratulations: "prediction.band.congratulations",
+};
 
 export function WhatIfOutcome({
   base,
@@ -121,22 +135,38 @@ export function WhatIfOutcome({
   // From the scores as shown (one decimal), so that 11.2 and 11.4 read "+0.2", never "+0.12".
   const diff = shownScore(result.prediction) - shownScore(base.prediction);
   const direction = Math.abs(diff) < 0.05 ? "same" : diff > 0 ? "up" : "down";
-  const points = Math.abs(shownScore(diff)) === 1 ? "point" : "points";
+  const text = usePredictionText();
+  const { intl } = text;
   return (
     <div className={`whatif-outcome whatif-${direction}`}>
       <p>
-        With these answers:{" "}
-        <strong data-testid="whatif-prediction">{formatScore(result.prediction)}</strong> out of 20{" "}
-        <span data-testid="whatif-difference">
-          ({signed(diff, 1)} {points}
-          {direction === "same" ? ", no change" : direction === "up" ? ", higher" : ", lower"})
-        </span>
+        {intl.formatMessage(
+          { id: "prediction.whatIf.outcome" },
+          {
+            score: text.score(result.prediction),
+            prediction: (chunks: ReactNode[]) => (
+              <strong data-testid="whatif-prediction">{chunks}</strong>
+            ),
+            difference: (chunks: ReactNode[]) => (
+              <span data-testid="whatif-difference">{chunks}</span>
+            ),
+            diff: text.signed(diff, 1),
+            count: Math.abs(shownScore(diff)),
+            direction,
+          },
+        )}
       </p>
       {direction === "same" ? (
-        <p data-testid="whatif-no-effect">{noEffectText(base, result, changed)}</p>
+        <p data-testid="whatif-no-effect">{noEffectText(text, base, result, changed)}</p>
       ) : null}
       <p className="muted">
-        Your prediction: {formatScore(base.prediction)}. {bandMessages[bandOf(result.prediction)]}
+        {intl.formatMessage(
+          { id: "prediction.whatIf.yours" },
+          {
+            score: text.score(base.prediction),
+            band: intl.formatMessage({ id: bandKeys[bandOf(result.prediction)] }),
+          },
+        )}
       </p>
     </div>
   );
