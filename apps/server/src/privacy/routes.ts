@@ -26,10 +26,10 @@ export async function privacyRoutes(fastify: FastifyInstance, auth: AuthContext)
   const { services } = auth;
   const noStore = { "cache-control": "no-store" };
 
-  serve(app, routes.privacy.notice, async (_request, reply) => {
-    // Follows the retention settings: read again each time.
+  serve(app, routes.privacy.notice, async (request, reply) => {
+    // Follows the retention settings: read again each time; in the caller's language.
     reply.headers(noStore);
-    return privacyNotice(services);
+    return privacyNotice(services, localeOf(request));
   });
 
   // A whole history in one answer: five an hour per account.
