@@ -1,10 +1,11 @@
 import { consentText, consentTextVersion } from "@gradecast/contract/consent";
-import type { PrivacyNotice } from "@gradecast/contract/data-rights";
+import type { DataProtection, PrivacyNotice } from "@gradecast/contract/data-rights";
 import { screen } from "@testing-library/react";
 import { afterEach, describe, expect, test } from "vitest";
 import { ConsentGate } from "../features/consent/consent-gate.tsx";
 import { GuardianConsent, GuardianWithdraw } from "../features/consent/guardian-pages.tsx";
 import { fakeServer, renderPage, signedInAs, testUser } from "../test/render.tsx";
+import DataProtectionPage from "./data-protection.tsx";
 import Privacy from "./privacy.tsx";
 
 // Consent and privacy in European Portuguese (issue 33): the guardian's pages (no account: the
@@ -135,5 +136,73 @@ describe("the privacy notice in Portuguese", () => {
     expect(screen.getByText("O que é guardado (2 campos)")).toBeTruthy();
     expect(screen.getByText("O que é guardado (1 campo)")).toBeTruthy();
     expect(screen.getAllByText("Finalidade:")).toHaveLength(2);
+  });
+});
+
+describe("the data protection screen in Portuguese", () => {
+  test("retention, what is due, deletions waiting and students to review", async () => {
+    const admin = testUser("admin", { locale: "pt-PT" });
+    const setting = {
+      configurable: true,
+      keepDays: null,
+      autoPurge: false,
+      due: 0,
+      checkedAt: null,
+      purgedAt: null,
+      purgedCount: null,
+    };
+    const data: DataProtection = {
+      retention: [
+        { ...setting, category: "account", label: "Accounts", configurable: false },
+        {
+          ...setting,
+          category: "sessions",
+          label: "Sign-in sessions and codes",
+          keepDays: 90,
+          due: 3,
+          purgedAt: "2026-11-20T10:00:00.000Z",
+          purgedCount: 12,
+        },
+      ],
+      deletedStudentReports: "anonymise",
+      graceDays: 30,
+      deletions: [
+        {
+          uid: "u1",
+          name: "Rui Costa",
+          email: "rui@example.org",
+          role: "student",
+          via: "self",
+          requestedAt: "2026-11-27T10:00:00.000Z",
+          dueAt: "2026-12-27T10:00:00.000Z",
+        },
+      ],
+      toReview: [],
+    };
+    const server = fakeServer({
+      ...signedInAs(admin),
+      "GET /api/admin/data-protection": () => ({ body: data }),
+      "POST /api/admin/data-protection/purge": () => ({ status: 202, body: { jobId: "j1" } }),
+    });
+    const { user } = renderPage(<DataProtectionPage />, "/admin/data-protection");
+    expect(await screen.findByRole("heading", { name: "Prazos de conservação dos dados" }));
+    expect(screen.getByRole("heading", { name: "Proteção de dados" })).toBeTruthy();
+    expect(screen.getByLabelText("Sessões e códigos de início de sessão")).toBeTruthy();
+    expect(screen.getByText("Com a conta")).toBeTruthy();
+    expect(screen.getByText("20/11/2026 (12)")).toBeTruthy();
+    expect(screen.getByText(/Um apagamento espera 30 dias/)).toBeTruthy();
+    expect(
+      screen.getByText(
+        /Rui Costa \(rui@example.org\), pedido pelo próprio, removida em 27\/12\/2026/,
+      ),
+    ).toBeTruthy();
+    expect(screen.getByText("Ninguém a rever")).toBeTruthy();
+    await user.click(screen.getByRole("button", { name: "Apagar 3" }));
+    expect(
+      await screen.findByText("A apagar sessões e códigos de início de sessão: 3 linhas."),
+    ).toBeTruthy();
+    expect(server.calls.some((c) => c.route === "POST /api/admin/data-protection/purge")).toBe(
+      true,
+    );
   });
 });

@@ -11,12 +11,14 @@ import { Card } from "../../components/card.tsx";
 import { ConfirmDialog } from "../../components/confirm-dialog.tsx";
 import { useIntl } from "../../i18n/intl.tsx";
 import { useReauth } from "../account-security/reauth.tsx";
+import { useShortDay } from "./short-day.ts";
 
 // Settings, "Your data" (issue 31): download everything held about you (a ZIP of JSON and CSV),
 // and delete your account: the password is asked again, you are signed out everywhere, and the
 // data goes after the grace period unless you sign in before it ends.
 export function YourDataCard() {
   const intl = useIntl();
+  const day = useShortDay();
   const title = intl.formatMessage({ id: "privacyPages.yourData.title" });
   const { signOut } = useSession();
   const reauth = useReauth();
@@ -42,9 +44,7 @@ export function YourDataCard() {
       call(routes.privacy.deleteMine.key, { body: { confirm: deletionConfirmation } }),
     );
     setConfirming(false);
-    const due = new Date(answer.dueAt);
-    // English keeps the browser's own date form; another language writes the day its way.
-    setDeleted(intl.locale === "en" ? due.toLocaleDateString() : intl.formatDate(due));
+    setDeleted(day(answer.dueAt));
   }
 
   if (deleted) {
