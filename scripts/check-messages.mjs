@@ -28,6 +28,10 @@ const dynamicPrefixes = [
   // One per question, section and answer of contract questionnaire.ts (the same test checks
   // each question has its entries).
   "questionnaire.",
+  // The privacy notice: one per registry entry's title, purpose, who sees it and field, and per
+  // retention category (contract personal-data.ts; apps/server/src/privacy/service.ts builds
+  // them, and contract privacy-notice.test.ts checks each has its entries).
+  "privacy.",
 ];
 
 const problems = [];

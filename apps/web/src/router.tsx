@@ -72,7 +72,10 @@ export const routes = (
       <Route path="/about" caseSensitive element={<About />} />
       <Route path="/help" caseSensitive element={<Help />} />
       <Route path="/contact" caseSensitive element={<Contact />} />
-      <Route path="/privacy" caseSensitive element={<Privacy />} />
+      {/* The notice's text is in the catalogue's second part, loaded with it (issue 33). */}
+      <Route element={<AppMessagesRoute />}>
+        <Route path="/privacy" caseSensitive element={<Privacy />} />
+      </Route>
       <Route id="not-found" path="*" element={<NotFound />} />
     </Route>
     {/* Past the sign-in screens the page needs the catalogue's second part (issue 33). */}

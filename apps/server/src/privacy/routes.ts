@@ -26,9 +26,9 @@ export async function privacyRoutes(fastify: FastifyInstance, auth: AuthContext)
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { services } = auth;
 
-  serve(app, routes.privacy.notice, async () => {
-    // Follows the retention settings: read again each time.
-    return privacyNotice(services);
+  serve(app, routes.privacy.notice, async (request) => {
+    // Follows the retention settings: read again each time; in the caller's language.
+    return privacyNotice(services, localeOf(request));
   });
 
   // A whole history in one answer: five an hour per account.

@@ -10,6 +10,7 @@ import {
   type RetentionSetting,
 } from "@gradecast/contract/data-rights";
 import { isId } from "@gradecast/contract/ids";
+import type { Locale } from "@gradecast/contract/locale";
 import {
   categoryInfo,
   type PersonalDataEntry,
@@ -26,6 +27,7 @@ import { requireRecentAuth } from "../auth/reauth.ts";
 import type { AuthContext } from "../auth/service.ts";
 import type { SigningKeys } from "../auth/tokens.ts";
 import { conflict, invalid, notFound } from "../domain-errors.ts";
+import { t, type Values } from "../i18n/translate.ts";
 import { enqueueJob } from "../jobs/queue.ts";
 import type { Services } from "../services.ts";
 import { countDue, type Person, purgeDue, purgePerson } from "./registry.ts";
@@ -74,31 +76,52 @@ async function keepDaysOf(services: Services): Promise<Record<RetentionCategory,
   ) as Record<RetentionCategory, number | null>;
 }
 
-function keptText(entry: PersonalDataEntry, days: number | null): string {
-  const info = categoryInfo[entry.category];
-  if (days === null || !entry.agedBy) return `Kept ${info.untilText}.`;
-  return `Kept ${days} days, then deleted (or ${info.untilText}, if sooner).`;
+// The notice's text: English is the registry's own (the contract's privacy catalogue holds the
+// same text, which a test compares); another language comes from that catalogue, one key per
+// registry text ("privacy.<table>.title", ".purpose", ".whoSees", ".field.<column>").
+function noticeText(locale: Locale, key: string, english: string, values?: Values): string {
+  return locale === "en" ? english : t(locale, key, values);
 }
 
-/** GET /api/privacy: the notice, from the registry and the retention settings. */
-export async function privacyNotice(services: Services): Promise<PrivacyNotice> {
+function keptText(locale: Locale, entry: PersonalDataEntry, days: number | null): string {
+  const info = categoryInfo[entry.category];
+  const until = noticeText(locale, `privacy.category.${entry.category}.until`, info.untilText);
+  if (days === null || !entry.agedBy)
+    return noticeText(locale, "privacy.kept", `Kept ${until}.`, { until });
+  return noticeText(
+    locale,
+    "privacy.keptDays",
+    `Kept ${days} days, then deleted (or ${until}, if sooner).`,
+    { days, until },
+  );
+}
+
+/** GET /api/privacy: the notice, from the registry and the retention settings, in `locale`. */
+export async function privacyNotice(services: Services, locale: Locale): Promise<PrivacyNotice> {
   const days = await keepDaysOf(services);
+  const secret = noticeText(locale, "privacy.secret", "kept secret (a hash or a key)");
   return {
     version: privacyNoticeVersion,
     schoolName: services.config.schoolName ?? null,
     dpoContact: services.config.dpoContact ?? null,
     graceDays: services.config.accountDeletionGraceDays,
-    sections: personalData.map((entry) => ({
-      table: entry.table,
-      title: entry.title,
-      purpose: entry.purpose,
-      whoSees: entry.whoSees,
-      kept: keptText(entry, days[entry.category]),
-      fields: [
-        ...Object.entries(entry.fields).map(([name, about]) => ({ name, about })),
-        ...(entry.secret ?? []).map((name) => ({ name, about: "kept secret (a hash or a key)" })),
-      ],
-    })),
+    sections: personalData.map((entry) => {
+      const key = `privacy.${entry.table}`;
+      return {
+        table: entry.table,
+        title: noticeText(locale, `${key}.title`, entry.title),
+        purpose: noticeText(locale, `${key}.purpose`, entry.purpose),
+        whoSees: noticeText(locale, `${key}.whoSees`, entry.whoSees),
+        kept: keptText(locale, entry, days[entry.category]),
+        fields: [
+          ...Object.entries(entry.fields).map(([name, about]) => ({
+            name,
+            about: noticeText(locale, `${key}.field.${name}`, about),
+          })),
+          ...(entry.secret ?? []).map((name) => ({ name, about: secret })),
+        ],
+      };
+    }),
   };
 }
 

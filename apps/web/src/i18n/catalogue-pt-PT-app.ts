@@ -8,6 +8,8 @@ const files = import.meta.glob<Messages>(
     "../locales/pt-PT/*.json",
     "!../locales/pt-PT/{forgot,language,login,public,reset,verify}.json",
     "../../../../packages/contract/src/locales/pt-PT/*.json",
+    // The privacy notice's text: the server writes the notice in the reader's language.
+    "!../../../../packages/contract/src/locales/pt-PT/privacy.json",
   ],
   { eager: true, import: "default" },
 );

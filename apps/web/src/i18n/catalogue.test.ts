@@ -6,8 +6,14 @@ import ptPTApp from "./catalogue-pt-PT-app.ts";
 
 // The catalogue's two parts (issue 33): the first screen loads only the public one, so each
 // message must be in exactly one part, and both languages must split the same way.
+// The contract's privacy area is the server's alone (it writes the notice in the reader's
+// language), so neither part carries it.
 const all = import.meta.glob<Record<string, string>>(
-  ["../locales/*/*.json", "../../../../packages/contract/src/locales/*/*.json"],
+  [
+    "../locales/*/*.json",
+    "../../../../packages/contract/src/locales/*/*.json",
+    "!../../../../packages/contract/src/locales/*/privacy.json",
+  ],
   { eager: true, import: "default" },
 );
 const keysOf = (language: string) =>

@@ -1,6 +1,5 @@
-import { type ConsentStatus, consentMessages } from "@gradecast/contract/consent";
+import type { ConsentStatus } from "@gradecast/contract/consent";
 import type { FormEvent, ReactNode } from "react";
-import { Link } from "react-router";
 import { useSession } from "../../auth/session.tsx";
 import { Alert } from "../../components/alert.tsx";
 import { Button } from "../../components/button.tsx";
@@ -8,8 +7,10 @@ import { ErrorState } from "../../components/error-state.tsx";
 import { EmailField } from "../../components/field.tsx";
 import { Spinner } from "../../components/spinner.tsx";
 import { useFormFields } from "../../components/use-form-fields.ts";
-import { dateTime } from "../prediction/format.ts";
+import { useFormats } from "../../components/use-formats.ts";
+import { useIntl } from "../../i18n/intl.tsx";
 import { useMyConsent, useRequestConsent } from "./api.ts";
+import { PrivacyNoticeLink } from "./guardian-pages.tsx";
 import "./consent.css";
 
 // Before the questionnaire (issue 31): under LEGAL_BASIS=consent a student under the age of
@@ -22,20 +23,26 @@ const blocked = new Set<ConsentStatus["state"]>(["needed", "pending", "withdrawn
 /** The questionnaire (children) once no guardian's consent is missing; this form until then. */
 export function ConsentGate({ children }: { children: ReactNode }) {
   // Only a student's own consent is asked for (teachers and admins never need one).
+  const intl = useIntl();
   const { user } = useSession();
   const isStudent = user?.role === "student";
   const consent = useMyConsent(isStudent);
   if (!isStudent) return <>{children}</>;
   if (consent.isPending)
-    return <Spinner label="Checking whether a parent's consent is needed..." />;
+    return <Spinner label={intl.formatMessage({ id: "consent.gate.checking" })} />;
   if (consent.isError) {
-    return <ErrorState title="This could not be loaded." query={consent} />;
+    return (
+      <ErrorState title={intl.formatMessage({ id: "consent.gate.loadFailed" })} query={consent} />
+    );
   }
   if (!blocked.has(consent.data.state)) return <>{children}</>;
   return <AskGuardian status={consent.data} />;
 }
 
 export function AskGuardian({ status }: { status: ConsentStatus }) {
+  const intl = useIntl();
+  const formats = useFormats();
+  const strong = (chunks: ReactNode[]) => <strong>{chunks}</strong>;
   const form = useFormFields({ guardianEmail: status.guardianEmail ?? "" });
   const requesting = useRequestConsent();
 
@@ -47,33 +54,38 @@ export function AskGuardian({ status }: { status: ConsentStatus }) {
 
   return (
     <section className="card consent-gate" aria-labelledby="consent-gate-title">
-      <h2 id="consent-gate-title">Ask a parent or guardian</h2>
+      <h2 id="consent-gate-title">{intl.formatMessage({ id: "consent.gate.title" })}</h2>
       {status.state === "withdrawn" ? (
         <Alert tone="warning">
-          <p>{consentMessages.withdrawn}</p>
-          <p>If they agree again, send them a new link below.</p>
+          <p>{intl.formatMessage({ id: "consent.gate.withdrawn" })}</p>
+          <p>{intl.formatMessage({ id: "consent.gate.agreeAgain" })}</p>
         </Alert>
       ) : (
-        <p>
-          You are under {status.digitalConsentAge}: your school needs your parent's or guardian's
-          consent before you answer the questionnaire. Give their email address and we will send
-          them a link; once they agree, come back here.
-        </p>
+        <p>{intl.formatMessage({ id: "consent.gate.under" }, { age: status.digitalConsentAge })}</p>
       )}
       {status.state === "pending" && status.guardianEmail ? (
         <Alert tone="info">
           <p>
-            A link was sent to <strong>{status.guardianEmail}</strong>
-            {status.requestedAt ? ` on ${dateTime(status.requestedAt)}` : ""}. It is waiting for
-            their answer. Not arrived? Check the address; you can send it again after a minute (a
-            new link replaces the old one).
+            {status.requestedAt
+              ? intl.formatMessage(
+                  { id: "consent.gate.sentOn" },
+                  {
+                    email: status.guardianEmail,
+                    when: formats.dayTime(status.requestedAt),
+                    strong,
+                  },
+                )
+              : intl.formatMessage(
+                  { id: "consent.gate.sent" },
+                  { email: status.guardianEmail, strong },
+                )}
           </p>
         </Alert>
       ) : null}
       <form className="form" onSubmit={onSubmit} noValidate>
         <EmailField
-          label="Parent's or guardian's email"
-          hint="Theirs, not yours."
+          label={intl.formatMessage({ id: "consent.gate.email" })}
+          hint={intl.formatMessage({ id: "consent.gate.emailHint" })}
           autoComplete="off"
           required
           {...form.field("guardianEmail")}
@@ -82,12 +94,12 @@ export function AskGuardian({ status }: { status: ConsentStatus }) {
           {form.message}
         </p>
         <Button type="submit" loading={requesting.isPending}>
-          {status.state === "needed" ? "Send the link" : "Send a new link"}
+          {status.state === "needed"
+            ? intl.formatMessage({ id: "consent.gate.send" })
+            : intl.formatMessage({ id: "consent.gate.sendAgain" })}
         </Button>
       </form>
-      <p>
-        What the school keeps and why: the <Link to="/privacy">privacy notice</Link>.
-      </p>
+      <PrivacyNoticeLink />
     </section>
   );
 }

@@ -1,4 +1,4 @@
-import { type ConsentView, consentMessages } from "@gradecast/contract/consent";
+import type { ConsentView } from "@gradecast/contract/consent";
 import { type ReactNode, useState } from "react";
 import { Link } from "react-router";
 import { Alert } from "../../components/alert.tsx";
@@ -6,6 +6,7 @@ import { AuthCard } from "../../components/auth-card.tsx";
 import { Button } from "../../components/button.tsx";
 import { errorMessage } from "../../components/error-state.tsx";
 import { Spinner } from "../../components/spinner.tsx";
+import { useIntl } from "../../i18n/intl.tsx";
 import { useConfirmConsent, useConsentView, useWithdrawConsent } from "./api.ts";
 import { useLinkToken } from "./link-token.ts";
 import "./consent.css";
@@ -14,28 +15,35 @@ import "./consent.css";
 // address. /consent shows what they are asked and records their consent; /consent/withdraw,
 // the link from the confirmation email, withdraws it after a confirmation step.
 
-const incompleteLink = "This link is incomplete. Open the link from the email again.";
-
-function privacyLink() {
+/** "What the school keeps and why: the privacy notice." with its link (the gate shows it too). */
+export function PrivacyNoticeLink() {
+  const intl = useIntl();
   return (
     <p>
-      What the school keeps and why: the <Link to="/privacy">privacy notice</Link>.
+      {intl.formatMessage(
+        { id: "consent.privacyLink" },
+        { link: (chunks) => <Link to="/privacy">{chunks}</Link> },
+      )}
     </p>
   );
 }
 
 function ConsentText({ view }: { view: ConsentView }) {
+  const intl = useIntl();
   return (
     <div className="consent-text">
       {view.text.split("\n\n").map((paragraph) => (
         <p key={paragraph}>{paragraph}</p>
       ))}
-      <p className="consent-version">Consent text version {view.textVersion}.</p>
+      <p className="consent-version">
+        {intl.formatMessage({ id: "consent.textVersion" }, { version: view.textVersion })}
+      </p>
     </div>
   );
 }
 
 export function GuardianConsent() {
+  const intl = useIntl();
   const token = useLinkToken();
   const view = useConsentView(token);
   const confirm = useConfirmConsent(token);
@@ -45,15 +53,19 @@ export function GuardianConsent() {
   if (!token) {
     body = (
       <Alert tone="error">
-        <p>{incompleteLink}</p>
+        <p>{intl.formatMessage({ id: "consent.incompleteLink" })}</p>
       </Alert>
     );
   } else if (view.isPending) {
-    body = <Spinner label="Reading the link..." />;
+    body = <Spinner label={intl.formatMessage({ id: "consent.reading" })} />;
   } else if (view.isError || !shown) {
     body = (
       <Alert tone="error">
-        <p>{view.error ? errorMessage(view.error) : consentMessages.linkInvalid}</p>
+        <p>
+          {view.error
+            ? errorMessage(view.error)
+            : intl.formatMessage({ id: "consent.linkInvalid" })}
+        </p>
       </Alert>
     );
   } else if (shown.state === "given") {
@@ -61,9 +73,10 @@ export function GuardianConsent() {
       <>
         <Alert tone="success">
           <p>
-            Thank you: your consent for {shown.studentName} is recorded. {shown.studentName} can now
-            answer the questionnaire. We emailed {shown.guardianEmail} a link to withdraw it at any
-            time.
+            {intl.formatMessage(
+              { id: "consent.given" },
+              { student: shown.studentName, email: shown.guardianEmail },
+            )}
           </p>
         </Alert>
         <ConsentText view={shown} />
@@ -73,8 +86,7 @@ export function GuardianConsent() {
     body = (
       <Alert tone="info">
         <p>
-          Your consent for {shown.studentName} was withdrawn: no new estimates are made. To consent
-          again, ask {shown.studentName} to send you a new link.
+          {intl.formatMessage({ id: "consent.withdrawnNotice" }, { student: shown.studentName })}
         </p>
       </Alert>
     );
@@ -82,8 +94,14 @@ export function GuardianConsent() {
     body = (
       <>
         <p>
-          <strong>{shown.studentName}</strong> asks you, at {shown.guardianEmail}, as their parent
-          or guardian, to agree that they use Gradecast at school.
+          {intl.formatMessage(
+            { id: "consent.asks" },
+            {
+              student: shown.studentName,
+              email: shown.guardianEmail,
+              strong: (chunks) => <strong>{chunks}</strong>,
+            },
+          )}
         </p>
         <ConsentText view={shown} />
         {confirm.isError ? (
@@ -92,24 +110,24 @@ export function GuardianConsent() {
           </Alert>
         ) : null}
         <Button loading={confirm.isPending} onClick={() => confirm.mutate()}>
-          I consent
+          {intl.formatMessage({ id: "consent.agree" })}
         </Button>
         <p className="consent-note">
-          If you do not agree, close this page: nothing is recorded and {shown.studentName} cannot
-          answer the questionnaire.
+          {intl.formatMessage({ id: "consent.disagreeNote" }, { student: shown.studentName })}
         </p>
       </>
     );
   }
 
   return (
-    <AuthCard title="Parent or guardian consent" links={privacyLink()}>
+    <AuthCard title={intl.formatMessage({ id: "consent.title" })} links={<PrivacyNoticeLink />}>
       {body}
     </AuthCard>
   );
 }
 
 export function GuardianWithdraw() {
+  const intl = useIntl();
   const token = useLinkToken();
   const withdraw = useWithdrawConsent(token);
   const [confirming, setConfirming] = useState(false);
@@ -118,7 +136,7 @@ export function GuardianWithdraw() {
   if (!token) {
     body = (
       <Alert tone="error">
-        <p>{incompleteLink}</p>
+        <p>{intl.formatMessage({ id: "consent.incompleteLink" })}</p>
       </Alert>
     );
   } else if (withdraw.isSuccess) {
@@ -130,20 +148,17 @@ export function GuardianWithdraw() {
   } else if (!confirming) {
     body = (
       <>
-        <p>
-          Withdrawing your consent stops new estimates for the student and hides the existing ones
-          from their teachers. The student can no longer answer the questionnaire.
-        </p>
+        <p>{intl.formatMessage({ id: "consent.withdrawExplain" })}</p>
         <Button variant="danger" onClick={() => setConfirming(true)}>
-          Withdraw consent
+          {intl.formatMessage({ id: "consent.withdraw" })}
         </Button>
       </>
     );
   } else {
     body = (
       <>
-        <Alert tone="warning" title="Withdraw your consent?">
-          <p>This cannot be undone from this link: to consent again the student sends a new one.</p>
+        <Alert tone="warning" title={intl.formatMessage({ id: "consent.withdrawConfirmTitle" })}>
+          <p>{intl.formatMessage({ id: "consent.withdrawConfirm" })}</p>
         </Alert>
         {withdraw.isError ? (
           <Alert tone="error">
@@ -152,10 +167,10 @@ export function GuardianWithdraw() {
         ) : null}
         <div className="consent-actions">
           <Button variant="danger" loading={withdraw.isPending} onClick={() => withdraw.mutate()}>
-            Yes, withdraw
+            {intl.formatMessage({ id: "consent.withdrawYes" })}
           </Button>
           <Button variant="secondary" onClick={() => setConfirming(false)}>
-            Keep my consent
+            {intl.formatMessage({ id: "consent.keep" })}
           </Button>
         </div>
       </>
@@ -163,7 +178,7 @@ export function GuardianWithdraw() {
   }
 
   return (
-    <AuthCard title="Withdraw consent" links={privacyLink()}>
+    <AuthCard title={intl.formatMessage({ id: "consent.withdraw" })} links={<PrivacyNoticeLink />}>
       {body}
     </AuthCard>
   );

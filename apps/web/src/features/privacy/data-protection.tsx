@@ -1,5 +1,6 @@
 import type { RetentionSetting } from "@gradecast/contract/data-rights";
-import { type FormEvent, useState } from "react";
+import type { RetentionCategory } from "@gradecast/contract/personal-data";
+import { type FormEvent, type ReactNode, useState } from "react";
 import { Link } from "react-router";
 import { formErrors } from "../../api/form-errors.ts";
 import { Alert } from "../../components/alert.tsx";
@@ -10,7 +11,9 @@ import { ErrorState } from "../../components/error-state.tsx";
 import { ScrollRegion } from "../../components/scroll-region.tsx";
 import { Select } from "../../components/select.tsx";
 import { Spinner } from "../../components/spinner.tsx";
+import { useIntl } from "../../i18n/intl.tsx";
 import { useCancelDeletion, useDataProtection, usePurge, useUpdateDataProtection } from "./api.ts";
+import { useShortDay } from "./short-day.ts";
 import "./privacy.css";
 
 // /admin/data-protection (issue 31): how long each category is kept, what is due now (the daily
@@ -18,11 +21,30 @@ import "./privacy.css";
 // what happens to reports about a deleted student, pending deletions (cancel one), and students
 // enrolled in no class for a school year, to review.
 
-const day = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString() : "—");
+// The categories' names as the admin reads them (the English is the contract's categoryInfo).
+const categoryKeys: Record<RetentionCategory, string> = {
+  account: "privacyPages.category.account",
+  sessions: "privacyPages.category.sessions",
+  questionnaire: "privacyPages.category.questionnaire",
+  predictions: "privacyPages.category.predictions",
+  reports: "privacyPages.category.reports",
+  interventionNotes: "privacyPages.category.interventionNotes",
+  records: "privacyPages.category.records",
+  classes: "privacyPages.category.classes",
+  invitations: "privacyPages.category.invitations",
+  auditLog: "privacyPages.category.auditLog",
+  outbox: "privacyPages.category.outbox",
+  jobs: "privacyPages.category.jobs",
+};
+
+const usersLink = (chunks: ReactNode[]) => <Link to="/admin/users">{chunks}</Link>;
 
 export function DataProtectionView() {
+  const intl = useIntl();
+  const day = useShortDay();
   const page = useDataProtection();
-  if (page.isPending) return <Spinner label="Loading the data protection settings..." />;
+  if (page.isPending)
+    return <Spinner label={intl.formatMessage({ id: "privacyPages.dp.loading" })} />;
   if (page.isError) return <ErrorState query={page} />;
   const data = page.data;
   return (
@@ -30,20 +52,25 @@ export function DataProtectionView() {
       <RetentionCard rows={data.retention} />
       <ReportsCard value={data.deletedStudentReports} />
       <DeletionsCard deletions={data.deletions} graceDays={data.graceDays} />
-      <Card title="Students to review">
-        <p>
-          Students enrolled in no class who have not signed in for a whole school year (365 days).
-          If their data is no longer needed, delete their accounts from the{" "}
-          <Link to="/admin/users">Users</Link> page.
-        </p>
+      <Card title={intl.formatMessage({ id: "privacyPages.dp.review.title" })}>
+        <p>{intl.formatMessage({ id: "privacyPages.dp.review.explain" }, { link: usersLink })}</p>
         {data.toReview.length === 0 ? (
-          <EmptyState title="Nobody to review">No student has been away that long.</EmptyState>
+          <EmptyState title={intl.formatMessage({ id: "privacyPages.dp.review.emptyTitle" })}>
+            {intl.formatMessage({ id: "privacyPages.dp.review.empty" })}
+          </EmptyState>
         ) : (
           <ul className="list">
             {data.toReview.map((s) => (
               <li key={s.uid}>
-                {s.name} ({s.email}), account from {day(s.createdAt)}, last sign-in{" "}
-                {day(s.lastSignInAt)}
+                {intl.formatMessage(
+                  { id: "privacyPages.dp.review.item" },
+                  {
+                    name: s.name,
+                    email: s.email,
+                    created: day(s.createdAt),
+                    lastSignIn: day(s.lastSignInAt),
+                  },
+                )}
               </li>
             ))}
           </ul>
@@ -54,6 +81,9 @@ export function DataProtectionView() {
 }
 
 function RetentionCard({ rows }: { rows: RetentionSetting[] }) {
+  const intl = useIntl();
+  const day = useShortDay();
+  const label = (r: RetentionSetting) => intl.formatMessage({ id: categoryKeys[r.category] });
   const update = useUpdateDataProtection();
   const purge = usePurge();
   const configurable = rows.filter((r) => r.configurable);
@@ -78,7 +108,7 @@ function RetentionCard({ rows }: { rows: RetentionSetting[] }) {
       const text = d.days.trim();
       const days = text === "" ? null : Number(text);
       if (days !== null && (!Number.isInteger(days) || days < 1 || days > 36500)) {
-        found[r.category] = "A whole number of days from 1 to 36500, or empty to keep.";
+        found[r.category] = intl.formatMessage({ id: "privacyPages.dp.keep.invalid" });
       }
       return { category: r.category, keepDays: days, autoPurge: d.auto };
     });
@@ -87,29 +117,28 @@ function RetentionCard({ rows }: { rows: RetentionSetting[] }) {
     update.mutate(
       { retention },
       {
-        onSuccess: () => setSaved("Saved. The privacy notice shows the new periods."),
+        onSuccess: () => setSaved(intl.formatMessage({ id: "privacyPages.dp.keep.saved" })),
         onError: (err) => setSaved(formErrors(err, []).message ?? ""),
       },
     );
   }
 
   return (
-    <Card title="How long data is kept">
+    <Card title={intl.formatMessage({ id: "privacyPages.dp.keep.title" })}>
       <form onSubmit={save} className="stack" noValidate>
-        <p>
-          Leave a period empty to keep that data until the person or the record is deleted. Each day
-          a job counts what is older than its period; it is deleted when you confirm, or at once if
-          "purge automatically" is ticked.
-        </p>
-        <ScrollRegion className="table-scroll" label="Retention periods">
+        <p>{intl.formatMessage({ id: "privacyPages.dp.keep.explain" })}</p>
+        <ScrollRegion
+          className="table-scroll"
+          label={intl.formatMessage({ id: "privacyPages.dp.keep.table" })}
+        >
           <table className="retention-table">
             <thead>
               <tr>
-                <th scope="col">Data</th>
-                <th scope="col">Keep (days)</th>
-                <th scope="col">Purge automatically</th>
-                <th scope="col">Due now</th>
-                <th scope="col">Last purge</th>
+                <th scope="col">{intl.formatMessage({ id: "privacyPages.dp.keep.data" })}</th>
+                <th scope="col">{intl.formatMessage({ id: "privacyPages.dp.keep.days" })}</th>
+                <th scope="col">{intl.formatMessage({ id: "privacyPages.dp.keep.auto" })}</th>
+                <th scope="col">{intl.formatMessage({ id: "privacyPages.dp.keep.due" })}</th>
+                <th scope="col">{intl.formatMessage({ id: "privacyPages.dp.keep.lastPurge" })}</th>
               </tr>
             </thead>
             <tbody>
@@ -120,7 +149,7 @@ function RetentionCard({ rows }: { rows: RetentionSetting[] }) {
                 return (
                   <tr key={r.category}>
                     <th scope="row">
-                      <label htmlFor={inputId}>{r.label}</label>
+                      <label htmlFor={inputId}>{label(r)}</label>
                     </th>
                     <td>
                       {r.configurable && d ? (
@@ -145,7 +174,12 @@ function RetentionCard({ rows }: { rows: RetentionSetting[] }) {
                         </>
                       ) : (
                         <span className="muted">
-                          {r.keepDays ? `${r.keepDays} (fixed)` : "With the account"}
+                          {r.keepDays
+                            ? intl.formatMessage(
+                                { id: "privacyPages.dp.keep.fixed" },
+                                { days: r.keepDays },
+                              )
+                            : intl.formatMessage({ id: "privacyPages.dp.keep.withAccount" })}
                         </span>
                       )}
                     </td>
@@ -153,7 +187,10 @@ function RetentionCard({ rows }: { rows: RetentionSetting[] }) {
                       {r.configurable && d ? (
                         <input
                           type="checkbox"
-                          aria-label={`Purge ${r.label.toLowerCase()} automatically`}
+                          aria-label={intl.formatMessage(
+                            { id: "privacyPages.dp.keep.autoLabel" },
+                            { data: label(r).toLowerCase() },
+                          )}
                           checked={d.auto}
                           onChange={(e) =>
                             setDraft({ ...draft, [r.category]: { ...d, auto: e.target.checked } })
@@ -170,18 +207,33 @@ function RetentionCard({ rows }: { rows: RetentionSetting[] }) {
                           onClick={() =>
                             purge.mutate(r.category, {
                               onSuccess: () =>
-                                setPurgeMessage(`Purging ${r.label.toLowerCase()}: ${r.due} rows.`),
+                                setPurgeMessage(
+                                  intl.formatMessage(
+                                    { id: "privacyPages.dp.keep.purging" },
+                                    { data: label(r).toLowerCase(), count: r.due },
+                                  ),
+                                ),
                               onError: (err) => setPurgeMessage(formErrors(err, []).message ?? ""),
                             })
                           }
                         >
-                          Purge {r.due}
+                          {intl.formatMessage(
+                            { id: "privacyPages.dp.keep.purge" },
+                            { count: r.due },
+                          )}
                         </Button>
                       ) : (
                         "0"
                       )}
                     </td>
-                    <td>{r.purgedAt ? `${day(r.purgedAt)} (${r.purgedCount ?? 0})` : "—"}</td>
+                    <td>
+                      {r.purgedAt
+                        ? intl.formatMessage(
+                            { id: "privacyPages.dp.keep.purged" },
+                            { day: day(r.purgedAt), count: r.purgedCount ?? 0 },
+                          )
+                        : "—"}
+                    </td>
                   </tr>
                 );
               })}
@@ -192,7 +244,9 @@ function RetentionCard({ rows }: { rows: RetentionSetting[] }) {
         {saved ? <Alert tone={update.isError ? "error" : "success"}>{saved}</Alert> : null}
         <div className="actions">
           <Button type="submit" disabled={update.isPending}>
-            {update.isPending ? "Saving..." : "Save periods"}
+            {update.isPending
+              ? intl.formatMessage({ id: "privacyPages.dp.keep.saving" })
+              : intl.formatMessage({ id: "privacyPages.dp.keep.save" })}
           </Button>
         </div>
       </form>
@@ -201,15 +255,19 @@ function RetentionCard({ rows }: { rows: RetentionSetting[] }) {
 }
 
 function ReportsCard({ value }: { value: "delete" | "anonymise" }) {
+  const intl = useIntl();
   const update = useUpdateDataProtection();
   return (
-    <Card title="Reports about a deleted student">
+    <Card title={intl.formatMessage({ id: "privacyPages.dp.reports.title" })}>
       <Select
-        label="When a student's account is deleted, their teachers' reports are"
-        hint="Kept anonymised: the name is removed and the figures stay in the school's statistics."
+        label={intl.formatMessage({ id: "privacyPages.dp.reports.label" })}
+        hint={intl.formatMessage({ id: "privacyPages.dp.reports.hint" })}
         options={[
-          { value: "anonymise", label: "Kept, anonymised" },
-          { value: "delete", label: "Deleted" },
+          {
+            value: "anonymise",
+            label: intl.formatMessage({ id: "privacyPages.dp.reports.anonymise" }),
+          },
+          { value: "delete", label: intl.formatMessage({ id: "privacyPages.dp.reports.delete" }) },
         ]}
         value={value}
         disabled={update.isPending}
@@ -229,28 +287,41 @@ function DeletionsCard({
   deletions: { uid: string; name: string; email: string; via: string; dueAt: string }[];
   graceDays: number;
 }) {
+  const intl = useIntl();
+  const day = useShortDay();
   const cancel = useCancelDeletion();
   return (
-    <Card title="Accounts waiting for deletion">
+    <Card title={intl.formatMessage({ id: "privacyPages.dp.deletions.title" })}>
       <p>
-        A deletion waits {graceDays} days; signing in cancels it. To delete an account on its
-        owner's request, use "Delete account" on the <Link to="/admin/users">Users</Link> page.
+        {intl.formatMessage(
+          { id: "privacyPages.dp.deletions.explain" },
+          { days: graceDays, link: usersLink },
+        )}
       </p>
       {deletions.length === 0 ? (
-        <EmptyState title="None waiting">No account is waiting to be deleted.</EmptyState>
+        <EmptyState title={intl.formatMessage({ id: "privacyPages.dp.deletions.emptyTitle" })}>
+          {intl.formatMessage({ id: "privacyPages.dp.deletions.empty" })}
+        </EmptyState>
       ) : (
         <ul className="list">
           {deletions.map((d) => (
             <li key={d.uid}>
-              {d.name} ({d.email}), asked by {d.via === "self" ? "the person" : "an admin"}, removed
-              on {day(d.dueAt)}{" "}
+              {intl.formatMessage(
+                {
+                  id:
+                    d.via === "self"
+                      ? "privacyPages.dp.deletions.bySelf"
+                      : "privacyPages.dp.deletions.byAdmin",
+                },
+                { name: d.name, email: d.email, day: day(d.dueAt) },
+              )}{" "}
               <Button
                 type="button"
                 variant="secondary"
                 disabled={cancel.isPending}
                 onClick={() => cancel.mutate(d.uid)}
               >
-                Cancel the deletion of {d.name}
+                {intl.formatMessage({ id: "privacyPages.dp.deletions.cancel" }, { name: d.name })}
               </Button>
             </li>
           ))}

@@ -1,11 +1,12 @@
-import { dataRightsMessages } from "@gradecast/contract/data-rights";
 import { useState } from "react";
 import { deletionCancelledKey } from "../../auth/session.tsx";
 import { Alert } from "../../components/alert.tsx";
+import { useIntl } from "../../i18n/intl.tsx";
 
 // After a sign-in that cancelled the account's pending deletion (issue 31): said once, on the
 // first page after signing in.
 export default function DeletionCancelled() {
+  const intl = useIntl();
   const [shown] = useState(() => {
     try {
       const set = sessionStorage.getItem(deletionCancelledKey) === "1";
@@ -16,8 +17,8 @@ export default function DeletionCancelled() {
     }
   });
   return shown ? (
-    <Alert tone="info" title="Your account is not being deleted">
-      {dataRightsMessages.deletionCancelled}
+    <Alert tone="info" title={intl.formatMessage({ id: "privacyPages.cancelled.title" })}>
+      {intl.formatMessage({ id: "privacyPages.cancelled.text" })}
     </Alert>
   ) : null;
 }

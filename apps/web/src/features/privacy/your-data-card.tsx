@@ -1,4 +1,4 @@
-import { dataRightsMessages, deletionConfirmation } from "@gradecast/contract/data-rights";
+import { deletionConfirmation } from "@gradecast/contract/data-rights";
 import { routes } from "@gradecast/contract/routes/index";
 import { useState } from "react";
 import { Link } from "react-router";
@@ -9,12 +9,17 @@ import { Alert } from "../../components/alert.tsx";
 import { Button } from "../../components/button.tsx";
 import { Card } from "../../components/card.tsx";
 import { ConfirmDialog } from "../../components/confirm-dialog.tsx";
+import { useIntl } from "../../i18n/intl.tsx";
 import { useReauth } from "../account-security/reauth.tsx";
+import { useShortDay } from "./short-day.ts";
 
 // Settings, "Your data" (issue 31): download everything held about you (a ZIP of JSON and CSV),
 // and delete your account: the password is asked again, you are signed out everywhere, and the
 // data goes after the grace period unless you sign in before it ends.
 export function YourDataCard() {
+  const intl = useIntl();
+  const day = useShortDay();
+  const title = intl.formatMessage({ id: "privacyPages.yourData.title" });
   const { signOut } = useSession();
   const reauth = useReauth();
   const [exporting, setExporting] = useState(false);
@@ -39,53 +44,53 @@ export function YourDataCard() {
       call(routes.privacy.deleteMine.key, { body: { confirm: deletionConfirmation } }),
     );
     setConfirming(false);
-    setDeleted(new Date(answer.dueAt).toLocaleDateString());
+    setDeleted(day(answer.dueAt));
   }
 
   if (deleted) {
     return (
-      <Card title="Your data" id="your-data" aria-label="Your data">
-        <Alert tone="success" title={`Your account will be deleted on ${deleted}.`}>
-          {dataRightsMessages.deletionRequested}
+      <Card title={title} id="your-data" aria-label={title}>
+        <Alert
+          tone="success"
+          title={intl.formatMessage({ id: "privacyPages.yourData.deletedOn" }, { day: deleted })}
+        >
+          {intl.formatMessage({ id: "privacyPages.yourData.deletionRequested" })}
         </Alert>
         <Button type="button" onClick={() => void signOut()}>
-          Go to the sign-in page
+          {intl.formatMessage({ id: "privacyPages.yourData.toSignIn" })}
         </Button>
       </Card>
     );
   }
 
   return (
-    <Card title="Your data" id="your-data" aria-label="Your data">
+    <Card title={title} id="your-data" aria-label={title}>
       <p>
-        Download everything Gradecast holds about you: your account, answers, predictions and their
-        reasons, what teachers recorded about you, your sign-ins and the audit entries about your
-        account, as JSON and CSV files in one ZIP. What is kept and why is in the{" "}
-        <Link to="/privacy">privacy notice</Link>.
+        {intl.formatMessage(
+          { id: "privacyPages.yourData.explain" },
+          { link: (chunks) => <Link to="/privacy">{chunks}</Link> },
+        )}
       </p>
       {exportError ? <Alert tone="error">{exportError}</Alert> : null}
       <div className="actions">
         <Button type="button" onClick={download} disabled={exporting}>
-          {exporting ? "Preparing your file..." : "Download my data"}
+          {exporting
+            ? intl.formatMessage({ id: "privacyPages.yourData.preparing" })
+            : intl.formatMessage({ id: "privacyPages.yourData.download" })}
         </Button>
         <Button type="button" variant="danger" onClick={() => setConfirming(true)}>
-          Delete my account
+          {intl.formatMessage({ id: "privacyPages.yourData.delete" })}
         </Button>
       </div>
       {confirming ? (
         <ConfirmDialog
-          title="Delete your account?"
-          confirmLabel="Delete my account"
+          title={intl.formatMessage({ id: "privacyPages.yourData.confirmTitle" })}
+          confirmLabel={intl.formatMessage({ id: "privacyPages.yourData.delete" })}
           variant="danger"
           onConfirm={deleteAccount}
           onClose={() => setConfirming(false)}
         >
-          <p>
-            You will be signed out everywhere. After the grace period your answers, predictions,
-            records and account are removed for good; the audit log keeps its entries under a
-            pseudonym. Signing in again before then cancels the deletion. You may be asked for your
-            password first.
-          </p>
+          <p>{intl.formatMessage({ id: "privacyPages.yourData.confirm" })}</p>
         </ConfirmDialog>
       ) : null}
       {reauth.dialog}
