@@ -1,13 +1,11 @@
 import type { ClassView } from "@gradecast/contract/classes";
-import { subjectLabels } from "@gradecast/contract/classes";
 import { Select } from "../../components/select.tsx";
+import { useIntl } from "../../i18n/intl.tsx";
 import { useClasses } from "../classes/api.ts";
 
 // The report's population, chosen in the host page (outside the frame, which holds the report
 // alone): a teacher's classes together or one of them; the school or one class for an admin.
 // The choice goes to GET /api/analytics/embed?classId=, whose token carries it to the report.
-
-const label = (c: ClassView) => `${c.name} (${subjectLabels[c.subject]}, ${c.year})`;
 
 export function ClassChooser({
   role,
@@ -19,7 +17,16 @@ export function ClassChooser({
   onChange: (classId: string) => void;
 }) {
   const classes = useClasses();
-  const all = role === "admin" ? "The whole school" : "All my classes";
+  const intl = useIntl();
+  const t = (id: string, values?: Record<string, string | number>) =>
+    intl.formatMessage({ id }, values);
+  const label = (c: ClassView) =>
+    t("analytics.chooser.option", {
+      name: c.name,
+      subject: t(`questionnaire.subject.option.${c.subject}`),
+      year: c.year,
+    });
+  const all = role === "admin" ? t("analytics.chooser.school") : t("analytics.chooser.mine");
   const options = [
     { value: "", label: all },
     ...(classes.data ?? []).map((c) => ({ value: c.id, label: label(c) })),
@@ -27,13 +34,13 @@ export function ClassChooser({
   return (
     <Select
       className="report-class-chooser"
-      label="Report on"
+      label={t("analytics.chooser.label")}
       hint={
         classes.isError
-          ? "Your classes could not be loaded: the report shows all of them."
+          ? t("analytics.chooser.loadError")
           : role === "admin"
-            ? "The school, or one class."
-            : "All the classes you teach, or one of them."
+            ? t("analytics.chooser.hintAdmin")
+            : t("analytics.chooser.hintTeacher")
       }
       options={options}
       value={classId}
