@@ -4,39 +4,40 @@ import { Card } from "../../components/card.tsx";
 import { EmptyState } from "../../components/empty-state.tsx";
 import { QueryView } from "../../components/query-view.tsx";
 import { ScrollRegion } from "../../components/scroll-region.tsx";
-
-const percent = (share: number | null) => (share === null ? "—" : `${Math.round(share * 100)}%`);
+import { useIntl } from "../../i18n/intl.tsx";
 
 /**
  * Issue 32, on the evaluation page: how teachers judged the risk flags of each model version
  * (admins: every class; a teacher: the classes they teach). "Useful" is the share acknowledged.
  */
 export default function FlagSummaryCard() {
+  const intl = useIntl();
+  const t = (id: string) => intl.formatMessage({ id });
+  // The share of judged flags acknowledged, whole percent ("67%"); a dash while none is judged.
+  const percent = (share: number | null) =>
+    share === null ? "—" : intl.formatNumber(share, { style: "percent", maximumFractionDigits: 0 });
   const summary = useQuery({
     queryKey: ["evaluation", "flags"],
     queryFn: ({ signal }) => call("GET /api/evaluation/flags", undefined, { signal }),
   });
   return (
-    <Card title="Teachers' judgement of the flags">
-      <QueryView query={summary} loading="Loading the teachers' judgements...">
+    <Card title={t("flags.summary.title")}>
+      <QueryView query={summary} loading={t("flags.summary.loading")}>
         {(data) =>
           data.versions.length === 0 ? (
-            <EmptyState title="No flag judged yet.">
-              Teachers judge each at-risk flag on their class's page: acknowledged, not useful or
-              incorrectly flagged.
-            </EmptyState>
+            <EmptyState title={t("flags.summary.empty")}>{t("flags.summary.emptyHint")}</EmptyState>
           ) : (
-            <ScrollRegion className="flag-summary-wrap" label="Judgements per model version">
+            <ScrollRegion className="flag-summary-wrap" label={t("flags.summary.region")}>
               <table className="table">
-                <caption className="visually-hidden">Judgements of flags per model version</caption>
+                <caption className="visually-hidden">{t("flags.summary.caption")}</caption>
                 <thead>
                   <tr>
-                    <th scope="col">Model version</th>
-                    <th scope="col">Judged</th>
-                    <th scope="col">Acknowledged</th>
-                    <th scope="col">Not useful</th>
-                    <th scope="col">Incorrectly flagged</th>
-                    <th scope="col">Judged useful</th>
+                    <th scope="col">{t("flags.summary.version")}</th>
+                    <th scope="col">{t("flags.summary.judged")}</th>
+                    <th scope="col">{t("flags.summary.acknowledged")}</th>
+                    <th scope="col">{t("flags.summary.notUseful")}</th>
+                    <th scope="col">{t("flags.summary.incorrect")}</th>
+                    <th scope="col">{t("flags.summary.useful")}</th>
                   </tr>
                 </thead>
                 <tbody>
