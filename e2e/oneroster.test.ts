@@ -51,6 +51,11 @@ async function choose(page: Page, name: string, zip: Buffer) {
 async function axeAt(page: Page, width: number, what: string) {
   await page.setViewportSize({ width, height: width < 800 ? 740 : 900 });
   expect(await axeViolations(page), `${what} at ${width} px`).toEqual([]);
+  // The screen fits its width: nothing scrolls sideways, even at 360 px.
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - window.innerWidth,
+  );
+  expect(overflow, `${what} at ${width} px scrolls sideways`).toBeLessThanOrEqual(0);
   await saveScreenshot(page, `oneroster-${what}-${width}`);
 }
 

@@ -10,6 +10,7 @@ import { Alert } from "../../components/alert.tsx";
 import { Card } from "../../components/card.tsx";
 import { FileImportForm, FileImportPreview, useFileImport } from "../../components/csv-import.tsx";
 import { useOneRosterImport } from "./api.ts";
+import "../classes/classes.css";
 
 // The admin's OneRoster import (issue 34, decision 0025): a ZIP bundle and a mode; Preview shows
 // what would change (nothing is written); Import applies it. A refused bundle lists each file,
