@@ -1,9 +1,4 @@
-import {
-  type ClassView,
-  classMessages,
-  joinCodeLength,
-  subjectLabels,
-} from "@gradecast/contract/classes";
+import { type ClassView, joinCodeLength } from "@gradecast/contract/classes";
 import { type FormEvent, useState } from "react";
 import { useSession } from "../../auth/session.tsx";
 import { Alert } from "../../components/alert.tsx";
@@ -13,6 +8,7 @@ import { ConfirmDialog } from "../../components/confirm-dialog.tsx";
 import { errorMessage } from "../../components/error-state.tsx";
 import { Field } from "../../components/field.tsx";
 import { useFormFields } from "../../components/use-form-fields.ts";
+import { type MessageValues, useIntl } from "../../i18n/intl.tsx";
 import {
   useAcceptInvitation,
   useClasses,
@@ -22,6 +18,15 @@ import {
   useMyInvitations,
 } from "./api.ts";
 import "./classes.css";
+
+function useText() {
+  const intl = useIntl();
+  return {
+    t: (id: string, values?: MessageValues) => intl.formatMessage({ id }, values),
+    subject: (subject: ClassView["subject"]) =>
+      intl.formatMessage({ id: `questionnaire.subject.option.${subject}` }),
+  };
+}
 
 /**
  * "Join a class" on the student dashboard: a verified student types the code their teacher gave
@@ -47,6 +52,7 @@ function ClassInvitations() {
   const accepting = useAcceptInvitation();
   const declining = useDeclineInvitation();
   const [notice, setNotice] = useState<{ tone: "success" | "error"; text: string } | null>(null);
+  const { t, subject } = useText();
   const items = invitations.data?.items ?? [];
   if (items.length === 0 && !notice) return null;
 
@@ -56,9 +62,7 @@ function ClassInvitations() {
       onSuccess: () =>
         setNotice({
           tone: "success" as const,
-          text: accept
-            ? `${classMessages.invitationAccepted} ${name}`
-            : `${classMessages.invitationDeclined} ${name}`,
+          text: t(accept ? "join.invitations.accepted" : "join.invitations.declined", { name }),
         }),
       onError: (error: unknown) => setNotice({ tone: "error", text: errorMessage(error) }),
     };
@@ -68,19 +72,15 @@ function ClassInvitations() {
   const busy = accepting.isPending || declining.isPending;
 
   return (
-    <Card title="Class invitations" className="class-invitations">
+    <Card title={t("join.invitations.title")} className="class-invitations">
       {items.length > 0 ? (
         <>
-          <p>
-            A teacher has invited you to these classes. If you accept, the class's teachers see your
-            newest prediction and the reasons from your school record; you can leave the class at
-            any time.
-          </p>
+          <p>{t("join.invitations.intro")}</p>
           <ul className="list invitation-list">
             {items.map((i) => (
               <li key={i.classId} className="invitation-item">
                 <span>
-                  <strong>{i.name}</strong> · {subjectLabels[i.subject]} · {i.year}
+                  <strong>{i.name}</strong> · {subject(i.subject)} · {i.year}
                   {i.teachers.length > 0 ? (
                     <span className="muted"> · {i.teachers.map((t) => t.name).join(", ")}</span>
                   ) : null}
@@ -88,18 +88,18 @@ function ClassInvitations() {
                 <span className="actions">
                   <Button
                     disabled={busy}
-                    aria-label={`Accept the invitation to ${i.name}`}
+                    aria-label={t("join.invitations.acceptLabel", { name: i.name })}
                     onClick={() => answer(i.classId, i.name, true)}
                   >
-                    Accept
+                    {t("join.invitations.accept")}
                   </Button>
                   <Button
                     variant="secondary"
                     disabled={busy}
-                    aria-label={`Decline the invitation to ${i.name}`}
+                    aria-label={t("join.invitations.declineLabel", { name: i.name })}
                     onClick={() => answer(i.classId, i.name, false)}
                   >
-                    Decline
+                    {t("join.invitations.decline")}
                   </Button>
                 </span>
               </li>
@@ -119,13 +119,14 @@ function JoinClassBox({ verified }: { verified: boolean }) {
   const [leave, setLeave] = useState<ClassView | null>(null);
   const form = useFormFields({ code: "" });
   const [notice, setNotice] = useState("");
+  const { t, subject } = useText();
 
   function submit(event: FormEvent) {
     event.preventDefault();
     form.clear();
     setNotice("");
     if (form.values.code.trim() === "") {
-      form.setErrors({ code: classMessages.joinCodeRequired });
+      form.setErrors({ code: t("join.codeRequired") });
       return;
     }
     joining.mutate(form.values.code, {
@@ -138,12 +139,12 @@ function JoinClassBox({ verified }: { verified: boolean }) {
   }
 
   return (
-    <Card title="Join a class" className="join-class">
+    <Card title={t("join.title")} className="join-class">
       {verified ? (
         <form className="join-class-form" onSubmit={submit} noValidate>
           <Field
-            label="Join code"
-            hint={`The ${joinCodeLength} letters and digits your teacher gave you. Codes never use 0, 1, I, L or O.`}
+            label={t("join.code")}
+            hint={t("join.codeHint", { length: joinCodeLength })}
             autoComplete="off"
             autoCapitalize="characters"
             spellCheck={false}
@@ -151,35 +152,35 @@ function JoinClassBox({ verified }: { verified: boolean }) {
             {...form.field("code")}
           />
           <Button type="submit" loading={joining.isPending}>
-            Join
+            {t("join.submit")}
           </Button>
         </form>
       ) : (
-        <p>Verify your email address first: then you can join your classes.</p>
+        <p>{t("join.verifyFirst")}</p>
       )}
       {form.message ? <Alert tone="error">{form.message}</Alert> : null}
       <Alert tone="success">{notice}</Alert>
       {classes.data && classes.data.length > 0 ? (
         <div>
-          <h3 className="join-class-heading">Your classes</h3>
+          <h3 className="join-class-heading">{t("join.yours")}</h3>
           <ul className="list">
             {classes.data.map((c) => (
               <li key={c.id} className="invitation-item">
                 <span>
-                  <strong>{c.name}</strong> · {subjectLabels[c.subject]} · {c.year}
+                  <strong>{c.name}</strong> · {subject(c.subject)} · {c.year}
                   {c.teachers.length > 0 ? (
                     <span className="muted"> · {c.teachers.map((t) => t.name).join(", ")}</span>
                   ) : null}
                 </span>
                 <Button
                   variant="ghost"
-                  aria-label={`Leave ${c.name}`}
+                  aria-label={t("join.leaveLabel", { name: c.name })}
                   onClick={() => {
                     setNotice("");
                     setLeave(c);
                   }}
                 >
-                  Leave
+                  {t("join.leave")}
                 </Button>
               </li>
             ))}
@@ -188,20 +189,17 @@ function JoinClassBox({ verified }: { verified: boolean }) {
       ) : null}
       {leave ? (
         <ConfirmDialog
-          title={`Leave ${leave.name}?`}
-          confirmLabel="Leave class"
+          title={t("join.leave.title", { name: leave.name })}
+          confirmLabel={t("join.leave.confirm")}
           variant="danger"
           onConfirm={async () => {
             await leaving.mutateAsync(leave.id);
-            setNotice(`${classMessages.leftClass} ${leave.name}`);
+            setNotice(t("join.left", { name: leave.name }));
             setLeave(null);
           }}
           onClose={() => setLeave(null)}
         >
-          <p>
-            Its teachers will no longer see you or your prediction. To join again you need its join
-            code or a new invitation.
-          </p>
+          <p>{t("join.leave.body")}</p>
         </ConfirmDialog>
       ) : null}
     </Card>
