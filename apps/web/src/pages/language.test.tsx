@@ -37,29 +37,18 @@ describe("the page's language", () => {
     expect(document.documentElement.lang).toBe("en");
   });
 
-  test("a browser that asks for no language Gradecast has gets the deployment's DEFAULT_LOCALE", async () => {
-    // The server writes DEFAULT_LOCALE on the page's <html> (http/index-page.ts).
+  // The server writes DEFAULT_LOCALE on the page's <html> (http/index-page.ts).
+  test.each([
+    { languages: ["fr-FR", "de"], heading: "Iniciar sessão", lang: "pt-PT" },
+    { languages: ["en-GB", "fr"], heading: "Login", lang: "en" },
+  ])("a browser asking for $languages at a pt-PT deployment reads $lang", async (c) => {
     document.documentElement.dataset.defaultLocale = "pt-PT";
-    const languages = vi.spyOn(navigator, "languages", "get").mockReturnValue(["fr-FR", "de"]);
+    const languages = vi.spyOn(navigator, "languages", "get").mockReturnValue(c.languages);
     try {
       fakeServer({});
       renderPage(<Login />, "/login");
-      expect(await screen.findByRole("heading", { level: 1, name: "Iniciar sessão" })).toBeTruthy();
-      expect(document.documentElement.lang).toBe("pt-PT");
-    } finally {
-      languages.mockRestore();
-      delete document.documentElement.dataset.defaultLocale;
-    }
-  });
-
-  test("a browser that asks for English gets English whatever the deployment's default", async () => {
-    document.documentElement.dataset.defaultLocale = "pt-PT";
-    const languages = vi.spyOn(navigator, "languages", "get").mockReturnValue(["en-GB", "fr"]);
-    try {
-      fakeServer({});
-      renderPage(<Login />, "/login");
-      expect(await screen.findByRole("heading", { level: 1, name: "Login" })).toBeTruthy();
-      expect(document.documentElement.lang).toBe("en");
+      expect(await screen.findByRole("heading", { level: 1, name: c.heading })).toBeTruthy();
+      expect(document.documentElement.lang).toBe(c.lang);
     } finally {
       languages.mockRestore();
       delete document.documentElement.dataset.defaultLocale;
