@@ -2,9 +2,8 @@ import type { User } from "@gradecast/contract/auth";
 import type { ClassRisk } from "@gradecast/contract/class-risk";
 import type { ClassView } from "@gradecast/contract/classes";
 import { messages } from "@gradecast/contract/messages";
-import { type Role, roleLabels } from "@gradecast/contract/roles";
-import { formatScore } from "@gradecast/contract/score";
 import { useQueries } from "@tanstack/react-query";
+import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { getQuery } from "../api/queries.ts";
 import { useFreshUser } from "../auth/session.tsx";
@@ -13,11 +12,12 @@ import { ButtonLink } from "../components/button.tsx";
 import { Card } from "../components/card.tsx";
 import { PageHeader } from "../components/page-header.tsx";
 import { Spinner } from "../components/spinner.tsx";
+import { useFormats } from "../components/use-formats.ts";
 import { usePendingTeacherCount } from "../features/admin/api.ts";
 import { classesKey, useClasses } from "../features/classes/api.ts";
 import { usePredictionHistory } from "../features/prediction/api.ts";
-import { dateTime } from "../features/prediction/format.ts";
 import { useSavedAnswers } from "../features/questionnaire/api.ts";
+import { type MessageValues, type RichValues, useIntl } from "../i18n/intl.tsx";
 
 // /dashboard: the welcome card and its Back to Home button, then what to do
 // next for the role (issue 28), so that verifying, saving or Get Started never ends on a page
@@ -25,41 +25,37 @@ import { useSavedAnswers } from "../features/questionnaire/api.ts";
 // (read back, never predicted again) or joins a class; a teacher sees their classes and how many
 // students in each are at risk; an admin sees the teachers waiting for approval.
 
-/** "a Student", "an Admin": the article follows the sound the role's name starts with. */
-function roleWithArticle(role: Role) {
-  const name = roleLabels[role];
-  return (
-    <>
-      {/^[AEIOU]/.test(name) ? "an" : "a"} <strong>{name}</strong>
-    </>
-  );
-}
+const strong = (chunks: ReactNode[]) => <strong>{chunks}</strong>;
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+function useText() {
+  const intl = useIntl();
+  return {
+    t: (id: string, values?: MessageValues) => intl.formatMessage({ id }, values),
+    rich: (id: string, values: RichValues) => intl.formatMessage({ id }, values),
+  };
+}
 
 export default function Dashboard() {
   const user = useFreshUser();
+  const { t, rich } = useText();
   return (
     <div className="stack">
-      <PageHeader title="Dashboard" />
+      <PageHeader title={t("dashboard.title")} />
       {user ? (
         <>
           <section className="card welcome-card" aria-labelledby="welcome-title">
             <h2 id="welcome-title" className="card-title">
-              Welcome, {user.name}!
+              {t("dashboard.welcome", { name: user.name })}
             </h2>
-            <p>You are logged in as {roleWithArticle(user.role)}.</p>
+            <p>{rich("dashboard.loggedInAs", { role: user.role, strong })}</p>
             {user.pendingRole === "teacher" ? (
               <Alert tone="info">
-                <p>
-                  Your request to be a teacher is waiting for an admin to approve it. Until then
-                  your account is a student's; the teacher pages open once it is approved.
-                </p>
+                <p>{t("dashboard.pendingTeacher")}</p>
               </Alert>
             ) : null}
             <p>
               <ButtonLink to="/Home" variant="secondary">
-                Back to Home
+                {t("dashboard.backHome")}
               </ButtonLink>
             </p>
           </section>
@@ -73,9 +69,10 @@ export default function Dashboard() {
 }
 
 function NextSteps({ user }: { user: User }) {
+  const { t } = useText();
   if (!user.emailVerified) return null; // the verification banner above says what to do first
   return (
-    <Card title="What to do next" className="next-steps">
+    <Card title={t("dashboard.next")} className="next-steps">
       {user.role === "student" ? <StudentNext /> : null}
       {user.role === "teacher" ? <TeacherNext /> : null}
       {user.role === "admin" ? <AdminNext /> : null}
@@ -87,7 +84,9 @@ function StudentNext() {
   const saved = useSavedAnswers();
   const history = usePredictionHistory();
   const classes = useClasses();
-  if (saved.isPending || history.isPending) return <Spinner label="Loading..." />;
+  const { t, rich } = useText();
+  const formats = useFormats();
+  if (saved.isPending || history.isPending) return <Spinner label={t("dashboard.loading")} />;
   const latest = history.data?.items[0];
   const answered = Boolean(saved.data) || Boolean(latest);
   return (
@@ -96,42 +95,48 @@ function StudentNext() {
         {latest ? (
           <>
             <p>
-              Your latest prediction: <strong>{formatScore(latest.prediction)}</strong> out of 20,{" "}
-              {latest.message} (predicted {dateTime(latest.createdAt)}).
+              {rich("dashboard.student.latest", {
+                score: formats.score(latest.prediction),
+                message: latest.message,
+                when: formats.dayTime(latest.createdAt),
+                strong,
+              })}
             </p>
-            <ButtonLink to="/prediction">See your prediction</ButtonLink>
+            <ButtonLink to="/prediction">{t("dashboard.student.see")}</ButtonLink>
           </>
         ) : answered ? (
           <>
-            <p>Your answers are saved. Predict your final score out of 20 from them.</p>
-            <ButtonLink to="/student-input">Predict your score</ButtonLink>
+            <p>{t("dashboard.student.saved")}</p>
+            <ButtonLink to="/student-input">{t("dashboard.student.predict")}</ButtonLink>
           </>
         ) : (
           <>
-            <p>Answer the questionnaire to get a predicted final score out of 20.</p>
-            <ButtonLink to="/student-input">Answer the questionnaire</ButtonLink>
+            <p>{t("dashboard.student.answer")}</p>
+            <ButtonLink to="/student-input">{t("dashboard.student.answerButton")}</ButtonLink>
           </>
         )}
       </li>
       {answered ? (
         <li>
-          <p>Something changed, such as a new term grade? Update your answers.</p>
+          <p>{t("dashboard.student.changed")}</p>
           <ButtonLink to="/student-input" variant="secondary">
-            Change your answers
+            {t("dashboard.student.change")}
           </ButtonLink>
         </li>
       ) : null}
       <li>
         {classes.data && classes.data.length > 0 ? (
           <p>
-            Your classes: {classes.data.map((c) => `${c.name} (${c.year})`).join(", ")}. Join
-            another with its code on <Link to="/student-dashboard">Student Dashboard</Link>.
+            {rich("dashboard.student.classes", {
+              classes: classes.data.map((c) => `${c.name} (${c.year})`).join(", "),
+              link: (chunks: ReactNode[]) => <Link to="/student-dashboard">{chunks}</Link>,
+            })}
           </p>
         ) : (
           <>
-            <p>Not in a class yet? Join one with the code your teacher gives you.</p>
+            <p>{t("dashboard.student.noClass")}</p>
             <ButtonLink to="/student-dashboard" variant="secondary">
-              Join a class
+              {t("dashboard.student.join")}
             </ButtonLink>
           </>
         )}
@@ -152,13 +157,11 @@ function TeacherNext() {
       retry: 1,
     })),
   });
-  if (classes.isPending) return <Spinner label="Loading your classes..." />;
+  const { t, rich } = useText();
+  const classesLink = (chunks: ReactNode[]) => <Link to="/classes">{chunks}</Link>;
+  if (classes.isPending) return <Spinner label={t("dashboard.teacher.loading")} />;
   if (classes.isError) {
-    return (
-      <p>
-        Your classes could not be loaded. Open <Link to="/classes">Classes</Link>.
-      </p>
-    );
+    return <p>{rich("dashboard.teacher.failed", { link: classesLink })}</p>;
   }
   const list = classes.data;
   return (
@@ -166,12 +169,12 @@ function TeacherNext() {
       <li>
         {list.length === 0 ? (
           <>
-            <p>You have no classes yet. Create one and give its students the join code.</p>
-            <ButtonLink to="/classes">Create a class</ButtonLink>
+            <p>{t("dashboard.teacher.none")}</p>
+            <ButtonLink to="/classes">{t("dashboard.teacher.create")}</ButtonLink>
           </>
         ) : (
           <>
-            <p>Your classes, and how many of their students are at risk:</p>
+            <p>{t("dashboard.teacher.classes")}</p>
             <ul className="next-steps-classes">
               {shown.map((c, i) => {
                 const counts = risks[i]?.data?.counts;
@@ -182,25 +185,27 @@ function TeacherNext() {
                     </Link>
                     :{" "}
                     {counts
-                      ? `${plural(counts.atRisk, "student")} at risk of ${plural(counts.students, "student")} (${counts.answered} answered)`
-                      : plural(c.studentCount, "student")}
+                      ? t("dashboard.teacher.risk", { ...counts })
+                      : t("dashboard.teacher.students", { count: c.studentCount })}
                   </li>
                 );
               })}
             </ul>
             {list.length > shown.length ? (
               <p>
-                And {plural(list.length - shown.length, "more class", "more classes")} on{" "}
-                <Link to="/classes">Classes</Link>.
+                {rich("dashboard.teacher.more", {
+                  count: list.length - shown.length,
+                  link: classesLink,
+                })}
               </p>
             ) : null}
           </>
         )}
       </li>
       <li>
-        <p>Record a student's marks, attendance and behavior.</p>
+        <p>{t("dashboard.teacher.report")}</p>
         <ButtonLink to="/teacher-input" variant="secondary">
-          File a report
+          {t("dashboard.teacher.file")}
         </ButtonLink>
       </li>
     </ul>
@@ -209,18 +214,19 @@ function TeacherNext() {
 
 function AdminNext() {
   const pending = usePendingTeacherCount(true);
+  const { t } = useText();
   return (
     <ul className="next-steps-list">
       <li>
         <p>
           {pending.data === undefined
-            ? "Teachers who sign up wait for your approval on Users."
+            ? t("dashboard.admin.unknown")
             : pending.data === 0
-              ? "No teacher is waiting for approval."
-              : `${plural(pending.data, "teacher")} waiting for your approval.`}
+              ? t("dashboard.admin.none")
+              : t("dashboard.admin.waiting", { count: pending.data })}
         </p>
         <ButtonLink to="/admin/users" variant={pending.data ? "primary" : "secondary"}>
-          Open Users
+          {t("dashboard.admin.users")}
         </ButtonLink>
       </li>
     </ul>
