@@ -182,8 +182,8 @@ const trainBoosted: typeof trainGbt = (x, y, nf, schema, params, weights) => {
   const allowed = schema.allowed ?? categories.map(() => true);
 
   // Bin every feature: numeric -> index of its distinct sorted value; categorical -> code.
-  // Row-major (a row's bins side by side), so one pass over a node's rows fills every column's
-  // histogram, reading each row's gradient once.
+  // Row-major (a row's slots side by side, below), so one pass over a node's rows fills every
+  // column's histogram, reading each row's gradient once.
   const binValues: number[][] = [];
   const nBins: number[] = [];
   const binIndex: (Map<number, number> | null)[] = [];
@@ -202,14 +202,6 @@ const trainBoosted: typeof trainGbt = (x, y, nf, schema, params, weights) => {
     }
   }
   const maxBins = Math.max(1, ...nBins);
-  const bins = maxBins <= 256 ? new Uint8Array(nf * n) : new Uint16Array(nf * n);
-  for (let i = 0; i < n; i++) {
-    for (let f = 0; f < nf; f++) {
-      const v = x[i * nf + f]!;
-      const index = binIndex[f];
-      bins[i * nf + f] = index ? index.get(v)! : v;
-    }
-  }
   // every column's histogram in one array: column f's bins start at histStart[f]
   const histStart = new Int32Array(nf + 1);
   for (let f = 0; f < nf; f++) histStart[f + 1] = histStart[f]! + nBins[f]!;
@@ -219,7 +211,25 @@ const trainBoosted: typeof trainGbt = (x, y, nf, schema, params, weights) => {
   const logistic = params.loss === "logistic";
   const stride = logistic ? 3 : 2;
   const countAt = logistic ? 2 : 1;
-  const hist = new Float64Array(histStart[nf]! * stride);
+  // each row's place in the histogram array per column, computed once: the histogram loop,
+  // most of the training's time, then reads one number per row and column
+  const slot = new Int32Array(nf * n);
+  for (let i = 0; i < n; i++) {
+    for (let f = 0; f < nf; f++) {
+      const v = x[i * nf + f]!;
+      const index = binIndex[f];
+      slot[i * nf + f] = (histStart[f]! + (index ? index.get(v)! : v)) * stride;
+    }
+  }
+  // Histogram subtraction (LightGBM's): when every node tries all of the tree's columns, a
+  // split builds the histogram of its child with fewer rows and gets the other's as the parent's
+  // minus it. Two buffers per depth: a node reads its own while its first child's subtree fills
+  // the deeper ones, and its second child's stays untouched until its turn.
+  const histSize = histStart[nf]! * stride;
+  const levels = Array.from({ length: params.maxDepth + 1 }, () => [
+    new Float64Array(histSize),
+    new Float64Array(histSize),
+  ]);
   const hG = new Float64Array(maxBins);
   const hC = new Float64Array(maxBins);
   const cnt = new Float64Array(maxBins);
@@ -251,7 +261,10 @@ const trainBoosted: typeof trainGbt = (x, y, nf, schema, params, weights) => {
   const nSample = Math.max(1, Math.round(params.subsample * n));
   const nCols = Math.max(1, Math.round(params.colsample * allowedList.length));
   const nColsNode = Math.max(1, Math.round((params.colsampleNode ?? 1) * nCols));
-  const allRows = [...Array(n).keys()];
+  const allRows = Int32Array.from({ length: n }, (_, i) => i);
+  const order = new Int32Array(n);
+  const picked = new Uint8Array(n);
+  const sample = new Int32Array(Math.min(nSample, n));
   const scratch = new Int32Array(n);
   const score = (g: number, h: number, wt: number) => -(2 * g * wt + (h + lambda) * wt * wt);
 
@@ -266,39 +279,22 @@ const trainBoosted: typeof trainGbt = (x, y, nf, schema, params, weights) => {
         hess[i] = w[i]!;
       }
     }
-    const rows =
-      nSample >= n
-        ? Int32Array.from(allRows)
-        : Int32Array.from(shuffle(allRows.slice(), rand).slice(0, nSample)).sort();
+    order.set(allRows);
+    let rows = order;
+    if (nSample < n) {
+      // the first nSample of a shuffle, in ascending order (marked, then read in order)
+      shuffle(order, rand);
+      picked.fill(0);
+      for (let k = 0; k < nSample; k++) picked[order[k]!] = 1;
+      rows = sample;
+      let k = 0;
+      for (let i = 0; i < n; i++) if (picked[i]) rows[k++] = i;
+    }
     const cols = sampleSorted(allowedList, nCols, rand);
     const tree: Tree = { feature: [], threshold: [], left: [], right: [], value: [], cover: [] };
 
-    const grow = (idx: Int32Array, depth: number, lo: number, hi: number): number => {
-      let G = 0;
-      let H = 0;
-      let N = 0;
-      for (let k = 0; k < idx.length; k++) {
-        G += grad[idx[k]!]!;
-        H += hess[idx[k]!]!;
-        N += w[idx[k]!]!;
-      }
-      const wt = clamp(-G / (H + lambda), lo, hi);
-      const id = tree.feature.length;
-      tree.feature.push(-1);
-      tree.threshold.push(0);
-      tree.left.push(-1);
-      tree.right.push(-1);
-      tree.value.push(wt * learningRate);
-      tree.cover.push(N);
-      if (depth >= maxDepth || N < 2 * minChildSamples) return id;
-
-      const parentScore = score(G, H, wt);
-      let bestGain = minGain;
-      let bestF = -1;
-      let bestThr = 0;
-      let bestWl = 0;
-      let bestWr = 0;
-      const nodeCols = sampleSorted(cols, nColsNode, rand);
+    /** Fill `hist` with the rows' sums per bin of the given columns. */
+    const build = (hist: Float64Array, idx: Int32Array, nodeCols: number[]) => {
       for (const f of nodeCols) hist.fill(0, histStart[f]! * stride, histStart[f + 1]! * stride);
       const nc = nodeCols.length;
       for (let k = 0; k < idx.length; k++) {
@@ -309,28 +305,81 @@ const trainBoosted: typeof trainGbt = (x, y, nf, schema, params, weights) => {
         if (logistic) {
           const wr = w[r]!;
           for (let c = 0; c < nc; c++) {
-            const f = nodeCols[c]!;
-            const b = (histStart[f]! + bins[base + f]!) * 3;
+            const b = slot[base + nodeCols[c]!]!;
             hist[b]! += g;
             hist[b + 1]! += h;
             hist[b + 2]! += wr;
           }
         } else {
           for (let c = 0; c < nc; c++) {
-            const f = nodeCols[c]!;
-            const b = (histStart[f]! + bins[base + f]!) * 2;
+            const b = slot[base + nodeCols[c]!]!;
             hist[b]! += g;
             hist[b + 1]! += h;
           }
         }
       }
+    };
+    const subtract = nColsNode >= cols.length;
+
+    /**
+     * Grow the node of rows `idx`; `own` is its histogram when the parent already made it
+     * (subtraction), else the node builds it into its depth's first buffer.
+     */
+    const grow = (
+      idx: Int32Array,
+      depth: number,
+      lo: number,
+      hi: number,
+      own: Float64Array | null,
+      sums: readonly [number, number, number] | null,
+    ): number => {
+      let G = 0;
+      let H = 0;
+      let N = 0;
+      if (sums) [G, H, N] = sums;
+      else {
+        for (let k = 0; k < idx.length; k++) {
+          G += grad[idx[k]!]!;
+          H += hess[idx[k]!]!;
+          N += w[idx[k]!]!;
+        }
+      }
+      const wt = clamp(-G / (H + lambda), lo, hi);
+      const id = tree.feature.length;
+      tree.feature.push(-1);
+      tree.threshold.push(0);
+      tree.left.push(-1);
+      tree.right.push(-1);
+      tree.value.push(wt * learningRate);
+      tree.cover.push(N);
+      /** A leaf: its rows' predictions move by its value now (the others' after the tree). */
+      const leaf = () => {
+        const v = tree.value[id]!;
+        for (let k = 0; k < idx.length; k++) pred[idx[k]!]! += v;
+        return id;
+      };
+      if (depth >= maxDepth || N < 2 * minChildSamples) return leaf();
+
+      const parentScore = score(G, H, wt);
+      let bestGain = minGain;
+      let bestF = -1;
+      let bestThr = 0;
+      let bestWl = 0;
+      let bestWr = 0;
+      let bestCL = 0;
+      const nodeCols = sampleSorted(cols, nColsNode, rand);
+      const hist = own ?? levels[depth]![0]!;
+      if (!own) build(hist, idx, nodeCols);
       for (const f of nodeCols) {
         const nb = nBins[f]!;
         const s0 = histStart[f]! * stride;
         for (let b = 0; b < nb; b++) {
-          hG[b] = hist[s0 + b * stride]!;
-          hC[b] = hist[s0 + b * stride + 1]!;
-          cnt[b] = hist[s0 + b * stride + countAt]!;
+          // a bin emptied by subtraction may keep a rounding residue: empty is empty
+          const c = hist[s0 + b * stride + countAt]!;
+          const empty = Math.abs(c) < 1e-9;
+          hG[b] = empty ? 0 : hist[s0 + b * stride]!;
+          hC[b] = empty ? 0 : hist[s0 + b * stride + 1]!;
+          cnt[b] = empty ? 0 : c;
         }
         const ordered = categories[f]! > 0 && monotone[f]! !== 0;
         if (categories[f]! > 0 && !ordered) {
@@ -362,6 +411,7 @@ const trainBoosted: typeof trainGbt = (x, y, nf, schema, params, weights) => {
               bestThr = full;
               bestWl = wl;
               bestWr = wr;
+              bestCL = CL;
             }
           }
         } else {
@@ -389,22 +439,40 @@ const trainBoosted: typeof trainGbt = (x, y, nf, schema, params, weights) => {
               bestThr = ordered ? 2 ** (b + 1) - 1 : (vals[b]! + vals[b + 1]!) / 2;
               bestWl = wl;
               bestWr = wr;
+              bestCL = CL;
             }
           }
         }
       }
-      if (bestF < 0) return id;
+      if (bestF < 0) return leaf();
 
       // partition the node's rows in place, each side in its order (the sums stay the same):
       // the left rows first, the right ones through the scratch buffer after them
       const isCat = categories[bestF]! > 0;
+      // each side's sums too, added in the order its own rows keep, so they are the sums the
+      // child would make
       let nl = 0;
       let nr = 0;
+      let GL = 0;
+      let HL = 0;
+      let NL = 0;
+      let GR = 0;
+      let HR = 0;
+      let NR = 0;
       for (let k = 0; k < idx.length; k++) {
         const r = idx[k]!;
         const v = x[r * nf + bestF]!;
-        if (isCat ? ((bestThr >>> v) & 1) === 1 : v <= bestThr) idx[nl++] = r;
-        else scratch[nr++] = r;
+        if (isCat ? ((bestThr >>> v) & 1) === 1 : v <= bestThr) {
+          idx[nl++] = r;
+          GL += grad[r]!;
+          HL += hess[r]!;
+          NL += w[r]!;
+        } else {
+          scratch[nr++] = r;
+          GR += grad[r]!;
+          HR += hess[r]!;
+          NR += w[r]!;
+        }
       }
       idx.set(scratch.subarray(0, nr), nl);
       let lLo = lo;
@@ -425,15 +493,36 @@ const trainBoosted: typeof trainGbt = (x, y, nf, schema, params, weights) => {
       tree.feature[id] = bestF;
       tree.threshold[id] = bestThr;
       tree.value[id] = 0;
-      const l = grow(idx.subarray(0, nl), depth + 1, lLo, lHi);
-      const r = grow(idx.subarray(nl), depth + 1, rLo, rHi);
+      const left = idx.subarray(0, nl);
+      const right = idx.subarray(nl);
+      // each child's histogram, when both will split and the tree's columns are all tried
+      let lHist: Float64Array | null = null;
+      let rHist: Float64Array | null = null;
+      const splits = (count: number) => depth + 1 < maxDepth && count >= 2 * minChildSamples;
+      if (subtract && splits(bestCL) && splits(N - bestCL)) {
+        const [small, large] = levels[depth + 1]!;
+        build(small!, nl <= nr ? left : right, nodeCols);
+        for (const f of nodeCols) {
+          for (let b = histStart[f]! * stride; b < histStart[f + 1]! * stride; b++) {
+            large![b] = hist[b]! - small![b]!;
+          }
+        }
+        lHist = nl <= nr ? small! : large!;
+        rHist = nl <= nr ? large! : small!;
+      }
+      const l = grow(left, depth + 1, lLo, lHi, lHist, [GL, HL, NL]);
+      const r = grow(right, depth + 1, rLo, rHi, rHist, [GR, HR, NR]);
       tree.left[id] = l;
       tree.right[id] = r;
       return id;
     };
-    grow(rows, 0, Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY);
+    grow(rows, 0, Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY, null, null);
     trees.push(tree);
-    for (let i = 0; i < n; i++) pred[i]! += predictTree(tree, x, i * nf, categories);
+    // the rows the tree was not grown on (its leaves moved the others')
+    if (nSample < n) {
+      for (let i = 0; i < n; i++)
+        if (!picked[i]) pred[i]! += predictTree(tree, x, i * nf, categories);
+    }
   }
   return { baseScore, trees };
 };

@@ -5,11 +5,13 @@ import { describe, expect, it, vi } from "vitest";
 import { combinedEffects, fitPlatt, riskEffects, sigmoid } from "./combine.ts";
 import { evaluate, groupsOf } from "./cv.ts";
 import { concatDatasets, FEATURES, MONOTONE, NUM_FEATURES } from "./data.ts";
-import { DEFAULT_PARAMS } from "./gbt.ts";
-import { setupFor } from "./hurdle.ts";
+import { rawOutput } from "./ensemble.ts";
+import { DEFAULT_PARAMS, type GbtParams } from "./gbt.ts";
+import { clampGrade } from "./grade.ts";
+import { groupKFolds, schemaFor, setupFor, trainScore, trainSetup } from "./hurdle.ts";
 import { calibrateIntervals, intervalFor } from "./intervals.ts";
 import { loadDefaultModel, loadModel } from "./model.ts";
-import { mulberry32 } from "./prng.ts";
+import { deriveSeed, mulberry32 } from "./prng.ts";
 import { inputArbitrary, randomInput, synthetic } from "./testutil.ts";
 import { buildArtifact } from "./train.ts";
 
@@ -412,5 +414,37 @@ describe("a school not set", () => {
         }
       }
     }
+  });
+});
+
+describe("choosing the score's hyperparameters", () => {
+  it("on the first fold only when asked: each candidate's RMSE is its RMSE on that fold's sitters, and the calibration still covers every row", () => {
+    const d = synthetic(300, 41);
+    const small: GbtParams = { ...DEFAULT_PARAMS, nTrees: 20, minChildSamples: 5 };
+    const candidates = [
+      { ...small, maxDepth: 1 },
+      { ...small, maxDepth: 3, learningRate: 0.2 },
+    ];
+    const opts = { setup: "A" as const, scoreCandidates: candidates, riskParams: small, folds: 3 };
+    const one = trainSetup(d, { ...opts, seed: 5, chooseOnFolds: 1 });
+    // independently: each candidate trained on folds 1 and 2, scored on fold 0's sitters
+    const fold = groupKFolds(d.keys, 3, 5);
+    const rows = [...Array(d.n).keys()];
+    const train = rows.filter((i) => fold[i] !== 0);
+    const test = rows.filter((i) => fold[i] === 0 && d.y[i]! > 0);
+    candidates.forEach((c, k) => {
+      const m = trainScore(d, train, schemaFor("A", "score"), { ...c, seed: deriveSeed(5, 0) });
+      const se = test.reduce(
+        (s, i) => s + (clampGrade(rawOutput(m, d.x, i * NUM_FEATURES)) - d.y[i]!) ** 2,
+        0,
+      );
+      expect(one.candidateRmse[k]).toBeCloseTo(Math.sqrt(se / test.length), 9);
+    });
+    expect(one.chosen).toBe(one.candidateRmse[0]! <= one.candidateRmse[1]! ? 0 : 1);
+    // every row's held-out score fed the intervals: they are as wide as with all folds compared
+    const all = trainSetup(d, { ...opts, seed: 5 });
+    expect(all.chosen).toBe(one.chosen);
+    expect(one.intervals).toEqual(all.intervals);
+    expect(one.calibration).toEqual(all.calibration);
   });
 });

@@ -65,6 +65,12 @@ export interface SetupOptions {
   riskParams: GbtParams;
   /** Folds of the inner cross-validation (hyperparameter choice and calibration). */
   folds: number;
+  /**
+   * Compare the score's candidates on the first this many folds only (default all); the other
+   * folds train the chosen candidate alone, for the calibration's and intervals' held-out rows.
+   * With many rows one fold's held-out rows already tell the candidates apart.
+   */
+  chooseOnFolds?: number;
   seed: number;
   level?: number;
   /** Inputs left out (e.g. sex, to measure what it costs). */
@@ -217,14 +223,15 @@ export function trainSetup(
   const n = rows.length;
   const logit = new Float64Array(n);
   const score = scoreCandidates.map(() => new Float64Array(n));
-  for (let j = 0; j < folds; j++) {
+  const chooseOn = Math.min(folds, Math.max(1, opts.chooseOnFolds ?? folds));
+  const runFold = (j: number, trained: typeof groups) => {
     const train: number[] = [];
     const test: number[] = [];
     for (let k = 0; k < n; k++) (fold[k] === j ? test : train).push(k);
     const trainRows = train.map((k) => rows[k]!);
     const risk = trainRisk(d, trainRows, riskSchema, { ...riskParams, seed: deriveSeed(seed, j) });
     for (const k of test) logit[k] = rawOutput(risk, d.x, rows[k]! * NUM_FEATURES);
-    for (const g of groups) {
+    for (const g of trained) {
       const params = { ...scoreCandidates[g.train]!, seed: deriveSeed(seed, j) };
       const m = trainScore(d, trainRows, scoreSchema, params);
       // the boosted trees come after the starting line's: a prefix of them is a smaller model
@@ -234,13 +241,15 @@ export function trainSetup(
         for (const k of test) score[c]![k] = rawOutput(prefix, d.x, rows[k]! * NUM_FEATURES);
       }
     }
-  }
+  };
+  for (let j = 0; j < chooseOn; j++) runFold(j, groups);
+  // each candidate's RMSE on the sitters held out in the folds that compared them
   const candidateRmse = score.map((s) => {
     let se = 0;
     let m = 0;
     for (let k = 0; k < n; k++) {
       const y = d.y[rows[k]!]!;
-      if (y > 0) {
+      if (y > 0 && fold[k]! < chooseOn) {
         const wk = rowWeights?.[k] ?? 1;
         se += wk * (clampGrade(s[k]!) - y) ** 2;
         m += wk;
@@ -249,6 +258,8 @@ export function trainSetup(
     return Math.sqrt(se / Math.max(m, 1));
   });
   const chosen = candidateRmse.indexOf(Math.min(...candidateRmse));
+  const chosenGroup = groups.filter((g) => g.members.includes(chosen));
+  for (let j = chooseOn; j < folds; j++) runFold(j, chosenGroup);
   // the calibration and the intervals count a row of weight w w times
   const rep = <T>(v: readonly T[]) => repeatByWeight(v, rowWeights);
   const y = rep(rows.map((i) => d.y[i]!));

@@ -11,11 +11,14 @@ export function mulberry32(seed: number): () => number {
 }
 
 /** In-place Fisher-Yates shuffle driven by `rand`. */
-export function shuffle<T>(arr: T[], rand: () => number): T[] {
+export function shuffle<A extends { length: number; [i: number]: unknown }>(
+  arr: A,
+  rand: () => number,
+): A {
   for (let i = arr.length - 1; i > 0; i--) {
     const j = Math.floor(rand() * (i + 1));
-    const t = arr[i]!;
-    arr[i] = arr[j]!;
+    const t = arr[i];
+    arr[i] = arr[j];
     arr[j] = t;
   }
   return arr;

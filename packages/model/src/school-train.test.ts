@@ -135,7 +135,14 @@ describe.skipIf(!hasData)("a school's outcomes (UCI simulation, MS as the school
     const large = trainOn(train, {
       setups: ["A"],
       repeats: 2,
-      large: { rows: 1, weightFolds: 2, repeats: 1, cvCalibrationFolds: 2, calibrationFolds: 2 },
+      large: {
+        rows: 1,
+        weightFolds: 2,
+        repeats: 1,
+        cvCalibrationFolds: 2,
+        calibrationFolds: 2,
+        chooseOnFolds: 1,
+      },
       onProgress: (done, total) => progress.push([done, total]),
     });
     const [w] = large.weights;

@@ -50,8 +50,9 @@ export const SCHOOL_WEIGHTS: readonly number[] = [1, 2, 4];
  * A setup whose school has many outcome rows: the folds' figures vary little, so its
  * cross-validation does less. The weight is chosen on fewer folds and the search stops at the
  * first weight whose RMSE is higher than the previous one's (weights ascending); the gate's
- * held-out rows come from one repeat whose fits calibrate on fewer folds; the final fit chooses
- * its hyperparameters and calibrates on fewer folds. A smaller school keeps the options' figures.
+ * held-out rows come from one repeat whose fits calibrate on fewer folds; the final fit calibrates
+ * on fewer folds and compares its hyperparameters on the first of them only (its held-out rows
+ * are a fifth of many). A smaller school keeps the options' figures.
  */
 export interface LargeSchool {
   /** A setup is large from this many school rows. */
@@ -60,14 +61,17 @@ export interface LargeSchool {
   repeats: number;
   cvCalibrationFolds: number;
   calibrationFolds: number;
+  /** The final fit compares its score candidates on this many of its folds (trainSetup). */
+  chooseOnFolds: number;
 }
 
 export const LARGE_SCHOOL: LargeSchool = {
   rows: 1000,
   weightFolds: 3,
   repeats: 1,
-  cvCalibrationFolds: 3,
+  cvCalibrationFolds: 2,
   calibrationFolds: 5,
+  chooseOnFolds: 1,
 };
 
 export interface SchoolTrainOptions {
@@ -120,6 +124,7 @@ function fit(
   candidates: readonly GbtParams[],
   folds: number,
   seed: number,
+  chooseOnFolds?: number,
 ): { trained: TrainedSetup; data: Dataset } {
   const data = concatDatasets([opts.base, toWeightedDataset(school, weight)]);
   const trained = trainSetup(data, {
@@ -127,6 +132,7 @@ function fit(
     scoreCandidates: candidates,
     riskParams: { ...opts.riskParams, seed },
     folds,
+    chooseOnFolds,
     seed,
   });
   return { trained, data };
@@ -228,6 +234,7 @@ export function trainSchoolCandidate(opts: SchoolTrainOptions): SchoolTrainResul
       repeats: Math.max(1, opts.repeats ?? 2),
       cvCal: opts.cvCalibrationFolds ?? 5,
       calibrationFolds: opts.calibrationFolds ?? 10,
+      chooseOnFolds: undefined as number | undefined,
       stopWhenWorse: false,
     };
     if (!large || rows.length < large.rows) return plan;
@@ -237,6 +244,7 @@ export function trainSchoolCandidate(opts: SchoolTrainOptions): SchoolTrainResul
       repeats: Math.min(plan.repeats, large.repeats),
       cvCal: Math.min(plan.cvCal, large.cvCalibrationFolds),
       calibrationFolds: Math.min(plan.calibrationFolds, large.calibrationFolds),
+      chooseOnFolds: large.chooseOnFolds,
       stopWhenWorse: true,
     };
   });
@@ -258,6 +266,7 @@ export function trainSchoolCandidate(opts: SchoolTrainOptions): SchoolTrainResul
     repeats,
     cvCal,
     calibrationFolds,
+    chooseOnFolds,
     stopWhenWorse,
   } of plans) {
     const candidates = cvCandidates(opts, setup);
@@ -340,7 +349,16 @@ export function trainSchoolCandidate(opts: SchoolTrainOptions): SchoolTrainResul
       else done += folds;
     }
     step(`setup ${setup}: final fit with the school's rows weighted ${best.w}`);
-    const f = fit(opts, setup, rows, best.w, opts.scoreCandidates, calibrationFolds, opts.seed);
+    const f = fit(
+      opts,
+      setup,
+      rows,
+      best.w,
+      opts.scoreCandidates,
+      calibrationFolds,
+      opts.seed,
+      chooseOnFolds,
+    );
     trained.push({ t: f.trained, data: f.data });
     done++;
     step(`setup ${setup} done`);
