@@ -123,7 +123,7 @@ export async function readOutbox(server: { outboxDir: string }): Promise<Mail[]>
 export async function mailedCode(server: { outboxDir: string }, email: string): Promise<string> {
   for (let i = 0; i < 100; i++) {
     const mine = (await readOutbox(server)).filter(
-      (m) => m.to.includes(email) && /verification code/i.test(m.subject),
+      (m) => m.to.includes(email) && /verification code|código de verificação/i.test(m.subject),
     );
     const code = mine.at(-1)?.text.match(/\b(\d{6})\b/)?.[1];
     if (code) return code;
@@ -163,7 +163,25 @@ export function parseEml(raw: string): { to: string; subject: string; text: stri
   } else if (encoding === "base64") {
     body = Buffer.from(body.replace(/\s+/g, ""), "base64").toString("utf8");
   }
-  return { to: header("To"), subject: header("Subject"), text: body.trim() };
+  return { to: header("To"), subject: decodeWords(header("Subject")), text: body.trim() };
+}
+
+/** A header's RFC 2047 encoded words (=?UTF-8?Q?...?= or =?UTF-8?B?...?=) as text. */
+function decodeWords(value: string): string {
+  return value
+    .replace(/\?=\s+=\?/g, "?==?")
+    .replace(/=\?utf-8\?([qb])\?([^?]*)\?=/gi, (_, kind: string, text: string) =>
+      kind.toLowerCase() === "b"
+        ? Buffer.from(text, "base64").toString("utf8")
+        : Buffer.from(
+            text
+              .replace(/_/g, " ")
+              .replace(/=([0-9A-F]{2})/gi, (_m, hex: string) =>
+                String.fromCharCode(Number.parseInt(hex, 16)),
+              ),
+            "latin1",
+          ).toString("utf8"),
+    );
 }
 
 export async function saveScreenshot(page: Page, name: string): Promise<string> {

@@ -6,18 +6,20 @@ import {
 } from "@gradecast/contract/class-risk";
 import { classMessages } from "@gradecast/contract/classes";
 import { oversightNotice, teacherOversightNotice } from "@gradecast/contract/consent";
+import { messages } from "@gradecast/contract/messages";
 import { recordDiffers } from "@gradecast/contract/school-record";
 import { IntlMessageFormat } from "intl-messageformat";
 import { describe, expect, test } from "vitest";
 import classRisk from "../locales/en/class-risk.json";
 import joinClass from "../locales/en/join-class.json";
 import prediction from "../locales/en/prediction.json";
+import verify from "../locales/en/verify.json";
 
 // Where a screen's English comes from the catalogue but the same words are the contract's (the
 // server's answers, the CSV export, the English path of a translated list), the two must not
 // drift: English pages keep saying exactly what the contract says.
 
-const en = { ...classRisk, ...joinClass, ...prediction } as Record<string, string>;
+const en = { ...classRisk, ...joinClass, ...prediction, ...verify } as Record<string, string>;
 const say = (id: string, values?: Record<string, string | number>) =>
   String(new IntlMessageFormat(en[id] ?? `missing ${id}`, "en").format(values));
 
@@ -37,6 +39,8 @@ describe("English catalogue entries that copy the contract", () => {
     ["risk.otherAnswers", otherAnswersLabel],
     ["join.codeRequired", classMessages.joinCodeRequired],
     ["prediction.oversight.text", oversightNotice],
+    ["verify.success", messages.verifySuccess],
+    ["verify.invalid", messages.verifyInvalid],
   ])("%s", (id, contract) => {
     expect(say(id)).toBe(contract);
   });

@@ -18,7 +18,9 @@ describe("the dashboard in Portuguese", () => {
             {
               id: "p1",
               prediction: 12.5,
-              message: "Bom trabalho, continue assim!",
+              band: "good",
+              // the server's own message, in English whatever the language
+              message: "Good effort!",
               interval: { low: 10, high: 15 },
               createdAt: "2026-11-20T10:05:00.000Z",
             },
@@ -35,6 +37,7 @@ describe("the dashboard in Portuguese", () => {
     );
     const latest = await screen.findByText(/A sua previsão mais recente/);
     expect(latest.textContent).toContain("12,5 em 20");
+    expect(latest.textContent).toContain("Bom esforço!");
     expect(latest.textContent).toContain("20/11/2026");
     expect(screen.getByRole("link", { name: "Entrar numa turma" })).toBeTruthy();
   });

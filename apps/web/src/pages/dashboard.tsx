@@ -16,6 +16,7 @@ import { useFormats } from "../components/use-formats.ts";
 import { usePendingTeacherCount } from "../features/admin/api.ts";
 import { classesKey, useClasses } from "../features/classes/api.ts";
 import { usePredictionHistory } from "../features/prediction/api.ts";
+import { bandMessage } from "../features/prediction/band.ts";
 import { useSavedAnswers } from "../features/questionnaire/api.ts";
 import { type MessageValues, type RichValues, useIntl } from "../i18n/intl.tsx";
 
@@ -85,6 +86,7 @@ function StudentNext() {
   const history = usePredictionHistory();
   const classes = useClasses();
   const { t, rich } = useText();
+  const intl = useIntl();
   const formats = useFormats();
   if (saved.isPending || history.isPending) return <Spinner label={t("dashboard.loading")} />;
   const latest = history.data?.items[0];
@@ -97,7 +99,7 @@ function StudentNext() {
             <p>
               {rich("dashboard.student.latest", {
                 score: formats.score(latest.prediction),
-                message: latest.message,
+                message: bandMessage(intl, latest.band, latest.message),
                 when: formats.dayTime(latest.createdAt),
                 strong,
               })}

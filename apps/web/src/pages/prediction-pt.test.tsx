@@ -12,6 +12,7 @@ import StudentDashboard from "./student-dashboard.tsx";
 // values came from the school record, and the report's frame in Portuguese.
 
 const student = testUser("student", { locale: "pt-PT" });
+// The server writes SPEC's band message in English whatever the language: the page says it in its own.
 
 const latest = {
   prediction: 12.54,
@@ -21,7 +22,7 @@ const latest = {
   combination: "",
   raw: 12.54,
   band: "good",
-  message: "Bom esforço!",
+  message: "Good effort!",
   interval: { low: 10.2, high: 14.8, level: 0.8 },
   baseValue: 10.3,
   contributions: [
@@ -52,7 +53,7 @@ const history = {
       createdAt: "2026-11-20T10:05:00.000Z",
       prediction: 12.54,
       band: "good",
-      message: "Bom esforço!",
+      message: "Good effort!",
       interval: { low: 10.2, high: 14.8 },
     },
   ],
@@ -74,6 +75,7 @@ describe("the student's prediction in Portuguese", () => {
     renderPage(<Prediction />, "/prediction");
 
     expect((await screen.findByTestId("prediction-score")).textContent).toBe("12,5");
+    expect(screen.getByTestId("prediction-message").textContent).toBe("Bom esforço!");
     expect(screen.getByRole("heading", { name: "Previsão" })).toBeTruthy();
     expect(
       screen

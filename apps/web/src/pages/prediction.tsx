@@ -11,6 +11,7 @@ import { ErrorState } from "../components/error-state.tsx";
 import { PageHeader } from "../components/page-header.tsx";
 import { Spinner } from "../components/spinner.tsx";
 import { usePredictionHistory } from "../features/prediction/api.ts";
+import { bandMessage } from "../features/prediction/band.ts";
 import { ContestForm, OversightNotice } from "../features/prediction/contest-form.tsx";
 import { FactorChart } from "../features/prediction/factor-chart.tsx";
 import { HighRiskNotice, ModelParts } from "../features/prediction/parts.tsx";
@@ -164,7 +165,7 @@ function ScoreCard({
         <span className="prediction-outof"> / 20</span>
       </p>
       <p className="prediction-message" data-testid="prediction-message">
-        {message}
+        {bandMessage(intl, band, message)}
       </p>
       <p className="muted">
         {level === null

@@ -1,4 +1,3 @@
-import { messages } from "@gradecast/contract/messages";
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import { ApiError } from "../api/client.ts";
@@ -37,13 +36,13 @@ export default function Verify() {
     setResend(null);
     verifying.mutate(code.trim(), {
       onSuccess: () => {
-        setResult({ ok: true, text: messages.verifySuccess });
+        setResult({ ok: true, text: t("verify.success") });
         leave.current = setTimeout(() => navigate("/dashboard"), 1200);
       },
       onError: (err) => {
         const invalid =
           err instanceof ApiError && (err.code === "invalid_code" || err.status === 400);
-        setResult({ ok: false, text: invalid ? messages.verifyInvalid : err.message, invalid });
+        setResult({ ok: false, text: invalid ? t("verify.invalid") : err.message, invalid });
       },
     });
   }

@@ -2,6 +2,7 @@ import type { PredictionHistoryItem } from "@gradecast/contract/prediction";
 import { useCallback, useMemo } from "react";
 import type { ChartSize } from "../../components/echarts-canvas.ts";
 import { TableHead } from "../../components/table-head.tsx";
+import { bandMessage } from "./band.ts";
 import { PredictionFigure } from "./prediction-figure.tsx";
 import { usePredictionText } from "./text.ts";
 import { trendOption } from "./trend-fit.ts";
@@ -65,7 +66,7 @@ export function TrendChart({ items }: { items: PredictionHistoryItem[] }) {
           <tr key={i.id}>
             <th scope="row">{dayTime(i.createdAt)}</th>
             <td className="prediction-number">{score(i.prediction)}</td>
-            <td>{i.message}</td>
+            <td>{bandMessage(intl, i.band, i.message)}</td>
           </tr>
         ))}
       </tbody>

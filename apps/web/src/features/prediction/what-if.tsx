@@ -1,12 +1,13 @@
 import { type PredictionResult, type WhatIfKey, whatIfKeys } from "@gradecast/contract/prediction";
 import { questionByKey } from "@gradecast/contract/questionnaire";
-import { type Band, bandOf, shownScore } from "@gradecast/contract/score";
+import { bandOf, shownScore } from "@gradecast/contract/score";
 import type { ReactNode } from "react";
 import { useMemo, useState } from "react";
 import { Button } from "../../components/button.tsx";
 import { Select } from "../../components/select.tsx";
 import { Spinner } from "../../components/spinner.tsx";
 import { answersOf, useWhatIf } from "./api.ts";
+import { bandKeys } from "./band.ts";
 import { fromSchool, SchoolMark } from "./school-record.tsx";
 import { type PredictionText, usePredictionText } from "./text.ts";
 
@@ -116,12 +117,6 @@ function noEffectText(
         { ...values, threshold: text.intl.formatNumber(0.05) },
       );
 }
-
-const bandKeys: Record<Band, string> = {
-  improve: "prediction.band.improve",
-  good: "prediction.band.good",
-  congratulations: "prediction.band.congratulations",
-};
 
 export function WhatIfOutcome({
   base,
