@@ -1,4 +1,3 @@
-import { messages } from "@gradecast/contract/messages";
 import {
   type Report,
   type ReportSort,
@@ -16,24 +15,22 @@ import { Field } from "../components/field.tsx";
 import { PageHeader } from "../components/page-header.tsx";
 import { Select } from "../components/select.tsx";
 import { Spinner } from "../components/spinner.tsx";
+import { useFormats } from "../components/use-formats.ts";
 import { exportReports, useReportList } from "../features/reports/api.ts";
-import {
-  formatDate,
-  formatDay,
-  ReportDetails,
-  reportChanges,
-} from "../features/reports/report-dialogs.tsx";
+import { ReportDetails, reportChanges } from "../features/reports/report-dialogs.tsx";
+import { numericLabels } from "../features/reports/report-fields.tsx";
+import { useReportText } from "../features/reports/text.ts";
 import "../features/reports/reports.css";
 
 // /teacher-dashboard: every student report, searched by name on the server (debounced, kept in
 // the URL as ?q= with the sort as ?sort=), paged with the server's cursor, exported as CSV, and
 // opened, edited or deleted by its author or an admin.
 
-const sortOptions: { value: ReportSort; label: string }[] = [
-  { value: "date", label: "Newest first" },
-  { value: "name", label: "Student name (A to Z)" },
-  { value: "marks", label: "Highest marks first" },
-];
+const sortLabels: Record<ReportSort, string> = {
+  date: "teacherDashboard.sort.date",
+  name: "teacherDashboard.sort.name",
+  marks: "teacherDashboard.sort.marks",
+};
 
 const debounceMs = 300;
 
@@ -41,16 +38,31 @@ const debounceMs = 300;
 // error that Retry cannot mend.
 const searchMax = reportLimits.search.max;
 
+const muted = (chunks: ReactNode[]) => <span className="muted">{chunks}</span>;
+
 type Open = { kind: "view" | "edit" | "delete" | "link"; report: Report } | null;
 
 /** The buttons of a report its viewer may change, each opening its dialog. */
 const changeActions = [
-  { kind: "edit", label: "Edit", variant: "secondary" },
-  { kind: "delete", label: "Delete", variant: "danger" },
+  {
+    kind: "edit",
+    label: "reports.edit",
+    aria: "teacherDashboard.editLabel",
+    variant: "secondary",
+  },
+  {
+    kind: "delete",
+    label: "reports.delete",
+    aria: "teacherDashboard.deleteLabel",
+    variant: "danger",
+  },
 ] as const;
 
 export default function TeacherDashboard() {
   const { user } = useSession();
+  const { t, rich, behavior } = useReportText();
+  const { day, dayTime } = useFormats();
+  const sortOptions = reportSorts.map((value) => ({ value, label: t(sortLabels[value]) }));
   const [params, setParams] = useSearchParams();
   const q = (params.get("q") ?? "").trim().slice(0, searchMax).trim();
   const sortParam = params.get("sort");
@@ -150,39 +162,51 @@ export default function TeacherDashboard() {
     try {
       await exportReports(q, sort);
     } catch (err) {
-      setExportError(`The export failed: ${errorMessage(err)}`);
+      setExportError(t("teacherDashboard.exportFailed", { error: errorMessage(err) }));
     } finally {
       setExporting(false);
     }
   }
 
   const close = () => setOpen(null);
+  // The columns' names, also each cell's label where the table is shown as cards.
+  const col = {
+    student: t("csv.reports.student"),
+    course: t("csv.reports.course"),
+    marks: t(numericLabels.marks),
+    attendance: t(numericLabels.attendance),
+    assignments: t(numericLabels.assignments),
+    behavior: t("csv.reports.behavior"),
+    teacher: t("reports.details.teacher"),
+    date: t("teacherDashboard.col.date"),
+    actions: t("teacherDashboard.col.actions"),
+  };
   const change =
     open && open.kind !== "view" ? { ...reportChanges[open.kind], report: open.report } : null;
   const searching = list.isFetching && list.isPlaceholderData;
 
   let body: ReactNode;
   if (list.isPending) {
-    body = <Spinner label={messages.loadingReports} />;
+    body = <Spinner label={t("messages.loadingReports")} />;
   } else if (list.isError && !list.data) {
-    body = <ErrorState title="The student reports could not be loaded." query={list} />;
+    body = <ErrorState title={t("teacherDashboard.loadFailed")} query={list} />;
   } else if (items.length === 0) {
     body = (
       <EmptyState
-        title={messages.noReports}
+        title={t("messages.noReports")}
         action={
           q ? (
             <Button variant="secondary" onClick={() => setText("")}>
-              Clear the search
+              {t("teacherDashboard.clearSearch")}
             </Button>
           ) : (
             <ButtonLink to="/teacher-input" variant="secondary">
-              Write a report
+              {t("teacherDashboard.write")}
             </ButtonLink>
           )
         }
       >
-        {q ? <p>No student name contains “{q}”.</p> : null}
+        {q ? <p>{t("teacherDashboard.noMatch", { q })}</p> : null}
       </EmptyState>
     );
   } else {
@@ -191,35 +215,34 @@ export default function TeacherDashboard() {
         <div className="reports-table-wrap">
           <table className="reports-table" aria-busy={searching || undefined}>
             <caption className="visually-hidden">
-              Student reports{q ? `, names containing “${q}”` : ""}, sorted by{" "}
-              {sortOptions.find((o) => o.value === sort)?.label.toLowerCase()}
+              {t("teacherDashboard.caption", { filtered: q ? "yes" : "no", q, sort })}
             </caption>
             <thead>
               <tr>
-                <th scope="col">Student</th>
-                <th scope="col">Course</th>
+                <th scope="col">{col.student}</th>
+                <th scope="col">{col.course}</th>
                 <th scope="col" className="num">
-                  Marks <span className="muted">(out of 100)</span>
+                  {rich("teacherDashboard.col.marks", { muted })}
                 </th>
                 {/* Whole words only: a heading or name broken mid-word read as two words. */}
                 <th scope="col" className="num">
-                  Attendance
+                  {col.attendance}
                 </th>
                 <th scope="col" className="num">
-                  Assignments
+                  {col.assignments}
                 </th>
-                <th scope="col">Behavior</th>
-                <th scope="col">Teacher</th>
-                <th scope="col">Date</th>
+                <th scope="col">{col.behavior}</th>
+                <th scope="col">{col.teacher}</th>
+                <th scope="col">{col.date}</th>
                 <th scope="col">
-                  <span className="visually-hidden">Actions</span>
+                  <span className="visually-hidden">{col.actions}</span>
                 </th>
               </tr>
             </thead>
             <tbody>
               {items.map((r) => (
                 <tr key={r.id} data-report-id={r.id}>
-                  <td className="report-name" data-label="Student">
+                  <td className="report-name" data-label={col.student}>
                     <button
                       type="button"
                       className="report-open"
@@ -229,38 +252,38 @@ export default function TeacherDashboard() {
                       {r.studentName}
                     </button>
                   </td>
-                  <td className="report-text" data-label="Course">
+                  <td className="report-text" data-label={col.course}>
                     {r.course}
                   </td>
-                  <td className="num" data-label="Marks">
+                  <td className="num" data-label={col.marks}>
                     {r.marks}
                   </td>
-                  <td className="num" data-label="Attendance">
-                    {r.attendance}%
+                  <td className="num" data-label={col.attendance}>
+                    {t("teacherDashboard.percent", { value: r.attendance })}
                   </td>
-                  <td className="num" data-label="Assignments">
+                  <td className="num" data-label={col.assignments}>
                     {r.assignments}
                   </td>
-                  <td data-label="Behavior">{r.behavior}</td>
-                  <td className="report-text" data-label="Teacher">
+                  <td data-label={col.behavior}>{behavior(r.behavior)}</td>
+                  <td className="report-text" data-label={col.teacher}>
                     {r.authorName}
                   </td>
-                  <td className="report-date" data-label="Date">
-                    <time dateTime={r.createdAt} title={formatDate(r.createdAt)}>
-                      {formatDay(r.createdAt)}
+                  <td className="report-date" data-label={col.date}>
+                    <time dateTime={r.createdAt} title={dayTime(r.createdAt)}>
+                      {day(r.createdAt)}
                     </time>
                   </td>
-                  <td data-label="Actions">
+                  <td data-label={col.actions}>
                     <div className="report-actions">
                       {canChange(r)
                         ? changeActions.map((a) => (
                             <Button
                               key={a.kind}
                               variant={a.variant}
-                              aria-label={`${a.label} the report on ${r.studentName}`}
+                              aria-label={t(a.aria, { name: r.studentName })}
                               onClick={() => setOpen({ kind: a.kind, report: r })}
                             >
-                              {a.label}
+                              {t(a.label)}
                             </Button>
                           ))
                         : null}
@@ -274,10 +297,12 @@ export default function TeacherDashboard() {
         {list.isError ? (
           <Alert tone="error">
             <p>
-              {list.isFetchNextPageError
-                ? "More reports could not be loaded."
-                : "The reports could not be refreshed."}{" "}
-              {errorMessage(list.error)}
+              {t(
+                list.isFetchNextPageError
+                  ? "teacherDashboard.moreFailed"
+                  : "teacherDashboard.refreshFailed",
+                { error: errorMessage(list.error) },
+              )}
             </p>
             <div>
               <Button
@@ -285,7 +310,7 @@ export default function TeacherDashboard() {
                 variant="secondary"
                 onClick={() => (list.isFetchNextPageError ? loadMore() : void list.refetch())}
               >
-                Retry
+                {t("teacherDashboard.retry")}
               </Button>
             </div>
           </Alert>
@@ -299,7 +324,7 @@ export default function TeacherDashboard() {
               disabled={list.isRefetching}
               onClick={loadMore}
             >
-              Load more
+              {t("teacherDashboard.loadMore")}
             </Button>
           </div>
         ) : null}
@@ -310,21 +335,25 @@ export default function TeacherDashboard() {
   return (
     <div className="stack">
       <PageHeader
-        title="Teacher Dashboard"
-        description="Student reports, newest first. Search by student name and sort them. Export CSV saves every report that matches the search, in the order chosen, not only the rows loaded here."
+        title={t("teacherDashboard.title")}
+        description={t("teacherDashboard.description")}
         actions={
           <>
-            <ButtonLink to="/teacher-input">New report</ButtonLink>
+            <ButtonLink to="/teacher-input">{t("teacherDashboard.new")}</ButtonLink>
             <Button variant="secondary" onClick={onExport} loading={exporting}>
-              Export CSV
+              {t("teacherDashboard.export")}
             </Button>
           </>
         }
       />
       <search>
-        <form className="reports-toolbar" onSubmit={searchNow} aria-label="Search reports">
+        <form
+          className="reports-toolbar"
+          onSubmit={searchNow}
+          aria-label={t("teacherDashboard.search")}
+        >
           <Field
-            label="Search by student name"
+            label={t("teacherDashboard.searchLabel")}
             type="search"
             name="q"
             autoComplete="off"
@@ -333,7 +362,7 @@ export default function TeacherDashboard() {
             onChange={(e) => setText(e.target.value)}
           />
           <Select
-            label="Sort by"
+            label={t("teacherDashboard.sortLabel")}
             name="sort"
             options={sortOptions}
             value={sort}
@@ -343,9 +372,12 @@ export default function TeacherDashboard() {
       </search>
       <p className="reports-status" role="status">
         {searching
-          ? "Searching..."
+          ? t("teacherDashboard.searching")
           : list.data && items.length > 0
-            ? `${items.length} report${items.length === 1 ? "" : "s"} shown${list.hasNextPage ? ", more available" : ""}.`
+            ? t("teacherDashboard.shown", {
+                count: items.length,
+                more: list.hasNextPage ? "yes" : "no",
+              })
             : ""}
       </p>
       <ErrorAlert message={exportError} />
@@ -372,7 +404,7 @@ export default function TeacherDashboard() {
           report={change.report}
           onClose={close}
           onDone={(report) => {
-            setNotice({ text: change.done(report) });
+            setNotice({ text: change.done(t, report) });
             close();
           }}
         />

@@ -1,4 +1,3 @@
-import { messages } from "@gradecast/contract/messages";
 import { useEffect, useState } from "react";
 import { ApiError } from "../api/client.ts";
 import { useSession } from "../auth/session.tsx";
@@ -9,6 +8,7 @@ import { clearReportDraft, loadReportDraft, saveReportDraft } from "../features/
 import { emptyReport } from "../features/reports/form.ts";
 import { type Refusal, ReportForm } from "../features/reports/report-form.tsx";
 import { type StudentLink, StudentPicker } from "../features/reports/student-picker.tsx";
+import { type Say, useReportText } from "../features/reports/text.ts";
 import "../features/reports/reports.css";
 
 // /teacher-input: the report form. The contract's schema checks
@@ -16,11 +16,13 @@ import "../features/reports/reports.css";
 // draft on this device (features/reports/draft.ts) until it is submitted or the teacher logs out.
 
 // A student no longer in the teacher's classes (403): said beside the student field.
-const refusal: Refusal = (err) => {
-  const fields: Record<string, string> = {};
-  if (err instanceof ApiError && err.status === 403) fields.studentName = err.message;
-  return { fields, text: messages.reportFailed };
-};
+const refusalIn =
+  (t: Say): Refusal =>
+  (err) => {
+    const fields: Record<string, string> = {};
+    if (err instanceof ApiError && err.status === 403) fields.studentName = err.message;
+    return { fields, text: t("messages.reportFailed") };
+  };
 
 export default function TeacherInput() {
   const { user } = useSession();
@@ -33,6 +35,7 @@ function TeacherReport({ userId }: { userId: string }) {
   const create = useCreateReport();
   const [values, setValues] = useState(() => loadReportDraft(userId));
   const [link, setLink] = useState<StudentLink | null>(null);
+  const { t } = useReportText();
 
   useEffect(() => {
     saveReportDraft(userId, values);
@@ -44,25 +47,25 @@ function TeacherReport({ userId }: { userId: string }) {
     clearReportDraft(userId);
     setValues(emptyReport);
     setLink(null);
-    return messages.reportSubmitted;
+    return t("messages.reportSubmitted");
   }
 
   return (
     <div className="stack narrow">
       <PageHeader
-        title="Teacher Input"
-        description="Record a student's course, marks, attendance, assignments, behavior and feedback. What you type is kept on this device until you submit it or log out."
-        link={{ to: "/teacher-dashboard", label: "Back to Dashboard" }}
+        title={t("reports.input.title")}
+        description={t("reports.input.description")}
+        link={{ to: "/teacher-dashboard", label: t("reports.input.back") }}
       />
-      <Card title="Student report">
+      <Card title={t("reports.input.report")}>
         <ReportForm
-          label="Student report"
+          label={t("reports.input.report")}
           values={values}
           onChange={setValues}
           save={save}
           saving={create.isPending}
-          refusal={refusal}
-          submitLabel="Submit Report"
+          refusal={refusalIn(t)}
+          submitLabel={t("reports.input.submit")}
           studentField={(state) => (
             <StudentPicker
               name={values.studentName}

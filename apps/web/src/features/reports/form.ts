@@ -24,16 +24,32 @@ export const numericFields: readonly NumericField[] = ["marks", "attendance", "a
  * right. Nothing typed is ever changed: "101", "-5", "7.5" stay as they are, the field is
  * marked, and the form refuses them on send with the contract's one message. Spaces around a number
  * (pasted from a spreadsheet: "85 ") are not an error: the contract's schema trims them.
+ * `say` writes the message in the page's language (English by default).
  */
-export function numberError(field: NumericField, typed: string): string | undefined {
+export function numberError(
+  field: NumericField,
+  typed: string,
+  say: (problem: NumberProblem) => string = englishNumberError,
+): string | undefined {
   const text = typed.trim();
   if (text === "") return undefined;
   // The same check as on send and on the server.
   if (reportInputSchema.shape[field].safeParse(typed).success) return undefined;
   const { min, max } = reportLimits[field];
   const shown = text.length > 12 ? `${text.slice(0, 12)}…` : text;
-  return `“${shown}” is not a whole number from ${min} to ${max}.`;
+  return say({ shown, min, max });
 }
+
+/** A number as typed (cut to 12 characters) and the range it is out of. */
+export interface NumberProblem {
+  shown: string;
+  min: number;
+  max: number;
+}
+
+/** The English words, as the catalogue's reports.field.notWholeNumber writes them. */
+export const englishNumberError = ({ shown, min, max }: NumberProblem) =>
+  `“${shown}” is not a whole number from ${min} to ${max}.`;
 
 export interface FormCheck {
   fields: Record<string, string>;

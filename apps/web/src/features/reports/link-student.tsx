@@ -8,6 +8,7 @@ import { errorMessage } from "../../components/error-state.tsx";
 import { ModalDialog } from "../../components/modal-dialog.tsx";
 import { useUpdateReport } from "./api.ts";
 import { type StudentLink, StudentPicker } from "./student-picker.tsx";
+import { useReportText } from "./text.ts";
 
 /** A dialog that changes a report: done with the report as it now is (or as it was, deleted). */
 export interface ReportDialogProps {
@@ -26,6 +27,7 @@ export const isFreeText = (report: Report) => !(report as Partial<LinkedReport>)
 
 export function LinkStudent({ report, onClose, onDone }: ReportDialogProps) {
   const update = useUpdateReport();
+  const { t } = useReportText();
   const messageId = `link-message${useId()}`;
   const [name, setName] = useState(report.studentName);
   const [link, setLink] = useState<StudentLink | null>(null);
@@ -34,7 +36,7 @@ export function LinkStudent({ report, onClose, onDone }: ReportDialogProps) {
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (!link) {
-      setFailure("Choose the student from the list of your classes.");
+      setFailure(t("reports.link.chooseFirst"));
       return;
     }
     setFailure(null);
@@ -50,13 +52,13 @@ export function LinkStudent({ report, onClose, onDone }: ReportDialogProps) {
   }
 
   return (
-    <ModalDialog title={`Link to a student: ${report.studentName}`} onClose={onClose} wide>
-      <p>
-        This report names a student who had no account when it was written: only you and the admins
-        see it. Link it to the student's account and they, and their class's teachers, will see it
-        too.
-      </p>
-      <form className="form" onSubmit={onSubmit} noValidate aria-label="Link to a student">
+    <ModalDialog
+      title={t("reports.link.title", { name: report.studentName })}
+      onClose={onClose}
+      wide
+    >
+      <p>{t("reports.link.intro")}</p>
+      <form className="form" onSubmit={onSubmit} noValidate aria-label={t("reports.linkStudent")}>
         <StudentPicker
           name={name}
           link={link}
@@ -72,10 +74,10 @@ export function LinkStudent({ report, onClose, onDone }: ReportDialogProps) {
         </div>
         <div className="actions">
           <Button type="submit" loading={update.isPending}>
-            Link the report
+            {t("reports.link.submit")}
           </Button>
           <Button variant="ghost" onClick={onClose}>
-            Cancel
+            {t("reports.cancel")}
           </Button>
         </div>
       </form>

@@ -1,4 +1,4 @@
-import { formatDay } from "@gradecast/contract/dates";
+import type { ReactNode } from "react";
 import { useSession } from "../../auth/session.tsx";
 import { Button } from "../../components/button.tsx";
 import { Card } from "../../components/card.tsx";
@@ -6,7 +6,10 @@ import { EmptyState } from "../../components/empty-state.tsx";
 import { ErrorState } from "../../components/error-state.tsx";
 import { Facts } from "../../components/facts.tsx";
 import { Spinner } from "../../components/spinner.tsx";
+import { useFormats } from "../../components/use-formats.ts";
+import { reportFigures } from "./report-dialogs.tsx";
 import { useMyReports } from "./students-api.ts";
+import { useReportText } from "./text.ts";
 import "./reports.css";
 
 // The student dashboard's "Reports about you": what the teachers of the student's classes wrote,
@@ -21,20 +24,17 @@ export function MyReports() {
 function MyReportList() {
   const reports = useMyReports();
   const items = reports.data?.pages.flatMap((page) => page.items) ?? [];
+  const { t, rich, behavior } = useReportText();
+  const { day } = useFormats();
   return (
-    <Card title="Reports about you" aria-busy={reports.isFetching || undefined}>
-      <p className="field-hint">
-        What your teachers wrote about you in your classes. Only you, your class's teachers and the
-        school's admins can read them.
-      </p>
+    <Card title={t("reports.mine.title")} aria-busy={reports.isFetching || undefined}>
+      <p className="field-hint">{t("reports.mine.intro")}</p>
       {reports.isPending ? (
-        <Spinner label="Loading your reports..." />
+        <Spinner label={t("reports.mine.loading")} />
       ) : reports.isError ? (
-        <ErrorState title="Your reports could not be loaded." query={reports} />
+        <ErrorState title={t("reports.mine.failed")} query={reports} />
       ) : items.length === 0 ? (
-        <EmptyState title="No reports about you yet.">
-          When a teacher of one of your classes files a report about you, it appears here.
-        </EmptyState>
+        <EmptyState title={t("reports.mine.empty")}>{t("reports.mine.emptyText")}</EmptyState>
       ) : (
         <>
           <ul className="my-reports-list">
@@ -42,17 +42,18 @@ function MyReportList() {
               <li key={r.id} className="my-report">
                 <h3 className="card-title">{r.course}</h3>
                 <p className="my-report-meta">
-                  By {r.teacherName}
-                  {r.className ? `, ${r.className}` : ""} on{" "}
-                  <time dateTime={r.createdAt}>{formatDay(r.createdAt)}</time>
+                  {rich(r.className ? "reports.mine.byInClass" : "reports.mine.by", {
+                    teacher: r.teacherName,
+                    className: r.className ?? "",
+                    date: day(r.createdAt),
+                    time: (chunks: ReactNode[]) => <time dateTime={r.createdAt}>{chunks}</time>,
+                  })}
                 </p>
                 <Facts
                   className="my-report-figures"
                   facts={[
-                    ["Marks", `${r.marks} out of 100`],
-                    ["Attendance", `${r.attendance} %`],
-                    ["Assignments", `${r.assignments} out of 6`],
-                    ["Behavior", r.behavior],
+                    ...reportFigures(t, r),
+                    [t("csv.reports.behavior"), behavior(r.behavior)],
                   ]}
                 />
                 <p className="my-report-feedback">{r.feedback}</p>
@@ -65,7 +66,7 @@ function MyReportList() {
               onClick={() => void reports.fetchNextPage()}
               loading={reports.isFetchingNextPage}
             >
-              Show older reports
+              {t("reports.mine.older")}
             </Button>
           ) : null}
         </>

@@ -4,6 +4,7 @@ import { Field, TextArea } from "../../components/field.tsx";
 import { Select } from "../../components/select.tsx";
 import type { ReportFormValues } from "./api.ts";
 import { type NumericField, numberError, numericFields } from "./form.ts";
+import { useReportText } from "./text.ts";
 
 // The fields of a student report, shared by the Teacher Input form and the edit dialog. What a
 // teacher types in a numeric field is never changed (a mask that dropped keystrokes turned 101
@@ -32,18 +33,17 @@ export interface StudentFieldState {
   readOnly: boolean | undefined;
 }
 
-const behaviorOptions = behaviors.map((b) => ({ value: b, label: b }));
-
 const numericHints: Record<NumericField, string> = {
-  marks: "A whole number from 0 to 100.",
-  attendance: "A percentage from 0 to 100.",
-  assignments: "Assignments handed in, from 0 to 6.",
+  marks: "reports.hint.marks",
+  attendance: "reports.hint.attendance",
+  assignments: "reports.hint.assignments",
 };
 
-const labels: Record<NumericField, string> = {
-  marks: "Marks",
-  attendance: "Attendance",
-  assignments: "Assignments",
+/** The numbers' names, as the form, the details and the lists write them. */
+export const numericLabels: Record<NumericField, string> = {
+  marks: "reports.field.marks",
+  attendance: "reports.field.attendance",
+  assignments: "reports.field.assignments",
 };
 
 export function ReportFields({
@@ -55,6 +55,8 @@ export function ReportFields({
   disabled,
   studentField,
 }: ReportFieldsProps) {
+  const { t, behavior } = useReportText();
+  const behaviorOptions = behaviors.map((b) => ({ value: b, label: behavior(b) }));
   const set = (key: keyof ReportFormValues, value: string) => {
     if (!disabled) onChange({ ...values, [key]: value });
   };
@@ -62,7 +64,9 @@ export function ReportFields({
   // form is cleared), wins over the form's message for it.
   const live = (key: string) =>
     (numericFields as readonly string[]).includes(key)
-      ? numberError(key as NumericField, values[key as NumericField])
+      ? numberError(key as NumericField, values[key as NumericField], (problem) =>
+          t("reports.field.notWholeNumber", { ...problem }),
+        )
       : undefined;
   const errorOf = (key: string) =>
     live(key) ?? (errors[key] && errors[key] !== formMessage ? errors[key] : undefined);
@@ -100,17 +104,17 @@ export function ReportFields({
           readOnly: disabled,
         })
       ) : (
-        <Field label="Student name" {...text("studentName")} />
+        <Field label={t("reports.field.studentName")} {...text("studentName")} />
       )}
-      <Field label="Course" {...text("course")} />
+      <Field label={t("csv.reports.course")} {...text("course")} />
       <div className="report-numbers">
         {numericFields.map((key) => (
           <Field
             key={key}
-            label={labels[key]}
+            label={t(numericLabels[key])}
             inputMode="numeric"
             autoComplete="off"
-            hint={numericHints[key]}
+            hint={t(numericHints[key], reportLimits[key])}
             {...common(key)}
             readOnly={disabled}
             onChange={(e) => set(key, e.target.value)}
@@ -118,14 +122,14 @@ export function ReportFields({
         ))}
       </div>
       <Select
-        label="Behavior"
-        placeholder="Select behavior"
+        label={t("csv.reports.behavior")}
+        placeholder={t("reports.field.behaviorPlaceholder")}
         options={behaviorOptions}
         {...common("behavior")}
         onChange={(e) => set("behavior", e.target.value)}
         aria-disabled={disabled || undefined}
       />
-      <TextArea label="Feedback" rows={4} {...text("feedback")} />
+      <TextArea label={t("csv.reports.feedback")} rows={4} {...text("feedback")} />
     </div>
   );
 }

@@ -1,4 +1,3 @@
-import { reportFormMessage } from "@gradecast/contract/reports";
 import { type FormEvent, type ReactNode, useId, useState } from "react";
 import { ApiError } from "../../api/client.ts";
 import { type Outcome, OutcomeAlert } from "../../components/alert.tsx";
@@ -6,6 +5,7 @@ import { Button } from "../../components/button.tsx";
 import type { ReportFormValues } from "./api.ts";
 import { checkReport } from "./form.ts";
 import { ReportFields, type ReportFieldsProps } from "./report-fields.tsx";
+import { useReportText } from "./text.ts";
 
 // A student report's form, the same for Teacher Input and the edit dialog: the contract's schema
 // checks it before anything is sent; a refusal's field messages are shown beside the fields
@@ -41,6 +41,7 @@ export function ReportForm({
   const messageId = `report-message${useId()}`;
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const { contract, formMessage } = useReportText();
 
   // A field's refusal goes once that field is changed (the others keep theirs until the next send).
   function change(next: ReportFormValues) {
@@ -61,9 +62,10 @@ export function ReportForm({
     event.preventDefault();
     setOutcome(null);
     const check = checkReport(values);
-    setErrors(check.fields);
+    // The schema's messages are the contract's English: said in the page's language.
+    setErrors(Object.fromEntries(Object.entries(check.fields).map(([k, v]) => [k, contract(v)])));
     if (check.message) {
-      setOutcome({ ok: false, text: check.message });
+      setOutcome({ ok: false, text: contract(check.message) });
       return;
     }
     try {
@@ -79,7 +81,7 @@ export function ReportForm({
     } catch (err) {
       const shown =
         err instanceof ApiError && err.status === 400 && Object.keys(err.fields).length > 0
-          ? { fields: err.fields, text: reportFormMessage(err.fields) ?? err.message }
+          ? { fields: err.fields, text: formMessage(err.fields) ?? err.message }
           : refusal(err);
       setErrors(shown.fields);
       setOutcome({ ok: false, text: shown.text });

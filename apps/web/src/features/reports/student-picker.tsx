@@ -2,6 +2,7 @@ import type { EnrolledStudent } from "@gradecast/contract/report-students";
 import { reportLimits } from "@gradecast/contract/reports";
 import { type KeyboardEvent, useEffect, useId, useState } from "react";
 import { useEnrolledStudents } from "./students-api.ts";
+import { useReportText } from "./text.ts";
 
 // The report form's student: a combobox (WAI-ARIA 1.2 pattern, list autocomplete) over the
 // enrolled students of the teacher's classes. Choosing one links the report to the student's
@@ -35,6 +36,7 @@ export function StudentPicker({
   describedBy,
   readOnly,
 }: StudentPickerProps) {
+  const { t } = useReportText();
   const id = `student${useId()}`;
   const listId = `${id}-list`;
   const [open, setOpen] = useState(false);
@@ -76,10 +78,12 @@ export function StudentPicker({
     ? options.find((o) => o.studentId === link.studentId && o.classId === link.classId)
     : undefined;
   const status = link
-    ? `Linked to ${name}${chosen ? `, ${chosen.className}` : ""}: the student and the class's teachers will see this report.`
+    ? chosen
+      ? t("reports.picker.linkedInClass", { name, className: chosen.className })
+      : t("reports.picker.linked", { name })
     : name.trim()
-      ? "Not linked to an enrolled student: only you and the admins will see this report. Choose the student from the list to share it with them."
-      : "Type a name and choose the student from your classes, or write the name of a student who is not registered yet.";
+      ? t("reports.picker.freeText")
+      : t("reports.picker.empty");
   const errorId = error ? `${id}-error` : undefined;
   return (
     <div
@@ -88,7 +92,7 @@ export function StudentPicker({
         .join(" ")}
     >
       <label className="field-label" htmlFor={id}>
-        Student name
+        {t("reports.field.studentName")}
       </label>
       <div className="student-combo">
         <input
@@ -119,7 +123,7 @@ export function StudentPicker({
         <div
           id={listId}
           role="listbox"
-          aria-label="Students in your classes"
+          aria-label={t("reports.picker.list")}
           className="student-options"
           hidden={!expanded || options.length === 0}
         >
@@ -144,10 +148,10 @@ export function StudentPicker({
         {expanded && options.length === 0 ? (
           <div className="student-options student-option-note">
             {students.isPending
-              ? "Searching your classes..."
+              ? t("reports.picker.searching")
               : students.isError
-                ? "Your classes could not be searched. The name you type is kept as free text."
-                : "No enrolled student matches. The name you type is kept as free text."}
+                ? t("reports.picker.searchFailed")
+                : t("reports.picker.noMatch")}
           </div>
         ) : null}
       </div>
