@@ -1,5 +1,6 @@
 import { type FormEvent, type ReactNode, type RefObject, useId, useRef, useState } from "react";
 import { ApiError } from "../api/client.ts";
+import { type PageIntl, useIntl } from "../i18n/intl.tsx";
 import { Button } from "./button.tsx";
 import { errorMessage } from "./error-state.tsx";
 
@@ -27,14 +28,27 @@ export function refusalOf(err: unknown): Refusal {
   return { message: errorMessage(err), lines: [] };
 }
 
-/** "line 3" → "Line 3", "file" → "File", "bundle" → "Bundle"; other keys as the server says. */
-function keyLabel(key: string): string {
-  if (key === "file") return "File";
-  if (key === "bundle") return "Bundle";
-  return lineOrder(key) > 0 ? key.replace("line", "Line") : key;
+/**
+ * "line 3" → "Line 3", "users.csv line 4" → "users.csv line 4", "file" → "File", "bundle" →
+ * "Bundle", in the page's language; other keys as the server says.
+ */
+function keyLabel(intl: PageIntl, key: string): string {
+  if (key === "file") return intl.formatMessage({ id: "imports.file" });
+  if (key === "bundle") return intl.formatMessage({ id: "imports.bundle" });
+  const line = /^line (\d+)$/.exec(key)?.[1];
+  if (line) return intl.formatMessage({ id: "imports.line" }, { line });
+  const fileLine = /^(\S+) line (\d+)$/.exec(key);
+  if (fileLine) {
+    return intl.formatMessage(
+      { id: "imports.fileLine" },
+      { file: fileLine[1]!, line: fileLine[2]! },
+    );
+  }
+  return key;
 }
 
 export function ImportRefusal({ refusal, id }: { refusal: Refusal; id: string }) {
+  const intl = useIntl();
   return (
     <div className="roster-refusal" id={id} role="alert">
       <p className="field-error">{refusal.message}</p>
@@ -42,7 +56,7 @@ export function ImportRefusal({ refusal, id }: { refusal: Refusal; id: string })
         <ul className="list roster-errors">
           {refusal.lines.map(([key, reason]) => (
             <li key={key}>
-              <strong>{keyLabel(key)}:</strong> {reason}
+              <strong>{keyLabel(intl, key)}:</strong> {reason}
             </li>
           ))}
         </ul>
@@ -191,6 +205,7 @@ export function FileImportPreview<R>({
   nothing: ReactNode;
   children: ReactNode;
 }) {
+  const intl = useIntl();
   return (
     <div className="roster-preview">
       {heading}
@@ -203,7 +218,7 @@ export function FileImportPreview<R>({
             {confirmLabel}
           </Button>
           <Button variant="ghost" onClick={state.cancel}>
-            Cancel
+            {intl.formatMessage({ id: "imports.cancel" })}
           </Button>
         </div>
       )}

@@ -1,13 +1,15 @@
 import { PageHeader } from "../components/page-header.tsx";
 import { OneRosterImport } from "../features/oneroster/oneroster-import.tsx";
+import { useIntl } from "../i18n/intl.tsx";
 
 // /admin/oneroster (issue 34): rosters from the school's information system.
 export default function AdminOneRosterPage() {
+  const intl = useIntl();
   return (
     <div className="stack">
       <PageHeader
-        title="OneRoster import"
-        description="Classes, teachers and enrolments from the school's information system, as a OneRoster 1.2 CSV bundle. Preview first; nothing changes until you import."
+        title={intl.formatMessage({ id: "imports.oneroster.page.title" })}
+        description={intl.formatMessage({ id: "imports.oneroster.page.description" })}
       />
       <OneRosterImport />
     </div>

@@ -1,55 +1,56 @@
 import { type RosterResult, type RosterRow, rosterLimits } from "@gradecast/contract/classes";
+import type { ReactNode } from "react";
 import { Alert } from "../../components/alert.tsx";
 import { Card } from "../../components/card.tsx";
 import { FileImportForm, FileImportPreview, useFileImport } from "../../components/csv-import.tsx";
+import { type MessageValues, useIntl } from "../../i18n/intl.tsx";
 import { useRosterUpload } from "./api.ts";
 
 // Roster import: the teacher picks a CSV file of name,email; the preview says what will change
 // (nothing is written yet); Import does it. A refused file lists every bad line with its reason.
+// The header (name,email) is the file's format: the same in every language.
 
 /** Rows the import would write: enrolments and new invitations. */
 const changes = (result: RosterResult) => result.invited.length;
 
+const code = (chunks: ReactNode[]) => <code>{chunks}</code>;
+
+function useText() {
+  const intl = useIntl();
+  return {
+    intl,
+    t: (id: string, values?: MessageValues) => intl.formatMessage({ id }, values),
+  };
+}
+
 export function RosterImport({ classId }: { classId: string }) {
+  const { intl, t } = useText();
   const upload = useRosterUpload(classId);
   const state = useFileImport<RosterResult>(
     "roster",
     (file, preview, handlers) => upload.mutate({ file, preview }, handlers),
-    "Choose a CSV file first.",
+    t("imports.csvMissing"),
     upload.isPending ? (upload.variables.preview ? "preview" : "import") : null,
   );
   const { preview, done } = state;
 
   return (
-    <Card title="Import a class list" className="roster-import">
-      <p>
-        A CSV file (UTF-8) with the header <code>name,email</code> (or <code>name;email</code>, as
-        spreadsheets save it in Portugal) and one student a line, up to{" "}
-        {rosterLimits.rows.toLocaleString("en")} lines. Each address not in the class yet is emailed
-        an invitation: a student joins the class when they accept it (or, with no account yet, when
-        they register with that address and verify it). Check the preview before importing: nothing
-        changes until you confirm.
-      </p>
+    <Card title={t("imports.roster.title")} className="roster-import">
+      <p>{intl.formatMessage({ id: "imports.roster.intro" }, { rows: rosterLimits.rows, code })}</p>
       <FileImportForm
         state={state}
-        label="CSV file"
+        label={t("imports.roster.file")}
         accept=".csv,text/csv"
-        previewLabel="Preview"
+        previewLabel={t("imports.preview")}
       />
       {preview ? (
         <FileImportPreview
           state={state}
-          heading={<h3 className="roster-heading">What the import will do</h3>}
+          heading={<h3 className="roster-heading">{t("imports.willDo")}</h3>}
           confirmLabel={
-            changes(preview) === 0
-              ? null
-              : changes(preview) === 1
-                ? "Import 1 change"
-                : `Import ${changes(preview)} changes`
+            changes(preview) === 0 ? null : t("imports.roster.confirm", { count: changes(preview) })
           }
-          nothing={
-            <p>Nothing to import: everyone in the file is already in the class or invited.</p>
-          }
+          nothing={<p>{t("imports.roster.nothing")}</p>}
         >
           <RosterSummary result={preview} />
         </FileImportPreview>
@@ -57,7 +58,7 @@ export function RosterImport({ classId }: { classId: string }) {
       <Alert tone="success">
         {done ? (
           <>
-            <span>The class list was imported. </span>
+            <span>{t("imports.roster.done")} </span>
             <RosterSummary result={done} />
           </>
         ) : null}
@@ -67,18 +68,17 @@ export function RosterImport({ classId }: { classId: string }) {
 }
 
 function RosterSummary({ result }: { result: RosterResult }) {
+  const { t } = useText();
   const groups: [string, RosterRow[]][] = [
-    [result.dryRun ? "Will be invited" : "Invited", result.invited],
-    ["Already in the class", result.alreadyEnrolled],
-    ["Invited before (no new email)", result.alreadyInvited],
+    [t(result.dryRun ? "imports.roster.willInvite" : "imports.roster.invited"), result.invited],
+    [t("imports.roster.alreadyIn"), result.alreadyEnrolled],
+    [t("imports.roster.invitedBefore"), result.alreadyInvited],
   ];
   return (
     <dl className="roster-summary">
       {groups.map(([label, rows]) => (
         <div key={label} className="roster-group">
-          <dt>
-            {label}: {rows.length}
-          </dt>
+          <dt>{t("imports.count", { label, count: rows.length })}</dt>
           {rows.length > 0 ? (
             <dd>
               <ul className="roster-rows">
@@ -87,7 +87,9 @@ function RosterSummary({ result }: { result: RosterResult }) {
                     {r.name} <span className="muted">({r.email})</span>
                   </li>
                 ))}
-                {rows.length > 50 ? <li className="muted">and {rows.length - 50} more</li> : null}
+                {rows.length > 50 ? (
+                  <li className="muted">{t("imports.more", { count: rows.length - 50 })}</li>
+                ) : null}
               </ul>
             </dd>
           ) : null}

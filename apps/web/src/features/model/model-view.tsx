@@ -1,5 +1,5 @@
 import type { ModelState, ModelVersionView } from "@gradecast/contract/model-lifecycle";
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import { formErrors } from "../../api/form-errors.ts";
 import { Alert, ErrorAlert } from "../../components/alert.tsx";
 import { Button } from "../../components/button.tsx";
@@ -7,6 +7,8 @@ import { Card } from "../../components/card.tsx";
 import { QueryView } from "../../components/query-view.tsx";
 import { ScrollRegion } from "../../components/scroll-region.tsx";
 import { TableHead } from "../../components/table-head.tsx";
+import { useFormats } from "../../components/use-formats.ts";
+import { type MessageValues, useIntl } from "../../i18n/intl.tsx";
 import { useReauth } from "../account-security/reauth.tsx";
 import { downloadOutcomes, useModelState, useSwitchVersion, useTrain } from "./api.ts";
 import "./model.css";
@@ -14,22 +16,70 @@ import "./model.css";
 // /admin/model (issue 30): the version in use and its card, the outcomes the school has
 // recorded per subject and setup, "Train a candidate" with the job's progress, each candidate's
 // comparison with the model in use and the gate's reasons, promotion and rollback (both ask to
-// confirm the password when the sign-in is older than ten minutes).
+// confirm the password when the sign-in is older than ten minutes). The measures' names
+// ("scoreIfSits RMSE") are the model's own, as the gate's reasons (stored with each candidate,
+// in English) name them.
 
-const subjectNames: Record<string, string> = { mat: "Mathematics", por: "Portuguese" };
-const setupNames: Record<string, string> = {
-  A: "A (both term grades known)",
-  B: "B (first term grade known)",
-  C: "C (no grade known yet)",
+const subjectKeys: Record<string, string> = {
+  mat: "questionnaire.subject.option.mat",
+  por: "questionnaire.subject.option.por",
 };
-const f = (v: number | null, digits = 3) => (v === null ? "—" : v.toFixed(digits));
-const pct = (v: number | null) => (v === null ? "—" : `${Math.round(100 * v)} %`);
-const when = (at: string | null) => (at ? new Date(at).toLocaleString() : "—");
+const setupKeys: Record<string, string> = {
+  A: "model.setup.A",
+  B: "model.setup.B",
+  C: "model.setup.C",
+};
+const verdictKeys: Record<string, string> = {
+  better: "model.verdict.better",
+  "not worse": "model.verdict.notWorse",
+  worse: "model.verdict.worse",
+};
+const code = (chunks: ReactNode[]) => <code>{chunks}</code>;
+
+/**
+ * The screen's words and figures in the page's language: RMSE and Brier with a fixed number of
+ * decimals (0.830; 0,830), coverage in percent (84 %), times as the page writes them (English
+ * keeps the browser's own, as before).
+ */
+function useModelText() {
+  const intl = useIntl();
+  const formats = useFormats();
+  const t = (id: string, values?: MessageValues) => intl.formatMessage({ id }, values);
+  return {
+    intl,
+    t,
+    f: (v: number | null, digits = 3) =>
+      v === null
+        ? "—"
+        : intl.formatNumber(v, {
+            minimumFractionDigits: digits,
+            maximumFractionDigits: digits,
+            useGrouping: false,
+          }),
+    pct: (v: number | null) =>
+      v === null ? "—" : t("model.percent", { value: intl.formatNumber(Math.round(100 * v)) }),
+    when: (at: string | null) =>
+      at ? (intl.locale === "en" ? new Date(at).toLocaleString() : formats.dayTime(at)) : "—",
+    subject: (subject: string) => {
+      const key = subjectKeys[subject];
+      return key ? t(key) : subject;
+    },
+    setup: (setup: string) => {
+      const key = setupKeys[setup];
+      return key ? t(key) : setup;
+    },
+    verdict: (verdict: string) => {
+      const key = verdictKeys[verdict];
+      return key ? t(key) : verdict;
+    },
+  };
+}
 
 export function ModelView() {
   const state = useModelState();
+  const intl = useIntl();
   return (
-    <QueryView query={state} loading="Loading the model's versions…">
+    <QueryView query={state} loading={intl.formatMessage({ id: "model.loading" })}>
       {(data) => <ModelScreen state={data} />}
     </QueryView>
   );
@@ -42,14 +92,15 @@ function ModelScreen({ state }: { state: ModelState }) {
   const rollback = useSwitchVersion("rollback");
   const [message, setMessage] = useState<{ tone: "success" | "error"; text: string } | null>(null);
   const [exportError, setExportError] = useState("");
+  const { intl, t, f, pct, when, subject: subjectName } = useModelText();
 
   async function startTraining() {
     setMessage(null);
     try {
       await train.mutateAsync();
-      setMessage({ tone: "success", text: "Training started. Its progress shows below." });
+      setMessage({ tone: "success", text: t("model.train.started") });
     } catch (err) {
-      setMessage({ tone: "error", text: formErrors(err, []).message ?? "Training did not start." });
+      setMessage({ tone: "error", text: formErrors(err, []).message ?? t("model.train.failed") });
     }
   }
 
@@ -60,10 +111,10 @@ function ModelScreen({ state }: { state: ModelState }) {
       await reauth.run(() => mutation.mutateAsync(v.id));
       setMessage({
         tone: "success",
-        text: `${v.id} is now in use. Stored predictions are being recomputed with it.`,
+        text: t("model.switched", { id: v.id }),
       });
     } catch (err) {
-      setMessage({ tone: "error", text: formErrors(err, []).message ?? "Nothing changed." });
+      setMessage({ tone: "error", text: formErrors(err, []).message ?? t("model.unchanged") });
     }
   }
 
@@ -82,25 +133,32 @@ function ModelScreen({ state }: { state: ModelState }) {
         </Alert>
       ) : null}
 
-      <Card title="In use">
+      <Card title={t("model.active.title")}>
         <p>
           <strong>{state.active.id}</strong>{" "}
           {state.active.shipped
-            ? "— the model that came with Gradecast, trained on the UCI Student Performance data."
-            : `— trained on this school's outcomes, in use since ${when(state.active.promotedAt)}.`}
+            ? t("model.active.shipped")
+            : t("model.active.school", { since: when(state.active.promotedAt) })}
         </p>
         <details>
-          <summary>The model card's figures (cross-validated on the UCI data)</summary>
-          <ScrollRegion className="model-scroll" label="Model card figures">
+          <summary>{t("model.card.summary")}</summary>
+          <ScrollRegion className="model-scroll" label={t("model.card.region")}>
             <table className="model-table">
               <TableHead
-                caption="The model card's figures"
-                columns={["Subject", "Setup", "Protocol", "Score RMSE", "Risk Brier", "Coverage"]}
+                caption={t("model.card.caption")}
+                columns={[
+                  t("model.column.subject"),
+                  t("model.column.setup"),
+                  t("model.column.protocol"),
+                  t("model.column.rmse"),
+                  t("model.column.brier"),
+                  t("model.column.coverage"),
+                ]}
               />
               <tbody>
                 {state.card.map((c) => (
                   <tr key={`${c.subject}-${c.setup}-${c.protocol}-${c.rmseSat}`}>
-                    <td>{subjectNames[c.subject] ?? c.subject}</td>
+                    <td>{subjectName(c.subject)}</td>
                     <td>{c.setup}</td>
                     <td>{c.protocol}</td>
                     <td className="num">{f(c.rmseSat)}</td>
@@ -114,22 +172,22 @@ function ModelScreen({ state }: { state: ModelState }) {
         </details>
       </Card>
 
-      <Card title="This school's outcomes">
-        <p>
-          A candidate learns from the final grades recorded in the gradebooks, each with the answers
-          the model saw when it predicted. It can be put in use only with at least{" "}
-          {state.minOutcomes} outcomes in each subject the school teaches.
-        </p>
-        <ScrollRegion className="model-scroll" label="Outcomes per subject and setup">
+      <Card title={t("model.outcomes.title")}>
+        <p>{t("model.outcomes.intro", { min: state.minOutcomes })}</p>
+        <ScrollRegion className="model-scroll" label={t("model.outcomes.caption")}>
           <table className="model-table">
             <TableHead
-              caption="Outcomes per subject and setup"
-              columns={["Subject", "Students", ...["A", "B", "C"].map((s) => `Setup ${s}`)]}
+              caption={t("model.outcomes.caption")}
+              columns={[
+                t("model.column.subject"),
+                t("model.column.students"),
+                ...["A", "B", "C"].map((setup) => t("model.column.setupOf", { setup })),
+              ]}
             />
             <tbody>
               {["mat", "por"].map((subject) => (
                 <tr key={subject}>
-                  <td>{subjectNames[subject]}</td>
+                  <td>{subjectName(subject)}</td>
                   <td className="num">{state.students[subject] ?? 0}</td>
                   {["A", "B", "C"].map((setup) => (
                     <td key={setup} className="num">
@@ -149,7 +207,7 @@ function ModelScreen({ state }: { state: ModelState }) {
             disabled={training !== null}
             aria-describedby="model-train-help"
           >
-            Train a candidate
+            {t("model.train")}
           </Button>
           <Button
             variant="secondary"
@@ -162,35 +220,36 @@ function ModelScreen({ state }: { state: ModelState }) {
               }
             }}
           >
-            Download the outcomes (CSV)
+            {t("model.download")}
           </Button>
         </div>
         <p id="model-train-help" className="muted">
-          Training runs in the background (a few minutes); the site keeps working meanwhile. The CSV
-          has the UCI files' columns, students under pseudonyms, for{" "}
-          <code>npm run model:train -- --outcomes</code>.
+          {intl.formatMessage({ id: "model.train.help" }, { code })}
         </p>
         <ErrorAlert message={exportError} />
         {training ? (
           <div className="model-progress" aria-live="polite">
             <p>
-              {training.state === "queued" ? "Waiting to start…" : "Training…"}{" "}
+              {training.state === "queued" ? t("model.train.queued") : t("model.train.running")}{" "}
               {training.progress.total
-                ? `${training.progress.done} of ${training.progress.total} steps`
+                ? t("model.train.steps", {
+                    done: training.progress.done,
+                    total: training.progress.total,
+                  })
                 : null}
             </p>
             <progress
               max={training.progress.total ?? 1}
               value={training.progress.total ? training.progress.done : undefined}
-              aria-label="Training progress"
+              aria-label={t("model.train.progress")}
             />
           </div>
         ) : null}
       </Card>
 
-      <Card title="Candidates">
+      <Card title={t("model.candidates.title")}>
         {candidates.length === 0 ? (
-          <p>No candidate yet. Train one once outcomes are recorded.</p>
+          <p>{t("model.candidates.none")}</p>
         ) : (
           candidates.map((v) => (
             <Candidate
@@ -203,23 +262,25 @@ function ModelScreen({ state }: { state: ModelState }) {
         )}
       </Card>
 
-      <Card title="Earlier versions">
+      <Card title={t("model.earlier.title")}>
         {earlier.length === 0 ? (
-          <p>None: the version in use is the only one that was ever in use.</p>
+          <p>{t("model.earlier.none")}</p>
         ) : (
           <ul className="model-versions">
             {earlier.map((v) => (
               <li key={v.id}>
                 <span>
-                  <strong>{v.id}</strong>
-                  {v.shipped ? " (came with Gradecast)" : ` (in use from ${when(v.promotedAt)})`}
+                  <strong>{v.id}</strong>{" "}
+                  {v.shipped
+                    ? t("model.earlier.shipped")
+                    : t("model.earlier.from", { since: when(v.promotedAt) })}
                 </span>
                 <Button
                   variant="secondary"
                   loading={rollback.isPending && rollback.variables === v.id}
                   onClick={() => switchTo(v, "rollback")}
                 >
-                  Roll back to this version
+                  {t("model.rollback")}
                 </Button>
               </li>
             ))}
@@ -240,42 +301,60 @@ function Candidate({
   onPromote: () => void;
 }) {
   const gate = version.gate;
+  const { t, f, when, setup, verdict } = useModelText();
+  const weights = version.weights
+    .map((w) => t("model.candidate.weight", { setup: w.setup, weight: w.weight }))
+    .join(", ");
   return (
-    <section className="model-candidate" aria-label={`Candidate ${version.id}`}>
+    <section
+      className="model-candidate"
+      aria-label={t("model.candidate.label", { id: version.id })}
+    >
       <h3>{version.id}</h3>
       <p className="muted">
-        Trained {when(version.createdAt)} on {version.outcomes} outcome rows;{" "}
-        {version.weights.map((w) => `setup ${w.setup} weight ${w.weight}`).join(", ")}.
+        {t("model.candidate.trained", {
+          when: when(version.createdAt),
+          outcomes: version.outcomes,
+          weights,
+        })}
       </p>
       {gate ? (
         <>
-          <ScrollRegion className="model-scroll" label={`Comparison for ${version.id}`}>
+          <ScrollRegion
+            className="model-scroll"
+            label={t("model.comparison.region", { id: version.id })}
+          >
             <table className="model-table">
               <TableHead
-                caption="The candidate against the model in use on held-out school rows"
+                caption={t("model.comparison.caption")}
                 columns={[
-                  "Setup",
-                  "Measure",
-                  "Rows",
-                  "In use",
-                  "Candidate",
-                  "95 % bounds",
-                  "Verdict",
+                  t("model.column.setup"),
+                  t("model.column.measure"),
+                  t("model.column.rows"),
+                  t("model.column.inUse"),
+                  t("model.column.candidate"),
+                  t("model.column.bounds"),
+                  t("model.column.verdict"),
                 ]}
               />
               <tbody>
                 {gate.comparison.map((c) => (
                   <tr key={`${c.setup}-${c.measure}`}>
-                    <td>{setupNames[c.setup] ?? c.setup}</td>
+                    <td>{setup(c.setup)}</td>
                     <td>{c.measure}</td>
                     <td className="num">{c.rows}</td>
                     <td className="num">{f(c.current, 4)}</td>
                     <td className="num">{f(c.candidate, 4)}</td>
                     <td className="num">
-                      {c.lower === null ? "—" : `${f(c.lower, 4)} to ${f(c.upper, 4)}`}
+                      {c.lower === null
+                        ? "—"
+                        : t("model.comparison.bounds", {
+                            lower: f(c.lower, 4),
+                            upper: f(c.upper, 4),
+                          })}
                     </td>
                     <td className={c.verdict === "worse" ? "model-worse" : undefined}>
-                      {c.verdict}
+                      {verdict(c.verdict)}
                     </td>
                   </tr>
                 ))}
@@ -283,9 +362,9 @@ function Candidate({
             </table>
           </ScrollRegion>
           {gate.promotable ? (
-            <Alert tone="success" title="The gate passes this candidate" />
+            <Alert tone="success" title={t("model.gate.passes")} />
           ) : (
-            <Alert tone="warning" title="The gate refuses this candidate">
+            <Alert tone="warning" title={t("model.gate.refuses")}>
               <ul>
                 {gate.reasons.map((r) => (
                   <li key={r}>{r}</li>
@@ -297,7 +376,7 @@ function Candidate({
       ) : null}
       {version.state === "candidate" ? (
         <Button onClick={onPromote} loading={busy}>
-          Put this candidate in use
+          {t("model.promote")}
         </Button>
       ) : null}
     </section>

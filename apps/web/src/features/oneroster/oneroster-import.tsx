@@ -1,20 +1,22 @@
 import {
+  type OneRosterChangeKind,
   type OneRosterMode,
   type OneRosterResult,
   oneRosterChangeKinds,
-  oneRosterChangeLabels,
   oneRosterLimits,
 } from "@gradecast/contract/oneroster";
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import { Alert } from "../../components/alert.tsx";
 import { Card } from "../../components/card.tsx";
 import { FileImportForm, FileImportPreview, useFileImport } from "../../components/csv-import.tsx";
+import { type MessageValues, type PageIntl, useIntl } from "../../i18n/intl.tsx";
 import { useOneRosterImport } from "./api.ts";
 import "../classes/classes.css";
 
 // The admin's OneRoster import (issue 34, decision 0025): a ZIP bundle and a mode; Preview shows
 // what would change (nothing is written); Import applies it. A refused bundle lists each file,
-// line and reason.
+// line and reason. The files' names (users.csv, ...) are the bundle's format: the same in every
+// language.
 
 /** Changes an import would write (unmapped classes and skipped lines write nothing). */
 const writes = (r: OneRosterResult) =>
@@ -22,42 +24,60 @@ const writes = (r: OneRosterResult) =>
     .filter((k) => k !== "unmappedClasses" && k !== "skipped" && k !== "studentsAlreadyEnrolled")
     .reduce((n, k) => n + r.changes[k].count, 0);
 
+const code = (chunks: ReactNode[]) => <code>{chunks}</code>;
+
+/**
+ * What each kind of change means, for the preview: the English is the contract's
+ * oneRosterChangeLabels (oneroster-import-pt.test.tsx keeps them equal).
+ */
+function changeLabel(intl: PageIntl, kind: OneRosterChangeKind): string {
+  const ids: Record<OneRosterChangeKind, string> = {
+    classesCreated: "imports.oneroster.change.classesCreated",
+    classesUpdated: "imports.oneroster.change.classesUpdated",
+    teachersApproved: "imports.oneroster.change.teachersApproved",
+    teachersInvited: "imports.oneroster.change.teachersInvited",
+    teachersAdded: "imports.oneroster.change.teachersAdded",
+    teachersRestored: "imports.oneroster.change.teachersRestored",
+    teachersRemoved: "imports.oneroster.change.teachersRemoved",
+    studentsInvited: "imports.oneroster.change.studentsInvited",
+    studentsAlreadyEnrolled: "imports.oneroster.change.studentsAlreadyEnrolled",
+    enrolmentsEnded: "imports.oneroster.change.enrolmentsEnded",
+    unmappedClasses: "imports.oneroster.change.unmappedClasses",
+    skipped: "imports.oneroster.change.skipped",
+  };
+  return intl.formatMessage({ id: ids[kind] });
+}
+
 export function OneRosterImport() {
+  const intl = useIntl();
+  const t = (id: string, values?: MessageValues) => intl.formatMessage({ id }, values);
   const upload = useOneRosterImport();
   const [mode, setMode] = useState<OneRosterMode>("bulk");
   const state = useFileImport<OneRosterResult>(
     "oneroster",
     (file, preview, handlers) => upload.mutate({ file, mode, preview }, handlers),
-    "Choose a ZIP bundle first.",
+    t("imports.oneroster.missing"),
     upload.isPending ? (upload.variables.preview ? "preview" : "import") : null,
   );
   const { inputId, preview, done, busy } = state;
 
   return (
-    <Card title="Import a OneRoster bundle" className="roster-import">
+    <Card title={t("imports.oneroster.title")} className="roster-import">
       <p>
-        A OneRoster 1.2 CSV bundle exported by the school's information system: a ZIP with{" "}
-        <code>manifest.csv</code>, <code>classes.csv</code>, <code>users.csv</code>,{" "}
-        <code>enrollments.csv</code> and the rest, up to {oneRosterLimits.bytes / 1024 / 1024} MB.
-        Teachers it lists become teachers of their classes; students are invited (they accept, or
-        register with the address, which is emailed an invitation). Nothing changes until you
-        confirm the preview.
+        {intl.formatMessage(
+          { id: "imports.oneroster.intro" },
+          { megabytes: oneRosterLimits.bytes / 1024 / 1024, code },
+        )}
       </p>
-      <p className="muted">
-        Subjects come from course codes, as the deployment's <code>ONEROSTER_SUBJECTS</code> setting
-        maps them (for example <code>MAT101=mat,POR12=por</code>). A class whose course code maps to
-        no subject is listed in the preview and not imported. The school's system is the source of
-        truth: a teacher taken off a roster class by hand is put back by the next import if the
-        bundle still lists them, and the preview says so.
-      </p>
+      <p className="muted">{intl.formatMessage({ id: "imports.oneroster.subjects" }, { code })}</p>
       <FileImportForm
         state={state}
-        label="ZIP bundle"
+        label={t("imports.oneroster.file")}
         accept=".zip,application/zip"
-        previewLabel="Preview"
+        previewLabel={t("imports.preview")}
       >
         <fieldset className="field">
-          <legend className="field-label">Mode</legend>
+          <legend className="field-label">{t("imports.oneroster.mode")}</legend>
           <label>
             <input
               type="radio"
@@ -69,7 +89,7 @@ export function OneRosterImport() {
                 state.reset();
               }}
             />{" "}
-            Bulk: the bundle is the whole roster (enrolments missing from it end)
+            {t("imports.oneroster.bulk")}
           </label>
           <label>
             <input
@@ -82,21 +102,21 @@ export function OneRosterImport() {
                 state.reset();
               }}
             />{" "}
-            Delta: only the lines it lists change
+            {t("imports.oneroster.delta")}
           </label>
         </fieldset>
       </FileImportForm>
       {busy ? (
         <p className="muted" role="status">
-          {busy === "preview" ? "Reading the bundle…" : "Importing the roster…"}
+          {busy === "preview" ? t("imports.oneroster.reading") : t("imports.oneroster.importing")}
         </p>
       ) : null}
       {preview ? (
         <FileImportPreview
           state={state}
-          heading={<h3 className="roster-heading">What the import will do</h3>}
-          confirmLabel={writes(preview) === 0 ? null : "Import"}
-          nothing={<p>Nothing to import: the roster is as the bundle says.</p>}
+          heading={<h3 className="roster-heading">{t("imports.willDo")}</h3>}
+          confirmLabel={writes(preview) === 0 ? null : t("imports.oneroster.confirm")}
+          nothing={<p>{t("imports.oneroster.nothing")}</p>}
         >
           <p>{preview.message}</p>
           <OneRosterSummary result={preview} />
@@ -115,20 +135,22 @@ export function OneRosterImport() {
 }
 
 export function OneRosterSummary({ result }: { result: OneRosterResult }) {
+  const intl = useIntl();
+  const t = (id: string, values?: MessageValues) => intl.formatMessage({ id }, values);
   const read = Object.entries(result.read)
-    .map(([f, n]) => `${f}: ${n}`)
+    .map(([file, count]) => t("imports.oneroster.readFile", { file, count }))
     .join(", ");
   return (
     <>
-      <p className="muted">Read: {read || "nothing"}.</p>
+      <p className="muted">
+        {read ? t("imports.oneroster.read", { read }) : t("imports.oneroster.readNothing")}
+      </p>
       <dl className="roster-summary">
         {oneRosterChangeKinds.map((kind) => {
           const change = result.changes[kind];
           return (
             <div key={kind} className="roster-group">
-              <dt>
-                {oneRosterChangeLabels[kind]}: {change.count}
-              </dt>
+              <dt>{t("imports.count", { label: changeLabel(intl, kind), count: change.count })}</dt>
               {change.items.length > 0 ? (
                 <dd>
                   <ul className="roster-rows">
@@ -136,7 +158,9 @@ export function OneRosterSummary({ result }: { result: OneRosterResult }) {
                       <li key={item}>{item}</li>
                     ))}
                     {change.count > change.items.length ? (
-                      <li className="muted">and {change.count - change.items.length} more</li>
+                      <li className="muted">
+                        {t("imports.more", { count: change.count - change.items.length })}
+                      </li>
                     ) : null}
                   </ul>
                 </dd>
@@ -146,10 +170,9 @@ export function OneRosterSummary({ result }: { result: OneRosterResult }) {
         })}
         <div className="roster-group">
           <dt>
-            {result.dryRun
-              ? "Invitation emails to send"
-              : "Invitation emails to be written and sent"}
-            : {result.emailsQueued}
+            {t(result.dryRun ? "imports.oneroster.emailsToSend" : "imports.oneroster.emailsSent", {
+              count: result.emailsQueued,
+            })}
           </dt>
         </div>
       </dl>

@@ -1,0 +1,177 @@
+import type { ModelState, ModelVersionView } from "@gradecast/contract/model-lifecycle";
+import { screen, within } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { fakeServer, renderPage, signedInAs, testUser } from "../../test/render.tsx";
+import { ModelView } from "./model-view.tsx";
+
+// The admin screen "Model" in European Portuguese (issue 33): the cards and buttons, the model
+// card's figures with a decimal comma and coverage in percent, a candidate's comparison and the
+// gate's verdict, training's progress; the gate's reasons are shown as stored.
+
+const admin = testUser("admin", { locale: "pt-PT" });
+
+const version = (over: Partial<ModelVersionView>): ModelVersionView => ({
+  id: "v",
+  state: "candidate",
+  shipped: false,
+  createdAt: "2026-11-28T06:00:00.000Z",
+  promotedAt: null,
+  outcomes: 120,
+  weights: [
+    { setup: "A", weight: 2, rows: 60 },
+    { setup: "B", weight: 1.5, rows: 60 },
+  ],
+  gate: null,
+  ...over,
+});
+
+const refusedGate = {
+  promotable: false,
+  reasons: ["Setup A: scoreIfSits RMSE 1.2 against 0.9 for the model in use (worse)."],
+  minOutcomes: 50,
+  outcomes: { mat: 60, por: 60 },
+  comparison: [
+    {
+      setup: "A" as const,
+      measure: "scoreIfSits RMSE",
+      rows: 60,
+      current: 0.9,
+      candidate: 1.2,
+      difference: 0.3,
+      lower: 0.2,
+      upper: 0.4,
+      verdict: "worse" as const,
+    },
+  ],
+  coverage: [],
+  checks: { monotone: true, additivity: true, failures: [] },
+};
+
+const shipped = version({
+  id: "hurdle-3.0.0-ship",
+  shipped: true,
+  state: "active",
+  createdAt: null,
+});
+
+const state = (over: Partial<ModelState> = {}): ModelState => ({
+  active: shipped,
+  card: [
+    {
+      subject: "mat",
+      setup: "A",
+      protocol: "+other (shipped)",
+      rmseSat: 0.93,
+      brier: 0.054,
+      coverage: 0.8,
+    },
+  ],
+  minOutcomes: 50,
+  outcomes: (["mat", "por"] as const).flatMap((subject) =>
+    (["A", "B", "C"] as const).map((setup) => ({ subject, setup, rows: 60 })),
+  ),
+  students: { mat: 60, por: 60 },
+  training: null,
+  versions: [version({ id: "cand-refused", state: "refused", gate: refusedGate }), shipped],
+  ...over,
+});
+
+describe("the Model screen in Portuguese", () => {
+  it("shows the figures with a decimal comma, a refused candidate, and starts a training", async () => {
+    fakeServer({
+      ...signedInAs(admin),
+      "GET /api/admin/model": () => ({ body: state() }),
+      "POST /api/admin/model/train": () => ({
+        status: 202,
+        body: {
+          job: {
+            id: "j1",
+            kind: "model.train",
+            state: "queued",
+            progress: { done: 0, total: null },
+            createdAt: "2026-11-28T06:00:00.000Z",
+            startedAt: null,
+            finishedAt: null,
+            error: null,
+          },
+        },
+      }),
+    });
+    const { user } = renderPage(<ModelView />, "/admin/model");
+    expect(await screen.findByRole("heading", { name: "Em uso" })).toBeTruthy();
+    expect(screen.getByText(/o modelo que veio com o Gradecast/)).toBeTruthy();
+    const card = screen.getByRole("table", { name: "Os valores da ficha do modelo" });
+    expect(within(card).getByRole("columnheader", { name: "Cobertura" })).toBeTruthy();
+    expect(within(card).getByText("Matemática")).toBeTruthy();
+    expect(within(card).getByText("0,930")).toBeTruthy();
+    expect(within(card).getByText("0,0540")).toBeTruthy();
+    expect(within(card).getByText(/^80\s%$/)).toBeTruthy();
+
+    expect(screen.getByRole("heading", { name: "Os resultados desta escola" })).toBeTruthy();
+    expect(screen.getByText(/pelo menos 50 resultados em cada disciplina/)).toBeTruthy();
+
+    const refused = screen.getByRole("region", { name: "Candidato cand-refused" });
+    expect(
+      within(refused).getByText(
+        "Treinado em 28/11/2026, 06:00 com 120 linhas de resultados; configuração A peso 2, configuração B peso 1,5.",
+      ),
+    ).toBeTruthy();
+    expect(within(refused).getByText("0,2000 a 0,4000")).toBeTruthy();
+    expect(within(refused).getByText("pior")).toBeTruthy();
+    expect(within(refused).getByText("O teste recusa este candidato")).toBeTruthy();
+    expect(within(refused).getByText(/scoreIfSits RMSE 1.2 against 0.9/)).toBeTruthy();
+    expect(within(refused).queryByRole("button", { name: "Pôr este candidato em uso" })).toBeNull();
+    expect(
+      screen.getByText("Nenhuma: a versão em uso é a única que alguma vez esteve em uso."),
+    ).toBeTruthy();
+
+    await user.click(screen.getByRole("button", { name: "Treinar um candidato" }));
+    expect(
+      await screen.findByText("O treino começou. O seu progresso aparece abaixo."),
+    ).toBeTruthy();
+  });
+
+  it("shows a running training's progress and an earlier version to roll back to", async () => {
+    fakeServer({
+      ...signedInAs(admin),
+      "GET /api/admin/model": () => ({
+        body: state({
+          active: version({
+            id: "cand-good",
+            state: "active",
+            promotedAt: "2026-11-28T06:00:00.000Z",
+          }),
+          versions: [
+            version({ id: "cand-good", state: "active", promotedAt: "2026-11-28T06:00:00.000Z" }),
+            { ...shipped, state: "retired" },
+          ],
+          training: {
+            id: "j1",
+            kind: "model.train",
+            state: "running",
+            progress: { done: 4, total: 21 },
+            createdAt: "2026-11-28T06:00:00.000Z",
+            startedAt: "2026-11-28T06:00:01.000Z",
+            finishedAt: null,
+            error: null,
+          },
+        }),
+      }),
+    });
+    renderPage(<ModelView />, "/admin/model");
+    expect(await screen.findByText("A treinar… 4 de 21 passos")).toBeTruthy();
+    expect(
+      screen.getByText(/treinado com os resultados desta escola, em uso desde 28\/11\/2026/),
+    ).toBeTruthy();
+    expect(screen.getByRole("progressbar", { name: "Progresso do treino" })).toBeTruthy();
+    expect(screen.getByRole("heading", { name: "Versões anteriores" })).toBeTruthy();
+    expect(screen.getByText("(veio com o Gradecast)")).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Voltar a esta versão" })).toBeTruthy();
+    expect(
+      screen.getByRole("button", { name: "Treinar um candidato" }).getAttribute("aria-disabled"),
+    ).toBe("true");
+    expect(
+      screen.getByText("Ainda não há candidatos. Treine um quando houver resultados registados."),
+    ).toBeTruthy();
+  });
+});
