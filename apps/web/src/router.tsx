@@ -69,14 +69,14 @@ export const routes = (
           <Route path="/consent/withdraw" caseSensitive element={<ConsentWithdraw />} />
         </Route>
       </Route>
-      <Route path="/about" caseSensitive element={<About />} />
-      <Route path="/help" caseSensitive element={<Help />} />
-      <Route path="/contact" caseSensitive element={<Contact />} />
-      {/* The notice's text is in the catalogue's second part, loaded with it (issue 33). */}
+      {/* Their text is in the catalogue's second part, loaded with them (issue 33). */}
       <Route element={<AppMessagesRoute />}>
+        <Route path="/about" caseSensitive element={<About />} />
+        <Route path="/help" caseSensitive element={<Help />} />
+        <Route path="/contact" caseSensitive element={<Contact />} />
         <Route path="/privacy" caseSensitive element={<Privacy />} />
+        <Route id="not-found" path="*" element={<NotFound />} />
       </Route>
-      <Route id="not-found" path="*" element={<NotFound />} />
     </Route>
     {/* Past the sign-in screens the page needs the catalogue's second part (issue 33). */}
     <Route element={<QueryShell />}>

@@ -1,10 +1,11 @@
-import { messages } from "@gradecast/contract/messages";
+import type { ReactNode } from "react";
 import { useSiteInfo } from "../api/site.ts";
 import { ButtonLink } from "../components/button.tsx";
 import { Card } from "../components/card.tsx";
 import { ErrorState } from "../components/error-state.tsx";
 import { PageHeader } from "../components/page-header.tsx";
 import { Spinner } from "../components/spinner.tsx";
+import { useIntl } from "../i18n/intl.tsx";
 import { site } from "../site.ts";
 
 export default function Contact() {
@@ -12,46 +13,53 @@ export default function Contact() {
   // CONTACT_EMAIL on the server); unset, the page says so instead of showing a placeholder.
   const { state, retry } = useSiteInfo();
   const school = state.status === "ready" ? state.info.schoolName : null;
+  const intl = useIntl();
+  const t = (id: string) => intl.formatMessage({ id });
   return (
     <div className="stack">
       <PageHeader
-        title="Contact Us"
-        description={`Questions, problems with an account, or ideas: ${school ? `${school} reads` : "we read"} every message.`}
+        title={t("contact.title")}
+        description={intl.formatMessage(
+          { id: "contact.description" },
+          { known: school ? "yes" : "no", school: school ?? "" },
+        )}
       />
-      <Card title="Support">
-        {state.status === "loading" ? <Spinner label="Loading the support address..." /> : null}
+      <Card title={t("contact.support")}>
+        {state.status === "loading" ? <Spinner label={t("contact.loading")} /> : null}
         {state.status === "error" ? (
-          <ErrorState
-            title="The support address could not be loaded."
-            error={state.error}
-            onRetry={retry}
-          />
+          <ErrorState title={t("contact.loadFailed")} error={state.error} onRetry={retry} />
         ) : null}
         {state.status === "ready" && !state.info.contactEmail ? (
-          <p>{messages.contactNotSet}</p>
+          <p>{t("messages.contactNotSet")}</p>
         ) : null}
         {state.status === "ready" && state.info.contactEmail ? (
           <p>
-            Email <a href={`mailto:${state.info.contactEmail}`}>{state.info.contactEmail}</a>. Tell
-            us the email address of your account and what you were trying to do; never send your
-            password.
+            {intl.formatMessage(
+              { id: "contact.email" },
+              {
+                email: state.info.contactEmail,
+                link: (chunks: ReactNode[]) => (
+                  <a href={`mailto:${state.info.contactEmail}`}>{chunks}</a>
+                ),
+              },
+            )}
           </p>
         ) : null}
       </Card>
-      <Card title="The developers">
+      <Card title={t("contact.developers")}>
         <ul className="list">
           {site.profiles.map((p) => (
             <li key={p.href}>
               <a href={p.href} target="_blank" rel="noopener noreferrer">
                 {p.label}
-                <span className="visually-hidden"> (opens in a new tab)</span>
+                <span className="visually-hidden">{t("contact.newTab")}</span>
               </a>
             </li>
           ))}
         </ul>
       </Card>
       <p>
-        <ButtonLink to="/Home">Go to Home</ButtonLink>
+        <ButtonLink to="/Home">{t("contact.home")}</ButtonLink>
       </p>
     </div>
   );

@@ -1,7 +1,9 @@
 import { appPages } from "@gradecast/contract/roles";
+import type { ReactNode } from "react";
 import { Navigate, useLocation } from "react-router";
 import { ButtonLink } from "../components/button.tsx";
 import { PageHeader } from "../components/page-header.tsx";
+import { useIntl } from "../i18n/intl.tsx";
 
 const knownPaths = [
   ...appPages.map((p) => p.path),
@@ -20,21 +22,28 @@ const knownPaths = [
  */
 export default function NotFound() {
   const { pathname, search, hash } = useLocation();
+  const intl = useIntl();
+  const t = (id: string) => intl.formatMessage({ id });
   const page = knownPaths.find(
     (p) => p !== pathname && p.toLowerCase() === pathname.replace(/\/+$/, "").toLowerCase(),
   );
   if (page) return <Navigate to={`${page}${search}${hash}`} replace />;
   return (
     <div className="stack narrow">
-      <PageHeader title="Page not found" description="There is no page at this address." />
+      <PageHeader title={t("notFound.title")} description={t("notFound.description")} />
       <p>
-        <code className="path">{pathname}</code> does not exist. Check the address, or start again
-        from the home page.
+        {intl.formatMessage(
+          { id: "notFound.text" },
+          {
+            path: pathname,
+            code: (chunks: ReactNode[]) => <code className="path">{chunks}</code>,
+          },
+        )}
       </p>
       <p className="actions">
-        <ButtonLink to="/Home">Go to Home</ButtonLink>
+        <ButtonLink to="/Home">{t("notFound.home")}</ButtonLink>
         <ButtonLink to="/help" variant="secondary">
-          Get help
+          {t("notFound.help")}
         </ButtonLink>
       </p>
     </div>
