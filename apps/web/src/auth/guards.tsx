@@ -2,6 +2,7 @@ import { useState } from "react";
 import { Navigate, Outlet, useLocation } from "react-router";
 import { Button } from "../components/button.tsx";
 import { Spinner } from "../components/spinner.tsx";
+import { useIntl } from "../i18n/intl.tsx";
 import { loginUrlFor } from "./next.ts";
 import { useSession } from "./session.tsx";
 
@@ -29,13 +30,12 @@ export function RequireSignIn() {
 function Unreachable() {
   const { refresh } = useSession();
   const [busy, setBusy] = useState(false);
+  const intl = useIntl();
+  const t = (id: string) => intl.formatMessage({ id });
   return (
     <div className="stack narrow page-problem" role="alert">
-      <h1>Gradecast cannot be reached</h1>
-      <p>
-        Your account could not be loaded just now. You are still logged in: this page tries again
-        every few seconds.
-      </p>
+      <h1>{t("common.unreachable.title")}</h1>
+      <p>{t("common.unreachable.text")}</p>
       <p className="actions">
         <Button
           loading={busy}
@@ -46,7 +46,7 @@ function Unreachable() {
               .finally(() => setBusy(false));
           }}
         >
-          Retry now
+          {t("common.unreachable.retry")}
         </Button>
       </p>
     </div>

@@ -1,4 +1,5 @@
 import { type ReactNode, useState } from "react";
+import { useIntl } from "../i18n/intl.tsx";
 import { Alert } from "./alert.tsx";
 import { Button, type ButtonVariant } from "./button.tsx";
 import { errorMessage } from "./error-state.tsx";
@@ -37,6 +38,7 @@ export function ConfirmDialog({
     }
   }
 
+  const intl = useIntl();
   return (
     <ModalDialog title={title} onClose={onClose}>
       {children}
@@ -46,7 +48,7 @@ export function ConfirmDialog({
           {confirmLabel}
         </Button>
         <Button variant="ghost" onClick={onClose} data-autofocus disabled={busy}>
-          Cancel
+          {intl.formatMessage({ id: "common.cancel" })}
         </Button>
       </div>
     </ModalDialog>

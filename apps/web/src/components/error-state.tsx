@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { ApiError } from "../api/client.ts";
+import { useIntl } from "../i18n/intl.tsx";
 import { Button, ButtonLink } from "./button.tsx";
 
 /** What a failed query gives its error state: the error, and Retry (busy while it refetches). */
@@ -27,7 +28,7 @@ export function errorMessage(error: unknown): string {
 }
 
 export function ErrorState({
-  title = "This could not be loaded.",
+  title,
   query,
   error = query?.error,
   children,
@@ -36,15 +37,17 @@ export function ErrorState({
 }: ErrorStateProps) {
   // Retrying cannot mend an unverified address: the way on is the code from the email.
   const unverified = error instanceof ApiError && error.code === "email_not_verified";
+  const intl = useIntl();
+  const t = (id: string) => intl.formatMessage({ id });
   return (
     <div className="error-state" role="alert">
-      <p className="error-state-title">{title}</p>
+      <p className="error-state-title">{title ?? t("common.loadFailed")}</p>
       <p>{children ?? errorMessage(error)}</p>
       {unverified ? (
-        <ButtonLink to="/Verify">Verify your email</ButtonLink>
+        <ButtonLink to="/Verify">{t("common.verifyEmail")}</ButtonLink>
       ) : onRetry ? (
         <Button variant="secondary" onClick={onRetry} loading={retrying}>
-          Retry
+          {t("common.retry")}
         </Button>
       ) : null}
     </div>

@@ -1,17 +1,17 @@
-import { messages } from "@gradecast/contract/messages";
+import { useIntl } from "../i18n/intl.tsx";
 import { ButtonLink } from "./button.tsx";
 import { PageHeader } from "./page-header.tsx";
 
 /** A page the signed-in role may not use (packages/contract roles.ts). */
 export default function NotAllowed() {
+  const intl = useIntl();
+  const t = (id: string) => intl.formatMessage({ id });
   return (
     <div className="stack">
-      <PageHeader title="Not allowed" description={messages.notAllowed} />
+      <PageHeader title={t("common.notAllowed.title")} description={t("messages.notAllowed")} />
+      <p>{t("common.notAllowed.text")}</p>
       <p>
-        This page is for another kind of account. Ask your school's administrator if you need it.
-      </p>
-      <p>
-        <ButtonLink to="/Home">Go to Home</ButtonLink>
+        <ButtonLink to="/Home">{t("common.home")}</ButtonLink>
       </p>
     </div>
   );

@@ -6,7 +6,7 @@ import type { Messages } from "./types.ts";
 const files = import.meta.glob<Messages>(
   [
     "../locales/en/*.json",
-    "!../locales/en/{forgot,language,login,public,reset,verify}.json",
+    "!../locales/en/{common,forgot,language,login,public,reset,verify}.json",
     "../../../../packages/contract/src/locales/en/*.json",
     // The privacy notice's text: the server writes the notice in the reader's language.
     "!../../../../packages/contract/src/locales/en/privacy.json",

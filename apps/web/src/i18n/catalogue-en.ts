@@ -7,7 +7,7 @@ import type { Messages } from "./types.ts";
 // checks that every area is in exactly one part. In the build each message is already parsed
 // (vite.config.ts), so no ICU parser ships to the browser.
 const files = import.meta.glob<Messages>(
-  "../locales/en/{forgot,language,login,public,reset,verify}.json",
+  "../locales/en/{common,forgot,language,login,public,reset,verify}.json",
   {
     eager: true,
     import: "default",

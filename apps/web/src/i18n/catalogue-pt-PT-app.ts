@@ -6,7 +6,7 @@ import type { Messages } from "./types.ts";
 const files = import.meta.glob<Messages>(
   [
     "../locales/pt-PT/*.json",
-    "!../locales/pt-PT/{forgot,language,login,public,reset,verify}.json",
+    "!../locales/pt-PT/{common,forgot,language,login,public,reset,verify}.json",
     "../../../../packages/contract/src/locales/pt-PT/*.json",
     // The privacy notice's text: the server writes the notice in the reader's language.
     "!../../../../packages/contract/src/locales/pt-PT/privacy.json",
