@@ -1,4 +1,5 @@
 import { useRef } from "react";
+import { useIntlOrNull } from "../i18n/intl.tsx";
 import { type ChartOption, useEChartsCanvas } from "./echarts-canvas.ts";
 
 /**
@@ -18,10 +19,14 @@ export function ChartCanvas({
 }) {
   const ref = useRef<HTMLDivElement>(null);
   const failed = useEChartsCanvas(ref, option);
+  // The page's language; a chart drawn on its own, outside the page's provider, speaks English.
+  const intl = useIntlOrNull();
   if (failed) {
     return (
       <p className="field-error" role="alert">
-        The chart could not be drawn; the table below has the same figures.
+        {intl
+          ? intl.formatMessage({ id: "analytics.report.chart.failed" })
+          : "The chart could not be drawn; the table below has the same figures."}
       </p>
     );
   }

@@ -3,6 +3,7 @@ import { useSession } from "../auth/session.tsx";
 import { PageHeader } from "../components/page-header.tsx";
 import { Spinner } from "../components/spinner.tsx";
 import { EvaluationView } from "../features/evaluation/evaluation-view.tsx";
+import { useIntl } from "../i18n/intl.tsx";
 
 const FlagSummaryCard = lazy(() => import("../features/notifications/flag-summary.tsx"));
 
@@ -10,14 +11,17 @@ const FlagSummaryCard = lazy(() => import("../features/notifications/flag-summar
 // teachers (the classes they teach).
 export default function EvaluationPage() {
   const { user } = useSession();
+  const intl = useIntl();
   return (
     <div className="stack">
       <PageHeader
-        title="How the model did"
-        description="Once final grades are recorded, the predictions made before them are scored here, beside what the model card promised."
+        title={intl.formatMessage({ id: "evaluation.page.title" })}
+        description={intl.formatMessage({ id: "evaluation.page.description" })}
       />
       <EvaluationView viewer={user?.role === "admin" ? "admin" : "teacher"} />
-      <Suspense fallback={<Spinner label="Loading the teachers' judgements..." />}>
+      <Suspense
+        fallback={<Spinner label={intl.formatMessage({ id: "evaluation.page.flagsLoading" })} />}
+      >
         <FlagSummaryCard />
       </Suspense>
     </div>

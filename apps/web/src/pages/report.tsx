@@ -5,7 +5,7 @@ import { ErrorState } from "../components/error-state.tsx";
 import { PageHeader } from "../components/page-header.tsx";
 import { Spinner } from "../components/spinner.tsx";
 import { useReport } from "../features/analytics/api.ts";
-import { formatDateTime } from "../features/analytics/format.ts";
+import { useReportText } from "../features/analytics/report-text.ts";
 import { StaffReportView } from "../features/analytics/staff-report.tsx";
 import { StudentReportView } from "../features/analytics/student-report.tsx";
 import "../features/analytics/analytics.css";
@@ -44,6 +44,9 @@ export default function Report() {
   const query = useReport(token);
   const main = useRef<HTMLElement>(null);
   useHeightForParent(main);
+  const text = useReportText();
+  const { t } = text;
+  const title = t("analytics.report.page.title");
 
   return (
     // A tab stop of its own: a report without any control (a student with no data yet) would
@@ -52,28 +55,32 @@ export default function Report() {
     <main className="report-page" id="main" tabIndex={0} ref={main}>
       {token === null ? (
         <>
-          <PageHeader title="Analytics report" />
-          <ErrorState title="This report needs a link with a token.">
-            Open it from the Student Dashboard.
+          <PageHeader title={title} />
+          <ErrorState title={t("analytics.report.page.noToken")}>
+            {t("analytics.report.page.noTokenHint")}
           </ErrorState>
         </>
       ) : query.isPending ? (
         <>
-          <PageHeader title="Analytics report" />
-          <Spinner label="Loading the report..." />
+          <PageHeader title={title} />
+          <Spinner label={t("analytics.report.page.loading")} />
         </>
       ) : query.isError ? (
         <>
-          <PageHeader title="Analytics report" />
-          <ErrorState title="The report could not be loaded." query={query} />
+          <PageHeader title={title} />
+          <ErrorState title={t("analytics.report.page.loadError")} query={query} />
         </>
       ) : (
         <>
           <PageHeader
             title={
-              query.data.scope === "staff" ? "School analytics report" : "Your analytics report"
+              query.data.scope === "staff"
+                ? t("analytics.report.page.staffTitle")
+                : t("analytics.report.page.studentTitle")
             }
-            description={`Figures as of ${formatDateTime(query.data.generatedAt)}.`}
+            description={t("analytics.report.page.asOf", {
+              at: text.dateTime(query.data.generatedAt),
+            })}
           />
           {query.data.scope === "staff" ? (
             <StaffReportView report={query.data} />

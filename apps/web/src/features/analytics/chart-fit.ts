@@ -257,7 +257,7 @@ export function barPlotHeight(height: number, grid: { top: number; bottom: numbe
  * when two fall on one day; the time alone when all do. Full date-times ("Aug 13, 2026, 09:33
  * AM") are too long: ECharts' hideOverlap then drops all but a few, or all of them on a phone.
  */
-export function axisDates(isos: string[]): string[] {
+export function axisDates(isos: string[], locale?: string): string[] {
   const dates = isos.map((iso) => new Date(iso));
   const days = new Set(dates.map((d) => d.toDateString()));
   const years = new Set(dates.map((d) => d.getFullYear()));
@@ -271,7 +271,8 @@ export function axisDates(isos: string[]): string[] {
           ...(years.size > 1 ? { year: "numeric" } : {}),
           ...(days.size < dates.length ? time : {}),
         };
-  const format = new Intl.DateTimeFormat(undefined, options);
+  // No locale: the platform's (English pages); a Portuguese page gives "13/08" and "13 de ago.".
+  const format = new Intl.DateTimeFormat(locale, options);
   return dates.map((d) => format.format(d));
 }
 
@@ -290,8 +291,8 @@ export function labelStep(labels: string[], plot: number, measure: Measure): num
  * short dates, as many as fit, counted back from the newest so that it always has its date. The
  * categories themselves stay the full date-times, for the tooltip.
  */
-export function dateAxisLabel(isos: string[], plot: number, measure: Measure) {
-  const labels = axisDates(isos);
+export function dateAxisLabel(isos: string[], plot: number, measure: Measure, locale?: string) {
+  const labels = axisDates(isos, locale);
   const step = labelStep(labels, plot, measure);
   const last = labels.length - 1;
   return {

@@ -5,6 +5,7 @@ import { EmptyState } from "../../components/empty-state.tsx";
 import { palette } from "../../components/palette.ts";
 import { ScrollRegion } from "../../components/scroll-region.tsx";
 import { TableHead } from "../../components/table-head.tsx";
+import type { PageIntl } from "../../i18n/intl.tsx";
 import {
   type CategoryFitOptions,
   fitCategoryLabels,
@@ -12,6 +13,7 @@ import {
   plotWidth,
   valueLabelWidth,
 } from "./chart-fit.ts";
+import { useReportText } from "./report-text.ts";
 
 // One chart of the report: a titled figure with a one-sentence summary, the drawing (ECharts on
 // a canvas, loaded on first use), and the same figures as a table for screen readers and anyone
@@ -58,6 +60,20 @@ export function axisName(name: string, gap = 32) {
   };
 }
 
+/**
+ * Figures on a value axis and in the tooltip in the page's language: nothing to add in English
+ * (ECharts writes 12.5); 12,5 in Portuguese. Spread `axis` after `axisName` on a value axis.
+ */
+export function localNumbers(intl: PageIntl) {
+  if (intl.locale === "en") return { axis: {}, tooltip: {} };
+  const format = (value: unknown) =>
+    typeof value === "number" ? intl.formatNumber(value) : String(value ?? "");
+  return {
+    axis: { axisLabel: { color: palette.muted, formatter: (value: number) => format(value) } },
+    tooltip: { valueFormatter: format },
+  };
+}
+
 /** The name of a vertical category axis, above it (its labels take the space beside it). */
 export function categoryAxisName(name: string) {
   return {
@@ -90,6 +106,7 @@ export function fittedCategoryAxis(
 
 export function Chart({ title, summary, option, table, empty, tall, className }: ChartProps) {
   const headingId = useId();
+  const { t } = useReportText();
   return (
     <figure
       className={["card", "chart-card", className].filter(Boolean).join(" ")}
@@ -103,12 +120,15 @@ export function Chart({ title, summary, option, table, empty, tall, className }:
           <p className="chart-summary">{summary}</p>
           <ChartCanvas
             option={option}
-            label={`${title}. ${summary}`}
+            label={t("analytics.report.chart.label", { title, summary })}
             className={tall ? "chart-canvas chart-canvas-tall" : "chart-canvas"}
           />
           <details className="chart-table">
-            <summary>Show the data as a table</summary>
-            <ScrollRegion className="table-scroll" label={`${title}: table`}>
+            <summary>{t("analytics.report.chart.showTable")}</summary>
+            <ScrollRegion
+              className="table-scroll"
+              label={t("analytics.report.chart.tableLabel", { title })}
+            >
               <table>
                 <TableHead caption={title} columns={table.head} />
                 <tbody>

@@ -1,4 +1,5 @@
 import { Children, type ReactNode, useEffect, useState } from "react";
+import { useReportText } from "./report-text.ts";
 
 // The report laid out for the Student Dashboard's fixed 1250 by 600 frame: two parts side by
 // side on each page, with Previous, Next and page buttons, so that nothing scrolls inside the
@@ -32,6 +33,7 @@ const perPage = 2;
 
 export function ReportPages({ lead, children }: { lead?: ReactNode; children: ReactNode }) {
   const fixed = useFixedFrame();
+  const { t } = useReportText();
   const [current, setCurrent] = useState(0);
   const parts = Children.toArray(children);
   const pages: ReactNode[][] = [];
@@ -50,14 +52,14 @@ export function ReportPages({ lead, children }: { lead?: ReactNode; children: Re
   return (
     <div className="report-paged">
       {lead}
-      <nav className="report-pager" aria-label="Report pages">
+      <nav className="report-pager" aria-label={t("analytics.report.pages.label")}>
         <button
           type="button"
           className="btn btn-secondary"
           disabled={page === 0}
           onClick={() => setCurrent(page - 1)}
         >
-          Previous
+          {t("analytics.report.pages.previous")}
         </button>
         <ol className="report-pager-list">
           {pages.map((_, i) => (
@@ -67,7 +69,10 @@ export function ReportPages({ lead, children }: { lead?: ReactNode; children: Re
                 type="button"
                 className="btn btn-ghost"
                 aria-current={i === page ? "page" : undefined}
-                aria-label={`Page ${i + 1} of ${pages.length}`}
+                aria-label={t("analytics.report.pages.page", {
+                  page: i + 1,
+                  pages: pages.length,
+                })}
                 onClick={() => setCurrent(i)}
               >
                 {i + 1}
@@ -81,10 +86,10 @@ export function ReportPages({ lead, children }: { lead?: ReactNode; children: Re
           disabled={page === last}
           onClick={() => setCurrent(page + 1)}
         >
-          Next
+          {t("analytics.report.pages.next")}
         </button>
         <p className="report-pager-status" aria-live="polite">
-          Page {page + 1} of {pages.length}
+          {t("analytics.report.pages.page", { page: page + 1, pages: pages.length })}
         </p>
       </nav>
       {pages.map((items, i) => (

@@ -4,12 +4,22 @@ import {
   riskRules,
   type StaffReport,
 } from "@gradecast/contract/analytics";
+import { type QuestionKey, questionByKey } from "@gradecast/contract/questionnaire";
+import type { Behavior } from "@gradecast/contract/reports";
 import { type Band, bandMessages, formatScore } from "@gradecast/contract/score";
 import { useMemo } from "react";
 import { EmptyState } from "../../components/empty-state.tsx";
 import { bandColors, palette } from "../../components/palette.ts";
 import { ScrollRegion } from "../../components/scroll-region.tsx";
-import { axisName, baseOption, Chart, categoryAxisName, fittedCategoryAxis } from "./chart.tsx";
+import { questionLabel } from "../questionnaire/text.ts";
+import {
+  axisName,
+  baseOption,
+  Chart,
+  categoryAxisName,
+  fittedCategoryAxis,
+  localNumbers,
+} from "./chart.tsx";
 import {
   barPlotHeight,
   bottomNameWidth,
@@ -20,11 +30,12 @@ import {
   plotWidth,
   valueTicks,
 } from "./chart-fit.ts";
-import { formatNumber } from "./format.ts";
 import { ReportPages } from "./report-pages.tsx";
+import { type ReportText, reportText, useReportText } from "./report-text.ts";
 
 // The report for teachers and admins: totals, then one chart per question a teacher asks of the
-// reports and predictions, then the students at risk and the model's factors.
+// reports and predictions, then the students at risk and the model's factors. In the page's
+// language (report-text.ts); the constants below are the English words.
 
 export const bandRanges: Record<Band, string> = {
   improve: "below 7",
@@ -45,7 +56,87 @@ const bandShortLabels: Record<Band, string> = {
   congratulations: "14 and above",
 };
 
-export function reasonText(reason: RiskReason): string {
+const bandKeys: Record<Band, { range: string; short: string; message: string }> = {
+  improve: {
+    range: "analytics.report.band.range.improve",
+    short: "analytics.report.band.short.improve",
+    message: "prediction.band.improve",
+  },
+  good: {
+    range: "analytics.report.band.range.good",
+    short: "analytics.report.band.short.good",
+    message: "prediction.band.good",
+  },
+  congratulations: {
+    range: "analytics.report.band.range.congratulations",
+    short: "analytics.report.band.short.congratulations",
+    message: "prediction.band.congratulations",
+  },
+};
+
+/** A band's range of scores: "below 7". */
+export function bandRange(band: Band, text: ReportText = reportText()): string {
+  return text.english ? bandRanges[band] : text.t(bandKeys[band].range);
+}
+
+/** The message a band's students see: "Good effort!". */
+export function bandMessage(band: Band, text: ReportText = reportText()): string {
+  return text.english ? bandMessages[band] : text.t(bandKeys[band].message);
+}
+
+function bandLabel(band: Band, text: ReportText): string {
+  return text.english
+    ? bandLabels[band]
+    : text.t("analytics.report.band.label", {
+        message: bandMessage(band, text),
+        range: bandRange(band, text),
+      });
+}
+
+const behaviorKeys: Record<Behavior, string> = {
+  Excellent: "analytics.report.behavior.excellent",
+  Good: "analytics.report.behavior.good",
+  Average: "analytics.report.behavior.average",
+  "Needs Improvement": "analytics.report.behavior.needsImprovement",
+  Poor: "analytics.report.behavior.poor",
+};
+
+function behaviorLabel(behavior: string, text: ReportText): string {
+  const key = behaviorKeys[behavior as Behavior];
+  return text.english || !key ? behavior : text.t(key);
+}
+
+/** A factor of the model by the questionnaire's words for its question. */
+function factorLabel(
+  factor: StaffReport["importance"]["factors"][number],
+  text: ReportText,
+): string {
+  if (text.english || !(factor.feature in questionByKey)) return factor.label;
+  return questionLabel(text.intl, { key: factor.feature as QuestionKey });
+}
+
+export function reasonText(reason: RiskReason, text: ReportText = reportText()): string {
+  if (!text.english) {
+    switch (reason.kind) {
+      case "marks":
+        return text.t("analytics.report.reason.marks", {
+          value: text.number(reason.value, 3),
+          course: reason.course,
+          limit: riskRules.marksBelow,
+        });
+      case "attendance":
+        return text.t("analytics.report.reason.attendance", {
+          value: text.number(reason.value, 3),
+          course: reason.course,
+          limit: riskRules.attendanceBelow,
+        });
+      case "predicted":
+        return text.t("analytics.report.reason.predicted", {
+          value: text.score(reason.value),
+          limit: riskRules.predictedBelow,
+        });
+    }
+  }
   switch (reason.kind) {
     case "marks":
       return `Marks ${reason.value} in ${reason.course} (under ${riskRules.marksBelow})`;
@@ -56,88 +147,114 @@ export function reasonText(reason: RiskReason): string {
   }
 }
 
-const noReports = {
-  title: "No reports yet",
-  body: "Teacher reports (Teacher Input) fill this chart: marks, attendance, course and behavior of each student.",
-};
-
-const noPredictions = {
-  title: "No predictions yet",
-  body: "Students' predictions fill this chart: each student who fills in Student Input and asks for a prediction counts once, with their latest score.",
-};
-
-const noModel = {
-  title: "No model loaded",
-  body: "The grade model's factor importance appears here once the server has a model.",
-};
-
 export function StaffReportView({ report }: { report: StaffReport }) {
-  const charts = useMemo(() => buildCharts(report), [report]);
+  const text = useReportText();
+  const { t } = text;
+  const charts = useMemo(() => buildCharts(report, text), [report, text]);
   const { totals } = report;
+  const noReports = {
+    title: t("analytics.report.staff.noReports.title"),
+    body: t("analytics.report.staff.noReports.body"),
+  };
+  const noPredictions = {
+    title: t("analytics.report.staff.noPredictions.title"),
+    body: t("analytics.report.staff.noPredictions.body"),
+  };
+  const noModel = {
+    title: t("analytics.report.staff.noModel.title"),
+    body: t("analytics.report.staff.noModel.body"),
+  };
   return (
     <ReportPages
       lead={
-        <section className="report-totals" aria-label="Totals">
-          <Stat label="Reports" value={totals.reports} />
-          <Stat label="Students reported" value={totals.students} />
-          <Stat label="Predictions" value={totals.predictions} />
+        <section className="report-totals" aria-label={t("analytics.report.staff.totals")}>
+          <Stat label={t("analytics.report.staff.reports")} value={totals.reports} text={text} />
+          <Stat
+            label={t("analytics.report.staff.studentsReported")}
+            value={totals.students}
+            text={text}
+          />
+          <Stat
+            label={t("analytics.report.staff.predictions")}
+            value={totals.predictions}
+            text={text}
+          />
         </section>
       }
     >
-      <Chart title="Distribution of marks" {...charts.marks} empty={noReports} />
-      <Chart title="Attendance against marks" {...charts.scatter} empty={noReports} />
+      <Chart title={t("analytics.report.staff.marks.title")} {...charts.marks} empty={noReports} />
       <Chart
-        title="Average marks by course"
+        title={t("analytics.report.staff.scatter.title")}
+        {...charts.scatter}
+        empty={noReports}
+      />
+      <Chart
+        title={t("analytics.report.staff.courses.title")}
         {...charts.courses}
         empty={noReports}
         tall={report.courses.length > 8}
       />
-      <Chart title="Behavior" {...charts.behavior} empty={noReports} />
-      <Chart title="Predicted scores by band" {...charts.bands} empty={noPredictions} />
-      <Chart title="What drives the predicted score" {...charts.importance} empty={noModel} tall />
-      <AtRiskList atRisk={report.atRisk} />
+      <Chart
+        title={t("analytics.report.staff.behavior.title")}
+        {...charts.behavior}
+        empty={noReports}
+      />
+      <Chart
+        title={t("analytics.report.staff.bands.title")}
+        {...charts.bands}
+        empty={noPredictions}
+      />
+      <Chart
+        title={t("analytics.report.staff.importance.title")}
+        {...charts.importance}
+        empty={noModel}
+        tall
+      />
+      <AtRiskList atRisk={report.atRisk} text={text} />
     </ReportPages>
   );
 }
 
-function Stat({ label, value }: { label: string; value: number }) {
+function Stat({ label, value, text }: { label: string; value: number; text: ReportText }) {
   return (
     <div className="report-stat">
-      <span className="report-stat-value">{formatNumber(value)}</span>
+      <span className="report-stat-value">{text.number(value)}</span>
       <span className="report-stat-label">{label}</span>
     </div>
   );
 }
 
-function AtRiskList({ atRisk }: { atRisk: StaffReport["atRisk"] }) {
+function AtRiskList({ atRisk, text }: { atRisk: StaffReport["atRisk"]; text: ReportText }) {
+  const { t } = text;
   return (
     <section className="card report-wide at-risk-section" aria-labelledby="at-risk-title">
       <h3 id="at-risk-title" className="chart-title">
-        Students at risk
+        {t("analytics.report.atRisk.title")}
       </h3>
       {atRisk.total === 0 ? (
-        <EmptyState title="No student at risk">
-          A student appears here when the latest report of a course has marks under{" "}
-          {riskRules.marksBelow} or attendance under {riskRules.attendanceBelow} %, or when their
-          latest predicted score is under {riskRules.predictedBelow}.
+        <EmptyState title={t("analytics.report.atRisk.none.title")}>
+          {t("analytics.report.atRisk.none.body", {
+            marks: riskRules.marksBelow,
+            attendance: riskRules.attendanceBelow,
+            predicted: riskRules.predictedBelow,
+          })}
         </EmptyState>
       ) : (
         <>
           <p className="chart-summary">
-            {atRisk.total === 1
-              ? "1 student meets at least one risk rule"
-              : `${formatNumber(atRisk.total)} students meet at least one risk rule`}
-            {atRisk.total > atRisk.students.length
-              ? `; the ${atRisk.students.length} with the most reasons are listed.`
-              : "."}{" "}
-            Reports and predictions are matched by the student's name.
+            {t("analytics.report.atRisk.summary", {
+              total: atRisk.total,
+              count: text.number(atRisk.total),
+              listed: atRisk.total > atRisk.students.length ? "some" : "all",
+              shown: text.number(atRisk.students.length),
+            })}
           </p>
-          <ScrollRegion className="table-scroll" label="Students at risk: table">
+          <ScrollRegion className="table-scroll" label={t("analytics.report.atRisk.table")}>
             <table className="at-risk-table">
               <thead>
                 <tr>
-                  <th scope="col">Student</th>
-                  <th scope="col">Reasons</th>
+                  <th scope="col">{t("analytics.report.atRisk.student")}</th>
+                  <th scope="col">{t("analytics.report.atRisk.reasons")}</th>
                 </tr>
               </thead>
               <tbody>
@@ -147,7 +264,7 @@ function AtRiskList({ atRisk }: { atRisk: StaffReport["atRisk"] }) {
                     <td>
                       <ul className="reason-list">
                         {s.reasons.map((r) => (
-                          <li key={reasonText(r)}>{reasonText(r)}</li>
+                          <li key={reasonText(r, text)}>{reasonText(r, text)}</li>
                         ))}
                       </ul>
                     </td>
@@ -170,6 +287,7 @@ const largestCount = (items: { count: number }[]) => Math.max(0, ...items.map((i
  */
 function fittedBarAxes(
   size: ChartSize,
+  text: ReportText,
   bars: {
     category: string;
     labels: string[];
@@ -192,6 +310,7 @@ function fittedBarAxes(
       ...bars.range,
       ...valueTicks(plotWidth(size.width, grid, labels.width)),
       ...axisName(name),
+      ...localNumbers(text.intl).axis,
     },
     yAxis: {
       type: "category",
@@ -208,6 +327,7 @@ function fittedBarAxes(
  */
 function countBars(
   size: ChartSize,
+  text: ReportText,
   category: string,
   labels: string[],
   items: { count: number }[],
@@ -217,11 +337,13 @@ function countBars(
     colors?: string[];
   },
 ) {
-  const { fit, unit = "Reports", colors } = options;
+  const { fit, unit = text.t("analytics.report.staff.reports"), colors } = options;
+  const local = localNumbers(text.intl);
   return {
     ...baseOption,
+    tooltip: { ...baseOption.tooltip, ...local.tooltip },
     xAxis: fittedCategoryAxis(size, category, labels, largestCount(items), fit),
-    yAxis: { type: "value", minInterval: 1, ...axisName(unit, 44) },
+    yAxis: { type: "value", minInterval: 1, ...axisName(unit, 44), ...local.axis },
     series: [
       {
         type: "bar",
@@ -235,7 +357,10 @@ function countBars(
   };
 }
 
-export function buildCharts(report: StaffReport) {
+export function buildCharts(report: StaffReport, text: ReportText = reportText()) {
+  const { t } = text;
+  const num = text.number;
+  const local = localNumbers(text.intl);
   const hasReports = report.totals.reports > 0;
 
   const binLabel = (b: { from: number; to: number }, last: boolean) =>
@@ -247,18 +372,22 @@ export function buildCharts(report: StaffReport) {
   );
   const marks = {
     summary: hasReports
-      ? `${formatNumber(report.totals.reports)} reports in bins of 10 marks; the most common range is ${marksLabels[modeIndex]}.`
+      ? t("analytics.report.staff.marks.summary", {
+          count: report.totals.reports,
+          reports: num(report.totals.reports),
+          mode: marksLabels[modeIndex] ?? "",
+        })
       : "",
     option: hasReports
       ? (size: ChartSize) => ({
-          ...countBars(size, "Marks", marksLabels, report.marks, {
+          ...countBars(size, text, t("analytics.report.staff.marks"), marksLabels, report.marks, {
             // Bins are ordered: on a phone every other label may go.
             fit: { thin: true },
           }),
         })
       : null,
     table: {
-      head: ["Marks", "Reports"],
+      head: [t("analytics.report.staff.marks"), t("analytics.report.staff.reports")],
       rows: report.marks.map((b, i) => [marksLabels[i]!, b.count]),
     },
   };
@@ -274,9 +403,15 @@ export function buildCharts(report: StaffReport) {
     : [];
   const scatter = {
     summary: fit
-      ? `Each dot is a group of reports with similar attendance and marks (larger: more reports). Fitted line: marks = ${formatNumber(fit.slope, 2)} × attendance ${fit.intercept < 0 ? "−" : "+"} ${formatNumber(Math.abs(fit.intercept), 1)}${fit.r === null ? "" : `, correlation r = ${formatNumber(fit.r, 2)}`}.`
+      ? t("analytics.report.staff.scatter.summary", {
+          slope: num(fit.slope, 2),
+          sign: fit.intercept < 0 ? "−" : "+",
+          intercept: num(Math.abs(fit.intercept), 1),
+          hasR: fit.r === null ? "no" : "yes",
+          r: fit.r === null ? "" : num(fit.r, 2),
+        })
       : hasReports
-        ? "Each dot is a group of reports with similar attendance and marks. A fitted line needs reports with at least two different attendances."
+        ? t("analytics.report.staff.scatter.noFit")
         : "",
     option: hasReports
       ? {
@@ -284,12 +419,24 @@ export function buildCharts(report: StaffReport) {
           tooltip: { trigger: "item", confine: true, renderMode: "richText" },
           legend: { bottom: 0, textStyle: { color: palette.muted } },
           grid: { ...baseOption.grid, bottom: 72 },
-          xAxis: { type: "value", min: 0, max: 100, ...axisName("Attendance (%)") },
-          yAxis: { type: "value", min: 0, max: 100, ...axisName("Marks", 40) },
+          xAxis: {
+            type: "value",
+            min: 0,
+            max: 100,
+            ...axisName(t("analytics.report.staff.attendance")),
+            ...local.axis,
+          },
+          yAxis: {
+            type: "value",
+            min: 0,
+            max: 100,
+            ...axisName(t("analytics.report.staff.marks"), 40),
+            ...local.axis,
+          },
           series: [
             {
               type: "scatter",
-              name: "Reports",
+              name: t("analytics.report.staff.reports"),
               data: points.map((p) => [p.attendance, p.marks, p.count]),
               symbolSize: (v: number[]) => 6 + 18 * Math.sqrt((v[2] ?? 1) / maxCount),
               itemStyle: { color: palette.primary, opacity: 0.55 },
@@ -298,7 +445,7 @@ export function buildCharts(report: StaffReport) {
               ? [
                   {
                     type: "line",
-                    name: "Fitted line",
+                    name: t("analytics.report.staff.fittedLine"),
                     data: fitLine,
                     showSymbol: false,
                     lineStyle: { color: palette.accent, width: 2 },
@@ -310,15 +457,24 @@ export function buildCharts(report: StaffReport) {
         }
       : null,
     table: {
-      head: ["Attendance (mean of group)", "Marks (mean of group)", "Reports"],
+      head: [
+        t("analytics.report.staff.attendanceMean"),
+        t("analytics.report.staff.marksMean"),
+        t("analytics.report.staff.reports"),
+      ],
       rows: [
-        ...points.map((p) => [formatNumber(p.attendance, 1), formatNumber(p.marks, 1), p.count]),
+        ...points.map((p) => [num(p.attendance, 1), num(p.marks, 1), p.count]),
         ...(fit
           ? [
               [
-                "Fitted line",
-                `slope ${formatNumber(fit.slope, 3)}, intercept ${formatNumber(fit.intercept, 2)}`,
-                fit.r === null ? "r undefined" : `r = ${formatNumber(fit.r, 3)}`,
+                t("analytics.report.staff.fittedLine"),
+                t("analytics.report.staff.fit", {
+                  slope: num(fit.slope, 3),
+                  intercept: num(fit.intercept, 2),
+                }),
+                fit.r === null
+                  ? t("analytics.report.staff.rUndefined")
+                  : t("analytics.report.staff.r", { r: num(fit.r, 3) }),
               ],
             ]
           : []),
@@ -330,22 +486,30 @@ export function buildCharts(report: StaffReport) {
   const best = [...report.courses].sort((a, b) => b.averageMarks - a.averageMarks)[0];
   const courses = {
     summary: best
-      ? `Mean marks of the ${report.courses.length} most reported courses; the highest is ${best.course} (${formatNumber(best.averageMarks, 1)}).${report.otherCourses > 0 ? ` ${report.otherCourses} other courses are not shown.` : ""}`
+      ? t("analytics.report.staff.courses.summary", {
+          count: report.courses.length,
+          best: best.course,
+          marks: num(best.averageMarks, 1),
+        }) +
+        (report.otherCourses > 0
+          ? ` ${t("analytics.report.staff.courses.others", { count: report.otherCourses })}`
+          : "")
       : "",
     option: hasReports
       ? (size: ChartSize) => ({
           ...baseOption,
-          ...fittedBarAxes(size, {
-            category: "Course",
+          tooltip: { ...baseOption.tooltip, ...local.tooltip },
+          ...fittedBarAxes(size, text, {
+            category: t("analytics.report.staff.course"),
             labels: courseList.map((c) => c.course),
             maxWidth: 140,
-            value: "Average marks",
+            value: t("analytics.report.staff.averageMarks"),
             range: { min: 0, max: 100 },
           }),
           series: [
             {
               type: "bar",
-              name: "Average marks",
+              name: t("analytics.report.staff.averageMarks"),
               data: courseList.map((c) => c.averageMarks),
               itemStyle: { color: palette.primary },
             },
@@ -353,29 +517,37 @@ export function buildCharts(report: StaffReport) {
         })
       : null,
     table: {
-      head: ["Course", "Average marks", "Reports"],
-      rows: report.courses.map((c) => [c.course, formatNumber(c.averageMarks, 1), c.reports]),
+      head: [
+        t("analytics.report.staff.course"),
+        t("analytics.report.staff.averageMarks"),
+        t("analytics.report.staff.reports"),
+      ],
+      rows: report.courses.map((c) => [c.course, num(c.averageMarks, 1), c.reports]),
     },
   };
 
   const behavior = {
     summary: hasReports
-      ? `How teachers rated behavior in ${formatNumber(report.totals.reports)} reports.`
+      ? t("analytics.report.staff.behavior.summary", {
+          count: report.totals.reports,
+          reports: num(report.totals.reports),
+        })
       : "",
     option: hasReports
       ? (size: ChartSize) => ({
           ...countBars(
             size,
-            "Behavior",
-            report.behavior.map((b) => b.behavior),
+            text,
+            t("analytics.report.staff.behavior"),
+            report.behavior.map((b) => behaviorLabel(b.behavior, text)),
             report.behavior,
             { fit: { maxWidth: 90, gap: 48 } },
           ),
         })
       : null,
     table: {
-      head: ["Behavior", "Reports"],
-      rows: report.behavior.map((b) => [b.behavior, b.count]),
+      head: [t("analytics.report.staff.behavior"), t("analytics.report.staff.reports")],
+      rows: report.behavior.map((b) => [behaviorLabel(b.behavior, text), b.count]),
     },
   };
 
@@ -383,49 +555,60 @@ export function buildCharts(report: StaffReport) {
   const bands = {
     summary:
       students > 0
-        ? `The latest prediction of ${formatNumber(students)} students, by the message it shows them.`
+        ? t("analytics.report.staff.bands.summary", { count: students, students: num(students) })
         : "",
     option:
       students > 0
         ? (size: ChartSize) => ({
             ...countBars(
               size,
-              "Band",
-              report.bands.map((b) => bandLabels[b.band]),
+              text,
+              t("analytics.report.staff.band"),
+              report.bands.map((b) => bandLabel(b.band, text)),
               report.bands,
               {
-                fit: { maxWidth: 120, short: report.bands.map((b) => bandShortLabels[b.band]) },
-                unit: "Students",
+                fit: {
+                  maxWidth: 120,
+                  short: report.bands.map((b) =>
+                    text.english ? bandShortLabels[b.band] : t(bandKeys[b.band].short),
+                  ),
+                },
+                unit: t("analytics.report.staff.students"),
                 colors: report.bands.map((b) => bandColors[b.band]),
               },
             ),
           })
         : null,
     table: {
-      head: ["Band", "Students"],
-      rows: report.bands.map((b) => [bandLabels[b.band], b.count]),
+      head: [t("analytics.report.staff.band"), t("analytics.report.staff.students")],
+      rows: report.bands.map((b) => [bandLabel(b.band, text), b.count]),
     },
   };
 
   const top = report.importance.factors.slice(0, 10);
   const importance = {
     summary: top[0]
-      ? `The ten answers that move the predicted score most on average (mean absolute effect in points out of 20${report.importance.modelVersion ? `, model ${report.importance.modelVersion}` : ""}); ${top[0].label} leads.`
+      ? t("analytics.report.staff.importance.summary", {
+          hasModel: report.importance.modelVersion ? "yes" : "no",
+          model: report.importance.modelVersion ?? "",
+          leader: factorLabel(top[0], text),
+        })
       : "",
     option:
       top.length > 0
         ? (size: ChartSize) => ({
             ...baseOption,
-            ...fittedBarAxes(size, {
-              category: "Factor",
-              labels: [...top].reverse().map((f) => f.label),
+            tooltip: { ...baseOption.tooltip, ...local.tooltip },
+            ...fittedBarAxes(size, text, {
+              category: t("analytics.report.staff.factor"),
+              labels: [...top].reverse().map((f) => factorLabel(f, text)),
               maxWidth: 170,
-              value: "Mean effect on the predicted score (points)",
+              value: t("analytics.report.staff.importance.axis"),
             }),
             series: [
               {
                 type: "bar",
-                name: "Mean effect (points)",
+                name: t("analytics.report.staff.meanEffect"),
                 data: [...top].reverse().map((f) => f.importance),
                 itemStyle: { color: palette.primary },
               },
@@ -433,8 +616,8 @@ export function buildCharts(report: StaffReport) {
           })
         : null,
     table: {
-      head: ["Factor", "Mean effect (points)"],
-      rows: report.importance.factors.map((f) => [f.label, formatNumber(f.importance, 3)]),
+      head: [t("analytics.report.staff.factor"), t("analytics.report.staff.meanEffect")],
+      rows: report.importance.factors.map((f) => [factorLabel(f, text), num(f.importance, 3)]),
     },
   };
 

@@ -1,10 +1,15 @@
-import type { CohortDistribution, StudentReport } from "@gradecast/contract/analytics";
-import { formatScore } from "@gradecast/contract/score";
+import {
+  analyticsMessages,
+  type CohortDistribution,
+  minGroupSize,
+  type StudentReport,
+} from "@gradecast/contract/analytics";
+import { noPredictionMessage } from "@gradecast/contract/score";
 import { useMemo } from "react";
 import { Facts } from "../../components/facts.tsx";
 import { palette } from "../../components/palette.ts";
 import { scoreTooltip } from "../prediction/format.ts";
-import { axisName, baseOption, Chart, fittedCategoryAxis } from "./chart.tsx";
+import { axisName, baseOption, Chart, fittedCategoryAxis, localNumbers } from "./chart.tsx";
 import {
   bottomAboveLegend,
   type ChartSize,
@@ -13,100 +18,160 @@ import {
   plotWidth,
   valueLabelWidth,
 } from "./chart-fit.ts";
-import { formatDate, formatDateTime } from "./format.ts";
 import { ReportPages } from "./report-pages.tsx";
-import { bandRanges } from "./staff-report.tsx";
+import { type ReportText, reportText, useReportText } from "./report-text.ts";
+import { bandMessage, bandRange } from "./staff-report.tsx";
 
 // The report for a student: their latest prediction beside the answers it was made from (with
 // its date; earlier ones in the history below), and where their grades stand among other students. Other students only ever appear as groups of at least 5 (the server withholds
-// smaller ones), never as names or single values.
+// smaller ones), never as names or single values. In the page's language (report-text.ts).
 
 const binLabel = (b: { from: number; to: number }, last: boolean) =>
   `${b.from}–${last ? b.to : b.to - 1}`;
 
 export function StudentReportView({ report }: { report: StudentReport }) {
+  const text = useReportText();
+  const { t } = text;
   const { latest } = report;
-  const history = useMemo(() => historyChart(report), [report]);
+  const history = useMemo(() => historyChart(report, text), [report, text]);
   const g1 = useMemo(
-    () => cohortChart(report.cohort.g1, latest.g1, "First period grade G1 (out of 20)"),
-    [report, latest.g1],
+    () => cohortChart(report.cohort.g1, latest.g1, text.t("analytics.report.student.g1"), text),
+    [report, latest.g1, text],
   );
   const g2 = useMemo(
-    () => cohortChart(report.cohort.g2, latest.g2, "Second period grade G2 (out of 20)"),
-    [report, latest.g2],
+    () => cohortChart(report.cohort.g2, latest.g2, text.t("analytics.report.student.g2"), text),
+    [report, latest.g2, text],
   );
   const prediction = useMemo(
-    () => cohortChart(report.cohort.prediction, latest.prediction, "Predicted score (out of 20)"),
-    [report, latest.prediction],
+    () =>
+      cohortChart(
+        report.cohort.prediction,
+        latest.prediction,
+        text.t("analytics.report.student.predicted"),
+        text,
+      ),
+    [report, latest.prediction, text],
   );
+  // The message the student saw: the server's in English, the catalogue's otherwise.
+  const message = text.english
+    ? latest.message
+    : latest.band
+      ? bandMessage(latest.band, text)
+      : latest.message === noPredictionMessage
+        ? t("messages.noPrediction")
+        : latest.message;
+  const outOf20 = (v: number) => t("analytics.report.student.outOf20", { value: text.number(v) });
   return (
     <ReportPages>
       <section className="card report-wide report-latest" aria-labelledby="latest-title">
         <h3 id="latest-title" className="chart-title">
-          Where you stand, {report.name}
+          {t("analytics.report.student.title", { name: report.name })}
         </h3>
         {latest.prediction === null ? (
           <p>
-            <strong>{latest.message}</strong> Fill in Student Input and ask for a prediction to see
-            your predicted final score here.
-            {latest.at ? ` Your answers saved on ${formatDateTime(latest.at)} are below.` : null}
+            {text.rich("analytics.report.student.noPrediction", {
+              message,
+              b: (chunks) => <strong>{chunks}</strong>,
+            })}
+            {latest.at
+              ? ` ${t("analytics.report.student.saved", { at: text.dateTime(latest.at) })}`
+              : null}
           </p>
         ) : (
           <p>
-            {latest.at ? `On ${formatDateTime(latest.at)}, your` : "Your"} latest predicted final
-            score was <strong>{formatScore(latest.prediction)} out of 20</strong>:{" "}
-            <span className={`band band-${latest.band}`}>{latest.message}</span>{" "}
-            {latest.band ? <span className="muted">({bandRanges[latest.band]})</span> : null}
+            {text.rich("analytics.report.student.latest", {
+              dated: latest.at ? "yes" : "no",
+              at: latest.at ? text.dateTime(latest.at) : "",
+              score: text.score(latest.prediction),
+              b: (chunks) => <strong>{chunks}</strong>,
+            })}{" "}
+            <span className={`band band-${latest.band}`}>{message}</span>{" "}
+            {latest.band ? (
+              <span className="muted">
+                {t("analytics.report.student.range", { range: bandRange(latest.band, text) })}
+              </span>
+            ) : null}
           </p>
         )}
         <Facts
           className="report-facts"
-          label="The answers it was made from"
+          label={t("analytics.report.student.answers")}
           facts={[
-            ["G1", latest.g1 === null ? "not given yet" : `${latest.g1} out of 20`],
-            ["G2", latest.g2 === null ? "not given yet" : `${latest.g2} out of 20`],
             [
-              "Predictions",
-              `${report.predictions.length}${report.predictions.length > 1 ? " (earlier ones below)" : ""}`,
+              "G1",
+              latest.g1 === null ? t("analytics.report.student.notGivenYet") : outOf20(latest.g1),
+            ],
+            [
+              "G2",
+              latest.g2 === null ? t("analytics.report.student.notGivenYet") : outOf20(latest.g2),
+            ],
+            [
+              t("analytics.report.student.predictions"),
+              t("analytics.report.student.predictionCount", {
+                count: report.predictions.length,
+                n: text.number(report.predictions.length),
+              }),
             ],
           ]}
         />
       </section>
 
       <Chart
-        title="Your predictions over time"
+        title={t("analytics.report.student.history.title")}
         {...history}
         empty={{
-          title: "No predictions yet",
-          body: "Each prediction you ask for on Student Input adds a point here, with the range the score is likely to fall in.",
+          title: t("analytics.report.student.history.empty.title"),
+          body: t("analytics.report.student.history.empty.body"),
         }}
         className="report-wide"
       />
-      <Chart title="Your G1 among other students" {...g1} />
-      <Chart title="Your G2 among other students" {...g2} />
-      <Chart title="Your prediction among other students" {...prediction} />
+      <Chart title={t("analytics.report.student.g1.title")} {...g1} />
+      <Chart title={t("analytics.report.student.g2.title")} {...g2} />
+      <Chart title={t("analytics.report.student.predicted.title")} {...prediction} />
     </ReportPages>
   );
 }
 
-const seriesNames = ["Predicted score", "Likely range (low)", "Likely range (high)"] as const;
-
-export function historyChart(report: StudentReport) {
+export function historyChart(report: StudentReport, text: ReportText = reportText()) {
+  const { t } = text;
   const points = report.predictions;
   const first = points[0];
   const last = points.at(-1);
+  const seriesNames = [
+    t("analytics.report.student.series.score"),
+    t("analytics.report.student.series.low"),
+    t("analytics.report.student.series.high"),
+  ] as const;
+  const local = localNumbers(text.intl);
   return {
     summary:
       first && last
         ? points.length === 1
-          ? `One prediction, on ${formatDate(last.at)}: ${formatScore(last.score)} out of 20, likely between ${formatScore(last.low)} and ${formatScore(last.high)}.`
-          : `${points.length} predictions from ${formatDate(first.at)} to ${formatDate(last.at)}: from ${formatScore(first.score)} to ${formatScore(last.score)} out of 20.`
+          ? t("analytics.report.student.history.one", {
+              date: text.date(last.at),
+              score: text.score(last.score),
+              low: text.score(last.low),
+              high: text.score(last.high),
+            })
+          : t("analytics.report.student.history.many", {
+              count: text.number(points.length),
+              from: text.date(first.at),
+              to: text.date(last.at),
+              first: text.score(first.score),
+              last: text.score(last.score),
+            })
         : "",
     option:
       points.length > 0
         ? (size: ChartSize) => ({
             ...baseOption,
-            tooltip: { ...baseOption.tooltip, valueFormatter: scoreTooltip },
+            tooltip: {
+              ...baseOption.tooltip,
+              valueFormatter: text.english
+                ? scoreTooltip
+                : (value: unknown) =>
+                    typeof value === "number" ? text.score(value) : String(value ?? ""),
+            },
             legend: { bottom: 0, textStyle: { color: palette.muted } },
             // On a phone the legend wraps onto two rows: the axis and its name stay above them.
             grid: {
@@ -116,14 +181,15 @@ export function historyChart(report: StudentReport) {
             // One step per prediction: short dates, as many as fit (the tooltip has the date-time).
             xAxis: {
               type: "category",
-              data: points.map((p) => formatDateTime(p.at)),
-              ...axisName("Date of the prediction"),
+              data: points.map((p) => text.dateTime(p.at)),
+              ...axisName(t("analytics.report.student.date")),
               axisLabel: {
                 color: palette.muted,
                 ...dateAxisLabel(
                   points.map((p) => p.at),
                   plotWidth(size.width, baseOption.grid, valueLabelWidth(20, size.measure)),
                   size.measure,
+                  text.english ? undefined : text.locale,
                 ),
               },
             },
@@ -131,7 +197,8 @@ export function historyChart(report: StudentReport) {
               type: "value",
               min: 0,
               max: 20,
-              ...axisName("Predicted score (out of 20)", 36),
+              ...axisName(t("analytics.report.student.predicted"), 36),
+              ...local.axis,
             },
             series: [
               {
@@ -155,22 +222,46 @@ export function historyChart(report: StudentReport) {
           })
         : null,
     table: {
-      head: ["Date", "G1", "G2", "Predicted score", "Likely range"],
+      head: [
+        t("analytics.report.student.table.date"),
+        "G1",
+        "G2",
+        t("analytics.report.student.series.score"),
+        t("analytics.report.student.table.range"),
+      ],
       // Newest first: the latest is the one at the top of the report.
-      rows: [...points]
-        .reverse()
-        .map((p) => [
-          formatDateTime(p.at),
-          p.g1 ?? "not given",
-          p.g2 ?? "not given",
-          formatScore(p.score),
-          `${formatScore(p.low)} to ${formatScore(p.high)}`,
-        ]),
+      rows: [...points].reverse().map((p) => [
+        text.dateTime(p.at),
+        p.g1 ?? t("analytics.report.student.notGiven"),
+        p.g2 ?? t("analytics.report.student.notGiven"),
+        text.score(p.score),
+        t("analytics.report.student.table.between", {
+          low: text.score(p.low),
+          high: text.score(p.high),
+        }),
+      ]),
     },
   };
 }
 
-export function cohortChart(cohort: CohortDistribution, mine: number | null, measure: string) {
+/** The server's note on a cohort, in the page's language. */
+function cohortNote(note: string | null, text: ReportText): string | null {
+  if (text.english || note === null) return note;
+  if (note === analyticsMessages.smallCohort)
+    return text.t("analytics.report.cohort.smallCohort", { min: minGroupSize });
+  if (note === analyticsMessages.smallGroup)
+    return text.t("analytics.report.cohort.smallGroup", { min: minGroupSize });
+  return note;
+}
+
+export function cohortChart(
+  cohort: CohortDistribution,
+  mine: number | null,
+  measure: string,
+  text: ReportText = reportText(),
+) {
+  const { t } = text;
+  const note = cohortNote(cohort.note, text);
   const bins = cohort.bins;
   const labels = (bins ?? []).map((b, i, all) => binLabel(b, i === all.length - 1));
   const myIndex =
@@ -180,23 +271,33 @@ export function cohortChart(cohort: CohortDistribution, mine: number | null, mea
   const withheld = (bins ?? []).filter((b) => b.count === null).length;
   const largest = Math.max(0, ...(bins ?? []).map((b) => b.count ?? 0));
   const empty = {
-    title: "Not enough students yet",
-    body:
-      cohort.note ??
-      "Other students' answers and predictions fill this chart once at least 5 of them have some.",
+    title: t("analytics.report.cohort.empty.title"),
+    body: note ?? t("analytics.report.cohort.empty.body", { min: minGroupSize }),
   };
   if (!bins) return { summary: "", option: null, table: { head: [], rows: [] }, empty };
+  const local = localNumbers(text.intl);
+  const others = t("analytics.report.cohort.others");
   return {
-    summary: `Other students in bins of 2 points${myIndex >= 0 ? `; you are in ${labels[myIndex]}` : ""}.${cohort.note ? ` ${cohort.note}` : ""}${withheld > 0 ? ` ${withheld} bin${withheld === 1 ? " is" : "s are"} left blank.` : ""}`,
+    summary: [
+      t("analytics.report.cohort.summary", {
+        mine: myIndex >= 0 ? "yes" : "no",
+        bin: labels[myIndex] ?? "",
+      }),
+      note,
+      withheld > 0 ? t("analytics.report.cohort.blank", { count: withheld }) : null,
+    ]
+      .filter(Boolean)
+      .join(" "),
     option: (size: ChartSize) => ({
       ...baseOption,
+      tooltip: { ...baseOption.tooltip, ...local.tooltip },
       // Bins are ordered: on a phone every other label may go, as on the staff report.
       xAxis: fittedCategoryAxis(size, measure, labels, largest, { thin: true }),
-      yAxis: { type: "value", minInterval: 1, ...axisName("Other students", 44) },
+      yAxis: { type: "value", minInterval: 1, ...axisName(others, 44), ...local.axis },
       series: [
         {
           type: "bar",
-          name: "Other students",
+          name: others,
           data: bins.map((b, i) => ({
             value: b.count,
             itemStyle: { color: i === myIndex ? palette.accent : palette.primary },
@@ -206,7 +307,7 @@ export function cohortChart(cohort: CohortDistribution, mine: number | null, mea
                 markLine: {
                   symbol: "none",
                   silent: true,
-                  label: { formatter: "You", color: palette.accent },
+                  label: { formatter: t("analytics.report.cohort.you"), color: palette.accent },
                   lineStyle: { color: palette.accent, type: "dashed" },
                   data: [{ xAxis: labels[myIndex] }],
                 },
@@ -216,10 +317,12 @@ export function cohortChart(cohort: CohortDistribution, mine: number | null, mea
       ],
     }),
     table: {
-      head: [measure, "Other students"],
+      head: [measure, others],
       rows: bins.map((b, i) => [
-        `${labels[i]}${i === myIndex ? " (you)" : ""}`,
-        b.count === null ? "fewer than 5 (not shown)" : b.count,
+        i === myIndex
+          ? t("analytics.report.cohort.yourBin", { bin: labels[i] ?? "" })
+          : (labels[i] ?? ""),
+        b.count === null ? t("analytics.report.cohort.withheld", { min: minGroupSize }) : b.count,
       ]),
     },
     empty,

@@ -1,15 +1,8 @@
-import { subjectLabels } from "@gradecast/contract/classes";
 import {
   type CalibrationBin,
   type Evaluation,
-  type EvaluationFigure,
   evaluationMeasures,
-  evaluationMessages,
-  formatEvaluationFigure,
-  groupKindLabels,
-  measureInfo,
   type SetupEvaluation,
-  setupLabels,
 } from "@gradecast/contract/evaluation";
 import { useState } from "react";
 import { formErrors } from "../../api/form-errors.ts";
@@ -23,8 +16,9 @@ import { ScrollRegion } from "../../components/scroll-region.tsx";
 import { Select } from "../../components/select.tsx";
 import { Spinner } from "../../components/spinner.tsx";
 import { TableHead } from "../../components/table-head.tsx";
-import { axisName, baseOption, Chart } from "../analytics/chart.tsx";
+import { axisName, baseOption, Chart, localNumbers } from "../analytics/chart.tsx";
 import { downloadEvaluation, useEvaluation } from "./api.ts";
+import { useEvaluationText } from "./evaluation-text.ts";
 import "../analytics/analytics.css";
 import "./evaluation.css";
 
@@ -32,15 +26,15 @@ import "./evaluation.css";
 // gradebooks, per setup at the time, each figure beside what the model card expects with a 95 %
 // interval and a plain sentence where this school's figure is worse beyond noise; calibration
 // plots, per-group figures (groups under five not shown), the CSV, and what each measure means.
-
-const show = (m: EvaluationFigure["measure"], v: number | null) =>
-  v === null ? "—" : formatEvaluationFigure(m, v);
+// In English or Portuguese (evaluation-text.ts).
 
 export function EvaluationView({ viewer }: { viewer: "teacher" | "admin" }) {
   const [classId, setClassId] = useState("");
   const evaluation = useEvaluation(classId);
   const [exporting, setExporting] = useState(false);
   const [exportError, setExportError] = useState("");
+  const text = useEvaluationText();
+  const { t } = text;
 
   async function exportCsv() {
     setExporting(true);
@@ -56,19 +50,25 @@ export function EvaluationView({ viewer }: { viewer: "teacher" | "admin" }) {
 
   const classes = evaluation.data?.classes ?? [];
   const options = [
-    { value: "", label: viewer === "admin" ? "The whole school" : "All my classes" },
-    ...classes.map((c) => ({ value: c.id, label: `${c.name} (${subjectLabels[c.subject]})` })),
+    {
+      value: "",
+      label: viewer === "admin" ? t("evaluation.classes.school") : t("evaluation.classes.mine"),
+    },
+    ...classes.map((c) => ({
+      value: c.id,
+      label: t("evaluation.classes.option", { name: c.name, subject: text.subject(c.subject) }),
+    })),
   ];
 
   return (
     <div className="stack">
       <Card>
         <Select
-          label="Classes"
+          label={t("evaluation.classes.label")}
           hint={
             viewer === "admin"
-              ? "The school, or one class."
-              : "All the classes you teach, or one of them."
+              ? t("evaluation.classes.hintAdmin")
+              : t("evaluation.classes.hintTeacher")
           }
           options={options}
           value={classId}
@@ -76,26 +76,27 @@ export function EvaluationView({ viewer }: { viewer: "teacher" | "admin" }) {
         />
       </Card>
       {evaluation.isPending ? (
-        <Spinner label="Scoring the predictions..." />
+        <Spinner label={t("evaluation.loading")} />
       ) : evaluation.isError ? (
         <ErrorState query={evaluation} />
       ) : evaluation.data.setups.length === 0 ? (
-        <EmptyState title="No outcomes yet">{evaluationMessages.empty}</EmptyState>
+        <EmptyState title={t("evaluation.empty.title")}>{text.empty()}</EmptyState>
       ) : (
         <>
           <Card
-            title="Outcomes"
+            title={t("evaluation.outcomes.title")}
             actions={
               <Button type="button" onClick={exportCsv} disabled={exporting}>
-                {exporting ? "Preparing..." : "Download CSV"}
+                {exporting ? t("evaluation.outcomes.preparing") : t("evaluation.outcomes.download")}
               </Button>
             }
           >
             <p>
-              {students(evaluation.data.outcomes)} with a final grade or "did not sit" recorded.
-              Each figure scores the predictions made before the outcome was known; the 95 %
-              interval comes from {evaluation.data.resamples} bootstrap resamples. The CSV names
-              students by a pseudonym only.
+              {t("evaluation.outcomes.text", {
+                count: evaluation.data.outcomes,
+                students: text.count(evaluation.data.outcomes),
+                resamples: text.count(evaluation.data.resamples),
+              })}
             </p>
             {exportError ? <Alert tone="error">{exportError}</Alert> : null}
           </Card>
@@ -111,45 +112,59 @@ export function EvaluationView({ viewer }: { viewer: "teacher" | "admin" }) {
   );
 }
 
-const students = (n: number) => `${n} student${n === 1 ? "" : "s"}`;
-
 function SetupCard({ setup }: { setup: SetupEvaluation }) {
+  const text = useEvaluationText();
+  const { t, show } = text;
   const worse = setup.figures.filter((f) => f.note);
+  const name = text.setup(setup.setup);
   return (
-    <Card title={setupLabels[setup.setup]}>
+    <Card title={name}>
       <p>
-        {students(setup.n)} ({setup.sat} sat the final).
+        {t("evaluation.setup.counts", {
+          count: setup.n,
+          students: text.count(setup.n),
+          sat: text.count(setup.sat),
+        })}
       </p>
       {worse.length > 0 ? (
         <ul className="evaluation-notes">
           {worse.map((f) => (
             <li key={f.measure} className="evaluation-worse">
-              {f.note}
+              {text.note(f)}
             </li>
           ))}
         </ul>
       ) : (
-        <p>No figure is worse than the model card expects beyond what chance explains.</p>
+        <p>{t("evaluation.setup.noneWorse")}</p>
       )}
-      <ScrollRegion className="table-scroll" label={`${setupLabels[setup.setup]}: figures`}>
+      <ScrollRegion className="table-scroll" label={t("evaluation.figures.label", { setup: name })}>
         <table className="evaluation-table">
           <TableHead
-            caption={`${setupLabels[setup.setup]}: figures`}
-            columns={["Measure", "Here", "Expected", "95 % interval", "Note"]}
+            caption={t("evaluation.figures.label", { setup: name })}
+            columns={[
+              t("evaluation.figures.measure"),
+              t("evaluation.figures.here"),
+              t("evaluation.figures.expected"),
+              t("evaluation.figures.interval"),
+              t("evaluation.figures.note"),
+            ]}
           />
           <tbody>
             {setup.figures.map((f) => (
               <tr key={f.measure}>
-                <th scope="row">{measureInfo[f.measure].label}</th>
+                <th scope="row">{text.label(f.measure)}</th>
                 <td className="num">{show(f.measure, f.value)}</td>
                 <td className="num">{show(f.measure, f.expected)}</td>
                 <td className="num">
                   {f.interval
-                    ? `${show(f.measure, f.interval.low)} to ${show(f.measure, f.interval.high)}`
+                    ? t("evaluation.figures.range", {
+                        low: show(f.measure, f.interval.low),
+                        high: show(f.measure, f.interval.high),
+                      })
                     : "—"}
                 </td>
                 <td className={f.worse ? "evaluation-worse" : undefined}>
-                  {f.worse ? "Worse than expected" : ""}
+                  {f.worse ? t("evaluation.figures.worse") : ""}
                 </td>
               </tr>
             ))}
@@ -158,17 +173,17 @@ function SetupCard({ setup }: { setup: SetupEvaluation }) {
       </ScrollRegion>
       <div className="evaluation-charts">
         <CalibrationChart
-          title="Risk of not sitting: predicted against what happened"
-          xName="Predicted risk (%)"
-          yName="Did not sit (%)"
+          title={t("evaluation.chart.risk.title")}
+          xName={t("evaluation.chart.risk.x")}
+          yName={t("evaluation.chart.risk.y")}
           bins={setup.calibration.risk}
           scale={100}
           max={100}
         />
         <CalibrationChart
-          title="Score if sitting: predicted against the final grade"
-          xName="Predicted score"
-          yName="Mean final grade"
+          title={t("evaluation.chart.score.title")}
+          xName={t("evaluation.chart.score.x")}
+          yName={t("evaluation.chart.score.y")}
           bins={setup.calibration.score}
           scale={1}
           max={20}
@@ -194,22 +209,25 @@ function CalibrationChart({
   scale: number;
   max: number;
 }) {
-  const f = (v: number) => (scale === 100 ? `${Math.round(v * 100)} %` : v.toFixed(1));
+  const text = useEvaluationText();
+  const { t } = text;
+  const f = (v: number) => (scale === 100 ? text.percent(v) : text.fixed(v, 1));
+  const local = localNumbers(text.intl);
   return (
     <Chart
       title={title}
-      summary="Each dot is a group of students with similar predictions (larger: more students); on the diagonal, the prediction matched what happened."
+      summary={t("evaluation.chart.summary")}
       option={
         bins.length
           ? {
               ...baseOption,
               tooltip: { trigger: "item", confine: true, renderMode: "richText" },
-              xAxis: { type: "value", min: 0, max, ...axisName(xName) },
-              yAxis: { type: "value", min: 0, max, ...axisName(yName, 40) },
+              xAxis: { type: "value", min: 0, max, ...axisName(xName), ...local.axis },
+              yAxis: { type: "value", min: 0, max, ...axisName(yName, 40), ...local.axis },
               series: [
                 {
                   type: "line",
-                  name: "Perfect",
+                  name: t("evaluation.chart.perfect"),
                   data: [
                     [0, 0],
                     [max, max],
@@ -219,7 +237,7 @@ function CalibrationChart({
                 },
                 {
                   type: "scatter",
-                  name: "Students",
+                  name: t("evaluation.chart.students"),
                   data: bins.map((b) => [b.predicted * scale, b.observed * scale, b.n]),
                   symbolSize: (v: number[]) => 6 + 4 * Math.sqrt(v[2] ?? 1),
                   itemStyle: { color: palette.primary },
@@ -229,42 +247,55 @@ function CalibrationChart({
           : null
       }
       table={{
-        head: ["Predicted (mean)", "Observed", "Students"],
-        rows: bins.map((b) => [f(b.predicted), f(b.observed), b.n]),
+        head: [
+          t("evaluation.chart.predicted"),
+          t("evaluation.chart.observed"),
+          t("evaluation.chart.students"),
+        ],
+        rows: bins.map((b) => [f(b.predicted), f(b.observed), text.count(b.n)]),
       }}
-      empty={{ title: "Nothing to plot", body: "No student in this part yet." }}
+      empty={{ title: t("evaluation.chart.empty.title"), body: t("evaluation.chart.empty.body") }}
     />
   );
 }
 
 function Groups({ setup }: { setup: SetupEvaluation }) {
-  const pct = (v: number | null) => (v === null ? "—" : `${Math.round(v * 100)} %`);
+  const text = useEvaluationText();
+  const { t } = text;
+  const pct = (v: number | null) => (v === null ? "—" : text.percent(v));
+  const name = text.setup(setup.setup);
   return (
     <>
-      <h3>By group</h3>
+      <h3>{t("evaluation.groups.title")}</h3>
       {setup.groups.length ? (
-        <ScrollRegion className="table-scroll" label={`${setupLabels[setup.setup]}: groups`}>
+        <ScrollRegion
+          className="table-scroll"
+          label={t("evaluation.groups.label", { setup: name })}
+        >
           <table className="evaluation-table">
             <TableHead
-              caption={`${setupLabels[setup.setup]}: by group`}
+              caption={t("evaluation.groups.caption", { setup: name })}
               columns={[
-                "Group",
-                "Students",
-                "Sat",
-                "Typical error",
-                "Pass or fail right",
-                "Range held",
+                t("evaluation.groups.group"),
+                t("evaluation.groups.students"),
+                t("evaluation.groups.sat"),
+                t("evaluation.groups.rmse"),
+                t("evaluation.groups.accuracy"),
+                t("evaluation.groups.coverage"),
               ]}
             />
             <tbody>
               {setup.groups.map((g) => (
                 <tr key={`${g.kind}:${g.label}`}>
                   <th scope="row">
-                    {groupKindLabels[g.kind]}: {g.label}
+                    {t("evaluation.groups.row", {
+                      kind: text.groupKind(g.kind),
+                      label: text.groupLabel(g.label),
+                    })}
                   </th>
-                  <td className="num">{g.n}</td>
-                  <td className="num">{g.sat}</td>
-                  <td className="num">{g.rmse === null ? "—" : g.rmse.toFixed(2)}</td>
+                  <td className="num">{text.count(g.n)}</td>
+                  <td className="num">{text.count(g.sat)}</td>
+                  <td className="num">{g.rmse === null ? "—" : text.fixed(g.rmse, 2)}</td>
                   <td className="num">{pct(g.accuracy)}</td>
                   <td className="num">{pct(g.coverage)}</td>
                 </tr>
@@ -273,29 +304,26 @@ function Groups({ setup }: { setup: SetupEvaluation }) {
           </table>
         </ScrollRegion>
       ) : null}
-      {setup.hiddenGroups > 0 ? <p>{evaluationMessages.groupsHidden(setup.hiddenGroups)}</p> : null}
+      {setup.hiddenGroups > 0 ? <p>{text.groupsHidden(setup.hiddenGroups)}</p> : null}
     </>
   );
 }
 
 function Measures() {
+  const text = useEvaluationText();
+  const { t } = text;
   return (
-    <Card title="What the measures mean">
+    <Card title={t("evaluation.measures.title")}>
       <dl className="evaluation-measures">
         {evaluationMeasures.map((m) => (
           <div key={m}>
-            <dt>{measureInfo[m].label}</dt>
-            <dd>{measureInfo[m].explain}</dd>
+            <dt>{text.label(m)}</dt>
+            <dd>{text.explain(m)}</dd>
           </div>
         ))}
         <div>
-          <dt>Expected and 95 % interval</dt>
-          <dd>
-            "Expected" is what the model card measured by cross-validation on its training data for
-            the same subjects and setup. The interval is where this school's figure could plausibly
-            lie by chance; only when the expected value falls outside it, on the bad side, does the
-            page call the figure worse.
-          </dd>
+          <dt>{t("evaluation.measures.expected.term")}</dt>
+          <dd>{t("evaluation.measures.expected.text")}</dd>
         </div>
       </dl>
     </Card>
