@@ -20,7 +20,9 @@ import { screens, widths } from "./screens.ts";
 // Every screen of e2e/screens.ts, signed in as each audience that reaches it, at 360 and 1366
 // pixels wide: axe-core finds no violation, Tab reaches every control on the screen with a
 // visible focus ring and nothing hidden takes focus, and a full-page screenshot is written to
-// test-results/screens/ for a reviewer (never committed). The screens show demo data, not only
+// test-results/screens/ for a reviewer (never committed). Then the same screens in European
+// Portuguese (issue 33), in a browser whose language is pt-PT and the same sessions: the
+// Portuguese heading, axe at both widths, and a screenshot of each (pt-*.png). The screens show demo data, not only
 // empty states (issue 28): a class with the student in it, the student's prediction, and a
 // report the teacher filed about them.
 const stamp = Date.now();
@@ -244,6 +246,43 @@ describe("every screen, every role, at 360 and 1366 pixels", () => {
         }
       }
       expect(problems, JSON.stringify(problems, null, 1).slice(0, 4000)).toEqual([]);
+    }, 600_000);
+  }
+
+  for (const audience of ["anonymous", "student", "teacher", "admin"] as const) {
+    const mine = screens.filter((s) => s.audiences.includes(audience));
+    it(`${audience}, in Portuguese: ${mine.length} screens pass axe at both widths`, async () => {
+      const signedIn = contexts.get(audience);
+      if (!signedIn) throw new Error(`no browser context for ${audience}`);
+      // the same session in a browser that asks for Portuguese (the accounts chose no language)
+      const context = await browser.browser.newContext({
+        baseURL: server.url,
+        locale: "pt-PT",
+        storageState: await signedIn.storageState(),
+      });
+      try {
+        const page = await context.newPage();
+        const problems: { screen: string; axe: AxeViolation[] }[] = [];
+        for (const width of widths) {
+          await page.setViewportSize({ width, height: width < 700 ? 740 : 900 });
+          for (const screen of mine) {
+            await page.goto(screen.path.replace("{classId}", classId));
+            await settle(page, screen.headingPt);
+            expect(await page.locator("html").getAttribute("lang")).toBe("pt-PT");
+            const shown = screen.path.replace("{classId}", "class");
+            const name = `pt-${audience}${shown.replace(/[^a-zA-Z0-9]+/g, "-")}-${width}`.replace(
+              /-+$/,
+              "",
+            );
+            await page.screenshot({ path: path.join(shotsDir, `${name}.png`), fullPage: true });
+            const axe = await axeViolations(page);
+            if (axe.length > 0) problems.push({ screen: name, axe });
+          }
+        }
+        expect(problems, JSON.stringify(problems, null, 1).slice(0, 4000)).toEqual([]);
+      } finally {
+        await context.close();
+      }
     }, 600_000);
   }
 });
