@@ -32,6 +32,9 @@ const dynamicPrefixes = [
   // retention category (contract personal-data.ts; apps/server/src/privacy/service.ts builds
   // them, and contract privacy-notice.test.ts checks each has its entries).
   "privacy.",
+  // The audit log's action, detail and value labels (contract admin.ts; apps/web
+  // pages/admin-audit.tsx builds them, and contract i18n.test.ts checks each has its entry).
+  "audit.",
 ];
 
 const problems = [];

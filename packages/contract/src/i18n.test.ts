@@ -1,5 +1,6 @@
 import { parse, TYPE } from "@formatjs/icu-messageformat-parser";
 import { describe, expect, it } from "vitest";
+import { auditActions, auditDetailLabels, auditValueLabels } from "./admin.ts";
 import { areas, loadCatalogue } from "./i18n.ts";
 import { locales } from "./locale.ts";
 import { messages } from "./messages.ts";
@@ -55,5 +56,15 @@ describe("the shared catalogues", () => {
         }
       }
     }
+  });
+
+  it("has every audit action, detail and value the log names, in English as the contract", async () => {
+    const en = await loadCatalogue("en", "audit");
+    const labels = [
+      ...Object.entries(auditActions).map(([k, v]) => [`audit.action.${k}`, v]),
+      ...Object.entries(auditDetailLabels).map(([k, v]) => [`audit.detail.${k}`, v]),
+      ...Object.entries(auditValueLabels).map(([k, v]) => [`audit.value.${k}`, v]),
+    ];
+    expect(Object.fromEntries(labels)).toEqual(en);
   });
 });

@@ -6,7 +6,15 @@ import type { Locale } from "./locale.ts";
 // it is asked for (the web's first screen carries no Portuguese). The server, which answers in
 // every language at once, loads them all at start-up (`loadAllCatalogues`).
 
-export const areas = ["messages", "fields", "questionnaire", "emails", "csv", "privacy"] as const;
+export const areas = [
+  "messages",
+  "fields",
+  "questionnaire",
+  "emails",
+  "csv",
+  "privacy",
+  "audit",
+] as const;
 export type Area = (typeof areas)[number];
 
 /** One area's messages: key → ICU message. */
@@ -23,6 +31,7 @@ const loaders: Record<Locale, Record<Area, Loader>> = {
     emails: () => import("./locales/en/emails.json"),
     csv: () => import("./locales/en/csv.json"),
     privacy: () => import("./locales/en/privacy.json"),
+    audit: () => import("./locales/en/audit.json"),
   },
   "pt-PT": {
     messages: () => import("./locales/pt-PT/messages.json"),
@@ -31,6 +40,7 @@ const loaders: Record<Locale, Record<Area, Loader>> = {
     emails: () => import("./locales/pt-PT/emails.json"),
     csv: () => import("./locales/pt-PT/csv.json"),
     privacy: () => import("./locales/pt-PT/privacy.json"),
+    audit: () => import("./locales/pt-PT/audit.json"),
   },
 };
 

@@ -1,3 +1,4 @@
+import type { AuditAction } from "@gradecast/contract/admin";
 import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.ts";
 
@@ -6,7 +7,8 @@ import type { DB } from "../db/schema.ts";
 export interface AuditEntry {
   actorId: string | null;
   actorEmail: string | null;
-  action: string;
+  /** One of the contract's actions, each with the label the audit screen shows. */
+  action: AuditAction;
   target: string | null;
   details?: Record<string, unknown>;
   ip: string | null;
@@ -35,7 +37,7 @@ export async function audit(db: Kysely<DB>, entries: AuditEntry | AuditEntry[]):
 export function auditOwn(
   db: Kysely<DB>,
   user: { id: string; email: string },
-  action: string,
+  action: AuditAction,
   ip: string | null,
   details?: Record<string, unknown>,
 ): Promise<void> {

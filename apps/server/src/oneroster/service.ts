@@ -8,7 +8,7 @@ import {
   oneRosterLimits,
 } from "@gradecast/contract/oneroster";
 import { sql } from "kysely";
-import { audit, who } from "../audit/audit.ts";
+import { type AuditEntry, audit, who } from "../audit/audit.ts";
 import type { Actor } from "../auth/actor.ts";
 import { forgetRecordContext } from "../db/record-context.ts";
 import { invalid } from "../domain-errors.ts";
@@ -476,11 +476,13 @@ export async function importOneRoster(
           where e.student_id = s.student_id and t.teacher_id = s.teacher_id)`.execute(tx);
     }
     await audit(tx, [
-      ...approve.map((a) => ({
-        ...who(actor, a.id),
-        action: a.pending ? "admin.teacher_approved" : "admin.role_changed",
-        details: { email: a.email, from: "student", to: "teacher", via: "oneroster" },
-      })),
+      ...approve.map(
+        (a): AuditEntry => ({
+          ...who(actor, a.id),
+          action: a.pending ? "admin.teacher_approved" : "admin.role_changed",
+          details: { email: a.email, from: "student", to: "teacher", via: "oneroster" },
+        }),
+      ),
       {
         ...who(actor, null),
         action: "admin.oneroster_imported",

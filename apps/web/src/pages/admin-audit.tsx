@@ -3,6 +3,7 @@ import {
   auditActionLabel,
   auditActions,
   auditDetailLabel,
+  auditDetailLabels,
   auditValueLabels,
 } from "@gradecast/contract/admin";
 import { type FormEvent, useState } from "react";
@@ -16,17 +17,36 @@ import { AdminFilters } from "../features/admin/admin-filters.tsx";
 import { type AuditFilters, noFilters, useAuditLog } from "../features/admin/api.ts";
 import { PagedTable } from "../features/admin/paged-table.tsx";
 import "../features/admin/admin.css";
-import { useIntl } from "../i18n/intl.tsx";
+import { type PageIntl, useIntl } from "../i18n/intl.tsx";
 
 // /admin/audit (issue 8): who did what, when and from which address, newest first, paged, with
 // filters on the action, the actor (part of an email, or an account id) and a period of days.
 
-const actionOptions = Object.entries(auditActions).map(([value, label]) => ({ value, label }));
-
-function detailText(value: unknown): string {
-  if (value === null || value === undefined) return "—";
-  if (typeof value === "object") return JSON.stringify(value);
-  return auditValueLabels[String(value)] ?? String(value);
+/**
+ * The log's words in the page's language: English is the contract's labels; another language
+ * its catalogue's (contract locales audit.json, one entry per label). Anything the contract does
+ * not name is shown as written.
+ */
+function auditWords(intl: PageIntl) {
+  const en = intl.locale === "en";
+  const has = (map: Record<string, string>, key: string) => Object.hasOwn(map, key);
+  return {
+    action: (action: string) =>
+      en || !has(auditActions, action)
+        ? auditActionLabel(action)
+        : intl.formatMessage({ id: `audit.action.${action}` }),
+    detail: (key: string) =>
+      en || !has(auditDetailLabels, key)
+        ? auditDetailLabel(key)
+        : intl.formatMessage({ id: `audit.detail.${key}` }),
+    value: (value: unknown): string => {
+      if (value === null || value === undefined) return "—";
+      if (typeof value === "object") return JSON.stringify(value);
+      const text = String(value);
+      if (!has(auditValueLabels, text)) return text;
+      return en ? auditValueLabels[text]! : intl.formatMessage({ id: `audit.value.${text}` });
+    },
+  };
 }
 
 /** A person as the audit log names them: their name, with their email under it. */
@@ -61,12 +81,13 @@ function Details({
     const name = names[value];
     return name ? [[key, name]] : [];
   });
+  const words = auditWords(useIntl());
   if (entries.length === 0) return <span className="muted">—</span>;
   return (
     <ul className="admin-details">
       {entries.map(([key, value]) => (
         <li key={key}>
-          <strong>{auditDetailLabel(key)}</strong>: {detailText(value)}
+          <strong>{words.detail(key)}</strong>: {words.value(value)}
         </li>
       ))}
     </ul>
@@ -118,7 +139,10 @@ export default function AdminAudit() {
           value={draft.action}
           onChange={(e) => set("action")(e.target.value)}
           placeholder={t("admin.audit.allActions")}
-          options={actionOptions}
+          options={Object.keys(auditActions).map((value) => ({
+            value,
+            label: auditWords(intl).action(value),
+          }))}
           error={fieldError("action")}
         />
         <Field
@@ -164,6 +188,7 @@ function AuditTable({
   const intl = useIntl();
   const t = (id: string) => intl.formatMessage({ id });
   const formats = useFormats();
+  const words = auditWords(intl);
   const when = t("admin.audit.when");
   const action = t("admin.audit.action");
   const who = t("admin.audit.who");
@@ -184,7 +209,7 @@ function AuditTable({
           <td data-label={when}>
             <time dateTime={e.at}>{formats.dayTime(e.at)}</time>
           </td>
-          <td data-label={action}>{auditActionLabel(e.action)}</td>
+          <td data-label={action}>{words.action(e.action)}</td>
           <td data-label={who}>
             <Person
               name={e.actorName}

@@ -8,7 +8,7 @@ import AdminUsers from "./admin-users.tsx";
 const entry = {
   id: "a1",
   at: "2026-11-27T10:05:00.000Z",
-  action: "login",
+  action: "auth.mfa_enabled",
   actorId: null,
   actorName: null,
   actorEmail: null,
@@ -16,7 +16,7 @@ const entry = {
   targetName: null,
   targetEmail: null,
   ip: "192.0.2.1",
-  details: {},
+  details: { role: "teacher", mfa: "recovery" },
   names: {},
 };
 
@@ -40,6 +40,13 @@ describe("the audit log's language", () => {
     expect(screen.getByRole("button", { name: "Aplicar os filtros" })).toBeTruthy();
     expect(screen.getByRole("columnheader", { name: "Quando" })).toBeTruthy();
     expect(screen.getByText("Sistema (linha de comandos)")).toBeTruthy();
+    // the action, the details' names and values in the page's words
+    expect(screen.getByRole("cell", { name: "Início de sessão em dois passos ligado" }));
+    expect(screen.getByText("Função").closest("li")?.textContent).toBe("Função: Professor");
+    expect(screen.getByText("Segundo passo").closest("li")?.textContent).toBe(
+      "Segundo passo: Código de recuperação",
+    );
+    expect(screen.getByRole("option", { name: "Apagamento da conta pedido" })).toBeTruthy();
   });
 
   test("in English the words are as they were", async () => {
@@ -48,6 +55,8 @@ describe("the audit log's language", () => {
     expect(await screen.findByText("1 audit log entry, newest first")).toBeTruthy();
     expect(screen.getByRole("columnheader", { name: "When" })).toBeTruthy();
     expect(screen.getByText(/^27 Nov 2026, \d\d:\d\d$/)).toBeTruthy();
+    expect(screen.getByRole("cell", { name: "Two-step login turned on" }));
+    expect(screen.getByText("Role").closest("li")?.textContent).toBe("Role: Teacher");
   });
 });
 
