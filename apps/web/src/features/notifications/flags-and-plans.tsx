@@ -1,10 +1,5 @@
-import {
-  type FlagJudgement,
-  flagJudgementLabels,
-  flagJudgements,
-  type Plan,
-} from "@gradecast/contract/alerts";
-import { type FormEvent, useId, useState } from "react";
+import { type FlagJudgement, flagJudgements, type Plan } from "@gradecast/contract/alerts";
+import { type FormEvent, type ReactNode, useId, useState } from "react";
 import { formErrors } from "../../api/form-errors.ts";
 import { Alert } from "../../components/alert.tsx";
 import { Button } from "../../components/button.tsx";
@@ -14,6 +9,8 @@ import { ErrorState } from "../../components/error-state.tsx";
 import { Field, TextArea } from "../../components/field.tsx";
 import { Select } from "../../components/select.tsx";
 import { Spinner } from "../../components/spinner.tsx";
+import { useFormats } from "../../components/use-formats.ts";
+import { useIntl } from "../../i18n/intl.tsx";
 import { useClassRisk } from "../classes/risk-api.ts";
 import { useCreatePlan, useFlags, useJudgeFlag, usePlans, useUpdatePlan } from "./api.ts";
 import "./notifications.css";
@@ -25,6 +22,24 @@ import "./notifications.css";
 
 const today = () => new Date().toISOString().slice(0, 10);
 const inDays = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
+
+const judgementKeys: Record<FlagJudgement, string> = {
+  acknowledged: "flags.plans.judgement.acknowledged",
+  not_useful: "flags.plans.judgement.not_useful",
+  incorrect: "flags.plans.judgement.incorrect",
+};
+
+const hidden = (chunks: ReactNode[]) => <span className="visually-hidden">{chunks}</span>;
+
+/** The card's words in the page's language. */
+function useWords() {
+  const intl = useIntl();
+  return {
+    intl,
+    t: (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values),
+    judgement: (j: FlagJudgement) => intl.formatMessage({ id: judgementKeys[j] }),
+  };
+}
 
 export default function FlagsAndPlans({
   classId,
@@ -40,27 +55,22 @@ export default function FlagsAndPlans({
   const plans = usePlans(classId, true);
   const [planFor, setPlanFor] = useState<{ id: string; name: string } | null>(null);
   const [notice, setNotice] = useState("");
+  const { t } = useWords();
 
   const flagged = risk.data?.items.filter((i) => i.atRisk && !i.updating) ?? [];
   return (
-    <Card title="Flags and intervention plans" className="flags-card">
-      <p className="muted">
-        Say whether each flag helps: your judgement is summed per model version on the "How the
-        model did" page. Plans are seen by the class's teachers only; the audit log records who
-        changed a plan and when, never its text.
-      </p>
+    <Card title={t("flags.plans.title")} className="flags-card">
+      <p className="muted">{t("flags.plans.intro")}</p>
       {notice ? <Alert tone="success">{notice}</Alert> : null}
-      <h3>Students flagged at risk</h3>
+      <h3>{t("flags.plans.flagged")}</h3>
       {risk.isPending || flags.isPending ? (
-        <Spinner label="Loading the flags..." />
+        <Spinner label={t("flags.plans.loadingFlags")} />
       ) : risk.isError ? (
         <ErrorState query={risk} />
       ) : flags.isError ? (
         <ErrorState query={flags} />
       ) : flagged.length === 0 ? (
-        <EmptyState title="No student is flagged at risk.">
-          Flags appear here when a student's latest prediction is at risk.
-        </EmptyState>
+        <EmptyState title={t("flags.plans.noFlag")}>{t("flags.plans.noFlagHint")}</EmptyState>
       ) : (
         <ul className="flag-list">
           {flagged.map((item) => (
@@ -84,20 +94,18 @@ export default function FlagsAndPlans({
           teachers={teachers}
           myId={myId}
           onClose={(saved) => {
-            if (saved) setNotice(`The plan for ${planFor.name} was started.`);
+            if (saved) setNotice(t("flags.plans.started", { name: planFor.name }));
             setPlanFor(null);
           }}
         />
       ) : null}
-      <h3>Intervention plans</h3>
+      <h3>{t("flags.plans.plans")}</h3>
       {plans.isPending ? (
-        <Spinner label="Loading the plans..." />
+        <Spinner label={t("flags.plans.loadingPlans")} />
       ) : plans.isError ? (
         <ErrorState query={plans} />
       ) : plans.data.items.length === 0 ? (
-        <EmptyState title="No plan yet.">
-          Start one from a flagged student above: a tier, an owner, a goal and a review date.
-        </EmptyState>
+        <EmptyState title={t("flags.plans.noPlan")}>{t("flags.plans.noPlanHint")}</EmptyState>
       ) : (
         <ul className="plan-list" data-testid="plan-list">
           {plans.data.items.map((p) => (
@@ -124,11 +132,12 @@ function FlagRow({
   const [judgement, setJudgement] = useState<FlagJudgement | "">(current ?? "");
   const [reason, setReason] = useState("");
   const [error, setError] = useState<string | undefined>();
+  const { intl, t, judgement: judgementText } = useWords();
   function submit(event: FormEvent) {
     event.preventDefault();
     setError(undefined);
     if (!judgement) {
-      setError("Choose a judgement.");
+      setError(t("flags.plans.chooseJudgement"));
       return;
     }
     judge.mutate(
@@ -140,31 +149,34 @@ function FlagRow({
     <li className="flag-row" data-testid="flag-row">
       <strong>{student.name}</strong>
       {current ? (
-        <span className="tag tag-ok"> {flagJudgementLabels[current]}</span>
+        <span className="tag tag-ok"> {judgementText(current)}</span>
       ) : (
-        <span className="tag tag-warn"> Not judged yet</span>
+        <span className="tag tag-warn"> {t("flags.plans.notJudged")}</span>
       )}
       <form className="flag-form" onSubmit={submit} noValidate>
         <Select
-          label={`Judge the flag of ${student.name}`}
-          options={flagJudgements.map((j) => ({ value: j, label: flagJudgementLabels[j] }))}
-          placeholder="Choose…"
+          label={t("flags.plans.judgeLabel", { name: student.name })}
+          options={flagJudgements.map((j) => ({ value: j, label: judgementText(j) }))}
+          placeholder={t("flags.plans.choose")}
           value={judgement}
           onChange={(e) => setJudgement(e.target.value as FlagJudgement | "")}
           error={error}
         />
         <Field
-          label="Reason (optional)"
+          label={t("flags.plans.reason")}
           value={reason}
           maxLength={500}
           onChange={(e) => setReason(e.target.value)}
         />
         <div className="actions">
           <Button type="submit" variant="secondary" loading={judge.isPending}>
-            Save judgement<span className="visually-hidden"> of {student.name}'s flag</span>
+            {intl.formatMessage(
+              { id: "flags.plans.saveJudgement" },
+              { name: student.name, hidden },
+            )}
           </Button>
           <Button type="button" variant="ghost" onClick={onPlan}>
-            Start a plan<span className="visually-hidden"> for {student.name}</span>
+            {intl.formatMessage({ id: "flags.plans.startPlan" }, { name: student.name, hidden })}
           </Button>
         </div>
       </form>
@@ -196,6 +208,7 @@ function PlanForm({
   const fields = ["tier", "ownerId", "goal", "reviewOn"] as const;
   const [errors, setErrors] = useState<Partial<Record<(typeof fields)[number], string>>>({});
   const [message, setMessage] = useState<string | null>(null);
+  const { t } = useWords();
   function submit(event: FormEvent) {
     event.preventDefault();
     setErrors({});
@@ -222,30 +235,29 @@ function PlanForm({
   }
   return (
     <section className="plan-form" aria-labelledby={titleId}>
-      <h3 id={titleId}>Plan for {student.name}</h3>
+      <h3 id={titleId}>{t("flags.plans.planFor", { name: student.name })}</h3>
       <form className="class-form" onSubmit={submit} noValidate>
         <Select
-          label="Tier"
-          hint="1: support in class; 2: targeted small-group help; 3: intensive, individual help."
-          options={[
-            { value: "1", label: "Tier 1" },
-            { value: "2", label: "Tier 2" },
-            { value: "3", label: "Tier 3" },
-          ]}
+          label={t("flags.plans.tier")}
+          hint={t("flags.plans.tierHint")}
+          options={["1", "2", "3"].map((tier) => ({
+            value: tier,
+            label: t("flags.plans.tierN", { tier }),
+          }))}
           value={values.tier}
           onChange={(e) => setValues((v) => ({ ...v, tier: e.target.value }))}
           error={errors.tier}
         />
         <Select
-          label="Owner"
-          hint="One of the class's teachers, who reviews the plan."
+          label={t("flags.plans.owner")}
+          hint={t("flags.plans.ownerHint")}
           options={teachers.map((t) => ({ value: t.id, label: t.name }))}
           value={values.ownerId}
           onChange={(e) => setValues((v) => ({ ...v, ownerId: e.target.value }))}
           error={errors.ownerId}
         />
         <TextArea
-          label="Goal"
+          label={t("flags.plans.goal")}
           rows={3}
           maxLength={1000}
           value={values.goal}
@@ -253,7 +265,7 @@ function PlanForm({
           error={errors.goal}
         />
         <Field
-          label="Review date"
+          label={t("flags.plans.reviewDate")}
           type="date"
           min={today()}
           value={values.reviewOn}
@@ -262,10 +274,10 @@ function PlanForm({
         />
         <div className="actions">
           <Button type="submit" loading={create.isPending}>
-            Start plan
+            {t("flags.plans.start")}
           </Button>
           <Button type="button" variant="ghost" onClick={() => onClose(false)}>
-            Cancel
+            {t("flags.plans.cancel")}
           </Button>
         </div>
       </form>
@@ -279,6 +291,8 @@ function PlanRow({ classId, plan }: { classId: string; plan: Plan }) {
   const [closing, setClosing] = useState(false);
   const [outcome, setOutcome] = useState("");
   const [error, setError] = useState<string | undefined>();
+  const { intl, t } = useWords();
+  const formats = useFormats();
   function close(event: FormEvent) {
     event.preventDefault();
     setError(undefined);
@@ -296,23 +310,36 @@ function PlanRow({ classId, plan }: { classId: string; plan: Plan }) {
   return (
     <li className={plan.overdue ? "plan-row plan-overdue" : "plan-row"} data-testid="plan-row">
       <p>
-        <strong>{plan.student.name}</strong> · Tier {plan.tier} · Owner{" "}
-        {plan.owner?.name ?? "nobody"} · Review {plan.reviewOn}
-        {plan.overdue ? <span className="tag tag-warn"> Review overdue</span> : null}
-        {plan.closedAt ? <span className="tag"> Closed</span> : null}
+        {intl.formatMessage(
+          { id: "flags.plans.row" },
+          {
+            name: plan.student.name,
+            tier: plan.tier,
+            owner: plan.owner?.name ?? t("flags.plans.nobody"),
+            // English keeps the day as the answer writes it (2026-12-01)
+            review: intl.locale === "en" ? plan.reviewOn : formats.day(plan.reviewOn),
+            b: (chunks: ReactNode[]) => <strong>{chunks}</strong>,
+          },
+        )}
+        {plan.overdue ? <span className="tag tag-warn"> {t("flags.plans.overdue")}</span> : null}
+        {plan.closedAt ? <span className="tag"> {t("flags.plans.closed")}</span> : null}
       </p>
       <p>{plan.goal}</p>
-      {plan.outcome ? <p className="muted">Outcome: {plan.outcome}</p> : null}
+      {plan.outcome ? (
+        <p className="muted">{t("flags.plans.outcome", { outcome: plan.outcome })}</p>
+      ) : null}
       {!plan.closedAt && !closing ? (
         <Button variant="ghost" onClick={() => setClosing(true)}>
-          Close with an outcome
-          <span className="visually-hidden"> (plan for {plan.student.name})</span>
+          {intl.formatMessage(
+            { id: "flags.plans.closeWithOutcome" },
+            { name: plan.student.name, hidden },
+          )}
         </Button>
       ) : null}
       {closing ? (
         <form className="class-form" onSubmit={close} noValidate>
           <TextArea
-            label={`Outcome of the plan for ${plan.student.name}`}
+            label={t("flags.plans.outcomeLabel", { name: plan.student.name })}
             rows={2}
             maxLength={1000}
             value={outcome}
@@ -321,10 +348,10 @@ function PlanRow({ classId, plan }: { classId: string; plan: Plan }) {
           />
           <div className="actions">
             <Button type="submit" loading={update.isPending}>
-              Close plan
+              {t("flags.plans.close")}
             </Button>
             <Button type="button" variant="ghost" onClick={() => setClosing(false)}>
-              Cancel
+              {t("flags.plans.cancel")}
             </Button>
           </div>
         </form>
