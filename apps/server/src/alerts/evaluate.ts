@@ -11,8 +11,9 @@ import type { DB } from "../db/schema.ts";
 // After each stored prediction made for a class (the student's own, or the school's
 // recomputation), the student's alert state in that class moves by the hysteresis rule
 // (contract: `nextAlertState`); a change notifies the class's teachers. A recomputation after the
-// record changed a value of the prediction also tells the student. Run in one transaction that
-// locks the state's row: two predictions of one student never read the same state.
+// record changed a value of the prediction also tells the student. Run in the transaction that
+// stores the predictions, with the states' rows locked: two predictions of one student never read
+// the same state.
 
 export interface StoredForClass {
   predictionId: string;
@@ -49,66 +50,83 @@ export async function insertNotifications(db: Kysely<DB>, rows: NewNotification[
     .execute();
 }
 
-/** The state a prediction moves: the notifications it makes are written with it. */
+/** One prediction's alert, in its own transaction (tests and one-off callers). */
 export async function evaluateAlert(db: Kysely<DB>, p: StoredForClass): Promise<void> {
-  await db.transaction().execute(async (tx) => {
-    await tx
-      .insertInto("alert_states")
-      .values({ class_id: p.classId, student_id: p.studentId })
-      .onConflict((oc) => oc.columns(["class_id", "student_id"]).doNothing())
-      .execute();
-    const row = await tx
-      .selectFrom("alert_states")
-      .select(["at_risk", "pending", "record_version", "prediction_id"])
-      .where("class_id", "=", p.classId)
-      .where("student_id", "=", p.studentId)
-      .forUpdate()
-      .executeTakeFirstOrThrow();
-    const before: AlertState =
-      row.prediction_id === null
-        ? initialAlertState
-        : { atRisk: row.at_risk, pending: row.pending };
-    const { state, changed } = nextAlertState(before, p);
-    await tx
-      .updateTable("alert_states")
-      .set({
-        at_risk: state.atRisk,
-        pending: state.pending,
-        prediction_id: p.predictionId,
-        record_version: p.recordVersion,
-        ...(changed ? { changed_at: new Date() } : {}),
-      })
-      .where("class_id", "=", p.classId)
-      .where("student_id", "=", p.studentId)
-      .execute();
+  await db.transaction().execute((tx) => evaluateAlerts(tx, [p]));
+}
 
-    const out: NewNotification[] = [];
-    if (changed) {
-      const teachers = await tx
-        .selectFrom("class_teachers")
-        .select("teacher_id")
-        .where("class_id", "=", p.classId)
-        .execute();
-      // What the risk list shows without the student's sharing: school-record reasons and
-      // "Other answers" as one sum, never an answer by name.
-      const reasons = teacherReasons(p.contributions, false).slice(0, riskReasonCount);
-      for (const t of teachers) {
-        out.push({
-          recipientId: t.teacher_id,
-          kind: state.atRisk ? "risk_up" : "risk_down",
-          studentId: p.studentId,
-          classId: p.classId,
-          payload: { prediction: p.score, noFinalScoreRisk: p.noFinalScoreRisk, reasons },
-        });
-      }
-    }
+const pairKey = (p: { classId: string; studentId: string }) => `${p.classId} ${p.studentId}`;
+
+interface KeptState extends AlertState {
+  predictionId: string | null;
+  recordVersion: number | null;
+  changedAt: Date;
+}
+
+/**
+ * The states these predictions move, in their order, inside the caller's transaction (the one
+ * that stores them: group commit writes a batch's predictions and their alerts together). Four
+ * statements at most whatever the batch's size: the states are created where missing and locked
+ * in one order (two writers never wait on each other crosswise), moved in memory, written back in
+ * one upsert; the changed classes' teachers are read once and the notifications inserted at once.
+ */
+export async function evaluateAlerts(tx: Kysely<DB>, items: readonly StoredForClass[]) {
+  if (items.length === 0) return;
+  const pairs = [...new Map(items.map((p) => [pairKey(p), p])).values()].sort((a, b) =>
+    pairKey(a) < pairKey(b) ? -1 : 1,
+  );
+  // Created where missing and locked in one statement: a conflict's DO UPDATE locks the row, and
+  // RETURNING gives it as it stands (the assignment changes nothing).
+  const rows = await tx
+    .insertInto("alert_states")
+    .values(pairs.map((p) => ({ class_id: p.classId, student_id: p.studentId })))
+    .onConflict((oc) =>
+      oc
+        .columns(["class_id", "student_id"])
+        .doUpdateSet((eb) => ({ pending: eb.ref("alert_states.pending") })),
+    )
+    .returning([
+      "class_id",
+      "student_id",
+      "at_risk",
+      "pending",
+      "record_version",
+      "prediction_id",
+      "changed_at",
+    ])
+    .execute();
+  const states = new Map<string, KeptState>(
+    rows.map((r) => [
+      pairKey({ classId: r.class_id, studentId: r.student_id }),
+      {
+        atRisk: r.at_risk,
+        pending: r.pending,
+        predictionId: r.prediction_id,
+        recordVersion: r.record_version,
+        changedAt: new Date(r.changed_at),
+      },
+    ]),
+  );
+
+  // In the predictions' order: a crossing (each teacher of its class, read below) or a notice.
+  const made: ({ crossing: StoredForClass; atRisk: boolean } | NewNotification)[] = [];
+  const now = new Date();
+  for (const p of items) {
+    const kept = states.get(pairKey(p));
+    if (!kept) throw new Error("an alert state was not created");
+    const before: AlertState =
+      kept.predictionId === null
+        ? initialAlertState
+        : { atRisk: kept.atRisk, pending: kept.pending };
+    const { state, changed } = nextAlertState(before, p);
+    if (changed) made.push({ crossing: p, atRisk: state.atRisk });
     const recordChanged =
       p.madeBy === "school" &&
-      row.prediction_id !== null &&
+      kept.predictionId !== null &&
       p.recordVersion !== null &&
-      p.recordVersion > (row.record_version ?? 0);
+      p.recordVersion > (kept.recordVersion ?? 0);
     if (recordChanged) {
-      out.push({
+      made.push({
         recipientId: p.studentId,
         kind: "record_changed",
         studentId: p.studentId,
@@ -116,6 +134,65 @@ export async function evaluateAlert(db: Kysely<DB>, p: StoredForClass): Promise<
         payload: { prediction: p.score, noFinalScoreRisk: p.noFinalScoreRisk },
       });
     }
-    await insertNotifications(tx, out);
+    states.set(pairKey(p), {
+      ...state,
+      predictionId: p.predictionId,
+      recordVersion: p.recordVersion,
+      changedAt: changed ? now : kept.changedAt,
+    });
+  }
+
+  await tx
+    .insertInto("alert_states")
+    .values(
+      pairs.map((p) => {
+        const s = states.get(pairKey(p))!;
+        return {
+          class_id: p.classId,
+          student_id: p.studentId,
+          at_risk: s.atRisk,
+          pending: s.pending,
+          prediction_id: s.predictionId,
+          record_version: s.recordVersion,
+          changed_at: s.changedAt,
+        };
+      }),
+    )
+    .onConflict((oc) =>
+      oc.columns(["class_id", "student_id"]).doUpdateSet((eb) => ({
+        at_risk: eb.ref("excluded.at_risk"),
+        pending: eb.ref("excluded.pending"),
+        prediction_id: eb.ref("excluded.prediction_id"),
+        record_version: eb.ref("excluded.record_version"),
+        changed_at: eb.ref("excluded.changed_at"),
+      })),
+    )
+    .execute();
+
+  const classIds = [...new Set(made.flatMap((m) => ("crossing" in m ? [m.crossing.classId] : [])))];
+  const teachers =
+    classIds.length === 0
+      ? []
+      : await tx
+          .selectFrom("class_teachers")
+          .select(["class_id", "teacher_id"])
+          .where("class_id", "in", classIds)
+          .execute();
+  const out = made.flatMap((m): NewNotification[] => {
+    if (!("crossing" in m)) return [m];
+    const p = m.crossing;
+    // What the risk list shows without the student's sharing: school-record reasons and
+    // "Other answers" as one sum, never an answer by name.
+    const reasons = teacherReasons(p.contributions, false).slice(0, riskReasonCount);
+    return teachers
+      .filter((t) => t.class_id === p.classId)
+      .map((t) => ({
+        recipientId: t.teacher_id,
+        kind: m.atRisk ? "risk_up" : "risk_down",
+        studentId: p.studentId,
+        classId: p.classId,
+        payload: { prediction: p.score, noFinalScoreRisk: p.noFinalScoreRisk, reasons },
+      }));
   });
+  await insertNotifications(tx, out);
 }

@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import type { InputSource, RecordInputKey } from "@gradecast/contract/school-record";
 import {
   CompiledQuery,
@@ -10,7 +9,6 @@ import {
 } from "kysely";
 import { Memo } from "../memo.ts";
 import { withdrawnStudents } from "./consents.ts";
-import { groupCommit } from "./group-commit.ts";
 import { prepared } from "./prepared.ts";
 import { newestFirst, type OwnedRecordsQuery } from "./rows.ts";
 import type { DB } from "./schema.ts";
@@ -75,8 +73,12 @@ const insertTexts = new Memo<number, string>((n) => {
 });
 const insertSql = (n: number) => insertTexts.get(n);
 
-/** One insert statement for these rows. */
-async function insertRows(
+/**
+ * One insert statement for these rows, each with the id it was given (the caller's own, so each
+ * gets its row back whatever order RETURNING uses); their stored times by id. Stored predictions
+ * reach it through group commit (prediction/store.ts).
+ */
+export async function insertPredictionRows(
   db: Kysely<DB>,
   rows: { id: string; p: NewPrediction }[],
 ): Promise<Map<string, Date>> {
@@ -107,37 +109,6 @@ async function insertRows(
     CompiledQuery.raw(insertSql(rows.length), params),
   );
   return new Map(result.rows.map((row) => [row.id, new Date(row.created_at)]));
-}
-
-// Stored predictions are written by group commit (db/group-commit.ts): the predictions that
-// arrive together go in as one insert, and each is answered after it committed. Ids are made
-// here, so each caller gets its own row back whatever order RETURNING uses.
-const writers = new WeakMap<
-  Kysely<DB>,
-  (p: NewPrediction) => Promise<{ id: string; createdAt: Date }>
->();
-
-export function insertPrediction(
-  db: Kysely<DB>,
-  p: NewPrediction,
-): Promise<{ id: string; createdAt: Date }> {
-  let writer = writers.get(db);
-  if (!writer) {
-    writer = groupCommit(
-      async (batch: NewPrediction[]) => {
-        const rows = batch.map((p) => ({ id: randomUUID(), p }));
-        const saved = await insertRows(db, rows);
-        return rows.map(({ id }) => {
-          const createdAt = saved.get(id);
-          if (!createdAt) throw new Error("a stored prediction was not returned");
-          return { id, createdAt };
-        });
-      },
-      { maxBatch: 64 },
-    );
-    writers.set(db, writer);
-  }
-  return writer(p);
 }
 
 /** The columns of a StoredPrediction, as stored (inputs may come back as JSON text). */

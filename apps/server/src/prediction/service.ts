@@ -22,11 +22,9 @@ import {
 import { bandMessages, bandOf } from "@gradecast/contract/score";
 import type { GradeModel } from "@gradecast/model";
 import { adminRecords } from "../admin/records.ts";
-import { evaluateAlert } from "../alerts/evaluate.ts";
 import type { AuthUser } from "../auth/access-hook.ts";
 import { requireConsent } from "../consent/service.ts";
 import {
-  insertPrediction,
   listPredictions,
   type NewPrediction,
   type OwnValues,
@@ -38,6 +36,7 @@ import type { ClassContext } from "../db/school-records.ts";
 import { invalid } from "../domain-errors.ts";
 import type { Services } from "../services.ts";
 import { withSchool } from "../students/subject.ts";
+import { storePrediction } from "./store.ts";
 
 // Predictions (issue 6): the contract's schema validates the answers (strings or numbers), the
 // model predicts and explains, each answer's effect gets its question's label, and the result
@@ -205,37 +204,30 @@ export async function runPlan(
     classId: plan.classId,
   };
   if (!store) return result;
-  const saved = await insertPrediction(services.db, {
-    userId,
-    inputs: plan.inputs,
-    score: result.prediction,
-    rawScore: result.raw,
-    intervalLow: result.interval.low,
-    intervalHigh: result.interval.high,
-    extrapolation: result.extrapolation,
-    modelVersion: result.modelVersion,
-    modelSetup: result.modelSetup,
-    scoreIfSits: result.scoreIfSits,
-    noFinalScoreRisk: result.noFinalScoreRisk,
-    classId: plan.classId,
-    sources: plan.sources,
-    ownValues: plan.ownValues,
-    recordVersion: plan.recordVersion,
-    madeBy,
-  });
-  // Issue 32: a prediction for a class moves the student's alert state there (hysteresis).
-  if (plan.classId !== null) {
-    await evaluateAlert(services.db, {
-      predictionId: saved.id,
-      studentId: userId,
-      classId: plan.classId,
+  // Issue 32: a prediction for a class moves the student's alert state there (hysteresis), in
+  // the transaction that stores it.
+  const saved = await storePrediction(
+    services.db,
+    {
+      userId,
+      inputs: plan.inputs,
       score: result.prediction,
+      rawScore: result.raw,
+      intervalLow: result.interval.low,
+      intervalHigh: result.interval.high,
+      extrapolation: result.extrapolation,
+      modelVersion: result.modelVersion,
+      modelSetup: result.modelSetup,
+      scoreIfSits: result.scoreIfSits,
       noFinalScoreRisk: result.noFinalScoreRisk,
-      contributions: result.contributions,
+      classId: plan.classId,
+      sources: plan.sources,
+      ownValues: plan.ownValues,
       recordVersion: plan.recordVersion,
-      madeBy: madeBy ?? "student",
-    });
-  }
+      madeBy,
+    },
+    result.contributions,
+  );
   return { ...result, id: saved.id, createdAt: saved.createdAt.toISOString() };
 }
 

@@ -10,7 +10,7 @@ import { isSchoolRecordKey, otherAnswersFeature } from "@gradecast/contract/clas
 import { questionByKey, questionKeys } from "@gradecast/contract/questionnaire";
 import { sql } from "kysely";
 import { describe, expect } from "vitest";
-import { evaluateAlert } from "../../src/alerts/evaluate.ts";
+import { evaluateAlert, evaluateAlerts } from "../../src/alerts/evaluate.ts";
 import { enqueueJob } from "../../src/jobs/queue.ts";
 import type { SignedInUser } from "../support/accounts.ts";
 import { classStaff, makeClass } from "../support/class-fixtures.ts";
@@ -168,6 +168,31 @@ describe.each(dialects)("alerts (%s)", (dialect) => {
     // Out clearly at once.
     await step(12, 7);
     expect(await kinds()).toEqual(["risk_down", "risk_up"]);
+    // Stored together (one group-commit batch), 9.8 then 9.7 are judged in their order: the
+    // second confirms the first, exactly as when they came one by one.
+    const together = [9.8, 9.7].map((score, i) => ({
+      predictionId: `00000000-0000-4000-8000-${String(8 + i).padStart(12, "0")}`,
+      studentId,
+      classId,
+      score,
+      noFinalScoreRisk: 0.05,
+      contributions: [],
+      recordVersion: null,
+      madeBy: "school" as const,
+    }));
+    await t.database.db.transaction().execute((tx) => evaluateAlerts(tx, together));
+    expect(await kinds()).toEqual(["risk_up", "risk_down", "risk_up"]);
+    const state = await t.database.db
+      .selectFrom("alert_states")
+      .select(["at_risk", "pending", "prediction_id"])
+      .where("class_id", "=", classId)
+      .where("student_id", "=", studentId)
+      .executeTakeFirstOrThrow();
+    expect(state).toEqual({
+      at_risk: true,
+      pending: false,
+      prediction_id: together[1]!.predictionId,
+    });
   });
 
   test("flags: the class's teachers judge a student's current flag; nobody else may", async ({

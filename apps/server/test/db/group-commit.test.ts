@@ -2,7 +2,7 @@ import type { PredictionResult } from "@gradecast/contract/prediction";
 import { sql } from "kysely";
 import pg from "pg";
 import { afterAll, describe, expect } from "vitest";
-import { insertPrediction } from "../../src/db/predictions.ts";
+import { storePrediction } from "../../src/prediction/store.ts";
 import { signIn } from "../support/accounts.ts";
 import { apiTests } from "../support/fixtures.ts";
 import { dialects, type TestApp } from "../support/helpers.ts";
@@ -99,10 +99,10 @@ describe.each(dialects)("group commit on %s", (dialect) => {
     // No such user: the foreign key refuses this row, and with it the whole batch.
     const gone = "00000000-0000-4000-8000-000000000000";
     const results = await Promise.allSettled([
-      insertPrediction(t.database.db, row(a.user.uid, 10)),
-      insertPrediction(t.database.db, row(a.user.uid, 11)),
-      insertPrediction(t.database.db, row(gone, 12)),
-      insertPrediction(t.database.db, row(a.user.uid, 13)),
+      storePrediction(t.database.db, row(a.user.uid, 10)),
+      storePrediction(t.database.db, row(a.user.uid, 11)),
+      storePrediction(t.database.db, row(gone, 12)),
+      storePrediction(t.database.db, row(a.user.uid, 13)),
     ]);
     expect(results.map((r) => r.status)).toEqual(["rejected", "rejected", "rejected", "rejected"]);
     const count = async () =>
@@ -115,7 +115,7 @@ describe.each(dialects)("group commit on %s", (dialect) => {
       ).rows[0]!.n;
     expect(await count()).toBe(0);
     // The writer is not stuck: the next batch is stored and answered.
-    const next = await insertPrediction(t.database.db, row(a.user.uid, 14));
+    const next = await storePrediction(t.database.db, row(a.user.uid, 14));
     expect((await readRow(next.id))?.user_id).toBe(a.user.uid);
     expect(await count()).toBe(1);
   });
