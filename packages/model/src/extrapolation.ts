@@ -52,15 +52,43 @@ export function seenPairs(x: Float64Array, n: number, allowed: readonly FeatureN
   return out;
 }
 
+/** A seen pair ready for lookups: column indexes, and each bin pair as binA * 16 + binB. */
+interface CompiledPair {
+  a: FeatureName;
+  b: FeatureName;
+  ia: number;
+  ib: number;
+  seen: Set<number>;
+}
+
+// Compiled once per artifact: every prediction checks every pair, and splitting keys and
+// searching lists of strings on each took a few per cent of a stored prediction's CPU.
+const compiled = new WeakMap<SeenPairs, CompiledPair[]>();
+
+function compile(seen: SeenPairs): CompiledPair[] {
+  let out = compiled.get(seen);
+  if (!out) {
+    out = Object.entries(seen).map(([key, list]) => {
+      const [a, b] = key.split(",") as [FeatureName, FeatureName];
+      const bins = list.map((pair) => {
+        const [ba, bb] = pair.split(":").map(Number) as [number, number];
+        return ba * 16 + bb;
+      });
+      return { a, b, ia: FEATURES.indexOf(a), ib: FEATURES.indexOf(b), seen: new Set(bins) };
+    });
+    compiled.set(seen, out);
+  }
+  return out;
+}
+
 /** The inputs of every unseen pair for the encoded row `x` (empty when all pairs were seen). */
 export function unseenCombinations(seen: SeenPairs, x: ArrayLike<number>): FeatureName[] {
   const flagged = new Set<FeatureName>();
-  for (const [key, list] of Object.entries(seen)) {
-    const [a, b] = key.split(",") as [FeatureName, FeatureName];
-    const va = x[FEATURES.indexOf(a)]!;
-    const vb = x[FEATURES.indexOf(b)]!;
+  for (const { a, b, ia, ib, seen: bins } of compile(seen)) {
+    const va = x[ia]!;
+    const vb = x[ib]!;
     if (Number.isNaN(va) || Number.isNaN(vb)) continue;
-    if (!list.includes(`${binOf(a, va)}:${binOf(b, vb)}`)) {
+    if (!bins.has(binOf(a, va) * 16 + binOf(b, vb))) {
       flagged.add(a);
       flagged.add(b);
     }

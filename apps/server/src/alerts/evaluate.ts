@@ -7,6 +7,7 @@ import {
 import { type Contribution, riskReasonCount, teacherReasons } from "@gradecast/contract/class-risk";
 import type { Kysely } from "kysely";
 import type { DB } from "../db/schema.ts";
+import { lockStates, type StatePair, writeStates } from "./state-queries.ts";
 
 // After each stored prediction made for a class (the student's own, or the school's
 // recomputation), the student's alert state in that class moves by the hysteresis rule
@@ -55,13 +56,7 @@ export async function evaluateAlert(db: Kysely<DB>, p: StoredForClass): Promise<
   await db.transaction().execute((tx) => evaluateAlerts(tx, [p]));
 }
 
-const pairKey = (p: { classId: string; studentId: string }) => `${p.classId} ${p.studentId}`;
-
-interface KeptState extends AlertState {
-  predictionId: string | null;
-  recordVersion: number | null;
-  changedAt: Date;
-}
+const pairKey = (p: StatePair) => `${p.classId} ${p.studentId}`;
 
 /**
  * The states these predictions move, in their order, inside the caller's transaction (the one
@@ -75,38 +70,7 @@ export async function evaluateAlerts(tx: Kysely<DB>, items: readonly StoredForCl
   const pairs = [...new Map(items.map((p) => [pairKey(p), p])).values()].sort((a, b) =>
     pairKey(a) < pairKey(b) ? -1 : 1,
   );
-  // Created where missing and locked in one statement: a conflict's DO UPDATE locks the row, and
-  // RETURNING gives it as it stands (the assignment changes nothing).
-  const rows = await tx
-    .insertInto("alert_states")
-    .values(pairs.map((p) => ({ class_id: p.classId, student_id: p.studentId })))
-    .onConflict((oc) =>
-      oc
-        .columns(["class_id", "student_id"])
-        .doUpdateSet((eb) => ({ pending: eb.ref("alert_states.pending") })),
-    )
-    .returning([
-      "class_id",
-      "student_id",
-      "at_risk",
-      "pending",
-      "record_version",
-      "prediction_id",
-      "changed_at",
-    ])
-    .execute();
-  const states = new Map<string, KeptState>(
-    rows.map((r) => [
-      pairKey({ classId: r.class_id, studentId: r.student_id }),
-      {
-        atRisk: r.at_risk,
-        pending: r.pending,
-        predictionId: r.prediction_id,
-        recordVersion: r.record_version,
-        changedAt: new Date(r.changed_at),
-      },
-    ]),
-  );
+  const states = new Map((await lockStates(tx, pairs)).map((s) => [pairKey(s), s]));
 
   // In the predictions' order: a crossing (each teacher of its class, read below) or a notice.
   const made: ({ crossing: StoredForClass; atRisk: boolean } | NewNotification)[] = [];
@@ -135,6 +99,7 @@ export async function evaluateAlerts(tx: Kysely<DB>, items: readonly StoredForCl
       });
     }
     states.set(pairKey(p), {
+      ...kept,
       ...state,
       predictionId: p.predictionId,
       recordVersion: p.recordVersion,
@@ -142,32 +107,10 @@ export async function evaluateAlerts(tx: Kysely<DB>, items: readonly StoredForCl
     });
   }
 
-  await tx
-    .insertInto("alert_states")
-    .values(
-      pairs.map((p) => {
-        const s = states.get(pairKey(p))!;
-        return {
-          class_id: p.classId,
-          student_id: p.studentId,
-          at_risk: s.atRisk,
-          pending: s.pending,
-          prediction_id: s.predictionId,
-          record_version: s.recordVersion,
-          changed_at: s.changedAt,
-        };
-      }),
-    )
-    .onConflict((oc) =>
-      oc.columns(["class_id", "student_id"]).doUpdateSet((eb) => ({
-        at_risk: eb.ref("excluded.at_risk"),
-        pending: eb.ref("excluded.pending"),
-        prediction_id: eb.ref("excluded.prediction_id"),
-        record_version: eb.ref("excluded.record_version"),
-        changed_at: eb.ref("excluded.changed_at"),
-      })),
-    )
-    .execute();
+  await writeStates(
+    tx,
+    pairs.map((p) => states.get(pairKey(p))!),
+  );
 
   const classIds = [...new Set(made.flatMap((m) => ("crossing" in m ? [m.crossing.classId] : [])))];
   const teachers =

@@ -1,6 +1,6 @@
 import type { PGlite } from "@electric-sql/pglite";
 import {
-  CompiledQuery,
+  type CompiledQuery,
   type DatabaseConnection,
   type Dialect,
   type Driver,
@@ -72,14 +72,16 @@ class PGliteDriver implements Driver {
     release?.();
   }
 
-  async beginTransaction(connection: DatabaseConnection) {
-    await connection.executeQuery(CompiledQuery.raw("begin"));
+  // Sent as simple queries: the extended protocol's parse, bind and describe are of no use to a
+  // statement without parameters, and a batch of stored predictions sends two of these.
+  async beginTransaction() {
+    await this.client.exec("begin");
   }
-  async commitTransaction(connection: DatabaseConnection) {
-    await connection.executeQuery(CompiledQuery.raw("commit"));
+  async commitTransaction() {
+    await this.client.exec("commit");
   }
-  async rollbackTransaction(connection: DatabaseConnection) {
-    await connection.executeQuery(CompiledQuery.raw("rollback"));
+  async rollbackTransaction() {
+    await this.client.exec("rollback");
   }
   async destroy() {
     await this.queue;
