@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { emailSchema } from "./auth.ts";
+import { type Locale, locales } from "./locale.ts";
 import { isPlainText, plainTextMessage } from "./text.ts";
 
 // Guardian consent (issue 31 part B). Under LEGAL_BASIS=consent a student under the age of
@@ -17,6 +18,32 @@ export const consentText = [
   "An estimate is never a decision: a teacher decides, and the student can say why an estimate is wrong. Questions marked optional can be left unanswered.",
   "You can withdraw your consent at any time through the link in the confirmation email, or by asking the school. Withdrawing stops new estimates and hides existing ones from teachers.",
 ].join("\n\n");
+
+/** The same text in each language the guardian's page speaks (pt-PT translates the English). */
+export const consentTexts: Record<Locale, string> = {
+  en: consentText,
+  "pt-PT": [
+    "O Gradecast é a ferramenta da escola para estimar a nota final de um aluno a partir de um breve questionário (estudo, família, tempos livres, saúde) e do registo da própria escola, para que os professores possam oferecer ajuda atempadamente.",
+    "É-lhe pedido porque o aluno ainda não tem idade para dar o consentimento sozinho. Com o seu consentimento, o aluno pode responder ao questionário; as respostas e as estimativas feitas a partir delas são guardadas pela escola. Os professores das turmas do aluno veem a estimativa e os motivos do registo escolar que a justificam, mas nunca as respostas privadas do aluno, a não ser que o aluno as partilhe.",
+    "Uma estimativa nunca é uma decisão: quem decide é um professor, e o aluno pode dizer porque é que uma estimativa está errada. As perguntas assinaladas como opcionais podem ficar sem resposta.",
+    "Pode retirar o seu consentimento a qualquer momento através da ligação no email de confirmação, ou pedindo-o à escola. Retirar o consentimento impede novas estimativas e esconde as existentes dos professores.",
+  ].join("\n\n"),
+};
+
+/**
+ * The version recorded with a consent given on `locale`'s text: the English text's version as
+ * it always was, a translation's with its language ("2026-11-28/pt-PT"), so that each names
+ * exactly the words the guardian read.
+ */
+export function consentTextVersionOf(locale: Locale): string {
+  return locale === "en" ? consentTextVersion : `${consentTextVersion}/${locale}`;
+}
+
+/** The text a version names, or undefined for a version this release does not have. */
+export function consentTextOf(version: string): { locale: Locale; text: string } | undefined {
+  const locale = locales.find((l) => consentTextVersionOf(l) === version);
+  return locale ? { locale, text: consentTexts[locale] } : undefined;
+}
 
 /** How long a guardian's link stays valid. */
 export const consentLinkDays = 7;
@@ -71,11 +98,22 @@ export const consentTokenSchema = z.object({
   token: z.string().min(1).max(200).describe("The token from the guardian's link"),
 });
 
+/** The guardian's consent: the link's token and the version of the text they read. */
+export const consentConfirmSchema = consentTokenSchema.extend({
+  textVersion: z
+    .string()
+    .min(1)
+    .max(40)
+    .describe("The textVersion of the view the guardian read (its language included)"),
+});
+
 /** What a guardian's link shows before they confirm. */
 export const consentViewSchema = z.object({
   studentName: z.string(),
   guardianEmail: z.string(),
+  /** In the caller's language; once consent is given, the text that was agreed to. */
   text: z.string(),
+  /** The version of `text`: what the confirmation sends back. */
   textVersion: z.string(),
   state: z.enum(["pending", "given", "withdrawn"]),
 });
@@ -113,4 +151,6 @@ export const consentMessages = {
   dateOfBirthNeeded:
     "Enter your date of birth: your school asks it to know whether a parent's consent is needed.",
   resendTooSoon: "A link was sent a moment ago. Wait a minute before sending another.",
+  textVersionUnknown:
+    "This consent text is not the current one. Reload the page, read the text and confirm again.",
 } as const;

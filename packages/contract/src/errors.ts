@@ -24,6 +24,7 @@ export const errorCodes = [
   "cross_origin_refused",
   "password_sign_in_off",
   "guardian_consent_required",
+  "unknown_text_version",
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];
 

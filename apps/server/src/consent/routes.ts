@@ -1,6 +1,7 @@
 import { routes } from "@gradecast/contract/routes/index";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { localeOf } from "../http/locale.ts";
 import { perAccount } from "../http/rate-limits.ts";
 import { actorOf } from "../http/request-actor.ts";
 import { serve } from "../http/route-schemas.ts";
@@ -34,11 +35,15 @@ export async function consentRoutes(fastify: FastifyInstance, services: Services
   });
 
   serve(app, routes.consent.view, { config: { ...perAddress } }, async (request) => {
-    return viewConsent(services, request.body.token);
+    return viewConsent(services, request.body.token, localeOf(request));
   });
 
   serve(app, routes.consent.confirm, { config: { ...perAddress } }, async (request) => {
-    return confirmConsent(services, request.body.token, request.ip ?? null);
+    return confirmConsent(services, {
+      ...request.body,
+      ip: request.ip ?? null,
+      locale: localeOf(request),
+    });
   });
 
   serve(app, routes.consent.withdraw, { config: { ...perAddress } }, async (request) => {

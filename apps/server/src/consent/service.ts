@@ -5,11 +5,13 @@ import {
   type ConsentView,
   consentLinkDays,
   consentMessages,
-  consentText,
-  consentTextVersion,
+  consentTextOf,
+  consentTexts,
+  consentTextVersionOf,
   dateOfBirthSchema,
 } from "@gradecast/contract/consent";
 import { isId } from "@gradecast/contract/ids";
+import type { Locale } from "@gradecast/contract/locale";
 import { sql } from "kysely";
 import { audit, who } from "../audit/audit.ts";
 import type { Actor } from "../auth/actor.ts";
@@ -147,6 +149,9 @@ export async function requestConsent(
     );
   }
   const token = randomToken();
+  // The guardian has no account: the student's language, else DEFAULT_LOCALE. The link carries
+  // it, so the page opens in the email's language (the guardian can switch there).
+  const locale = user.locale ?? services.config.defaultLocale;
   await insertConsentRequest(services.db, {
     studentId: user.id,
     guardianEmail,
@@ -158,10 +163,9 @@ export async function requestConsent(
   await sendMail(
     services,
     guardianEmail,
-    // The guardian has no account: the student's language, else DEFAULT_LOCALE.
-    localizedGuardianConsentEmail(user.locale ?? services.config.defaultLocale, {
+    localizedGuardianConsentEmail(locale, {
       studentName: user.name,
-      link: `${appUrl(services)}/consent?token=${token}`,
+      link: `${appUrl(services)}/consent?token=${token}&lang=${locale}`,
       days: consentLinkDays,
     }),
   );
@@ -181,31 +185,44 @@ async function liveRequest(services: Services, token: string) {
   return row;
 }
 
-function toView(row: ConsentRow & { studentName: string }): ConsentView {
+/**
+ * The link's page in `locale`: the text in that language and its version, which the guardian's
+ * confirmation sends back; once consent is given, the text they agreed to.
+ */
+function toView(row: ConsentRow & { studentName: string }, locale: Locale): ConsentView {
+  const agreed = row.consentedAt && row.textVersion ? consentTextOf(row.textVersion) : undefined;
   return {
     studentName: row.studentName,
     guardianEmail: row.guardianEmail,
-    text: consentText,
-    textVersion: row.textVersion ?? consentTextVersion,
+    text: agreed?.text ?? consentTexts[locale],
+    textVersion: agreed ? (row.textVersion as string) : consentTextVersionOf(locale),
     state: row.withdrawnAt ? "withdrawn" : row.consentedAt ? "given" : "pending",
   };
 }
 
-export async function viewConsent(services: Services, token: string): Promise<ConsentView> {
-  return toView(await liveRequest(services, token));
-}
-
-export async function confirmConsent(
+export async function viewConsent(
   services: Services,
   token: string,
-  ip: string | null,
+  locale: Locale,
 ): Promise<ConsentView> {
-  const row = await liveRequest(services, token);
-  if (row.consentedAt || row.withdrawnAt) return toView(row);
+  return toView(await liveRequest(services, token), locale);
+}
+
+/** Records the guardian's consent to the text version they read (one this release has). */
+export async function confirmConsent(
+  services: Services,
+  p: { token: string; textVersion: string; ip: string | null; locale: Locale },
+): Promise<ConsentView> {
+  const row = await liveRequest(services, p.token);
+  // Only a version whose words are known here can say what the guardian agreed to.
+  if (!consentTextOf(p.textVersion)) {
+    throw new DomainError("invalid", "unknown_text_version", consentMessages.textVersionUnknown);
+  }
+  if (row.consentedAt || row.withdrawnAt) return toView(row, p.locale);
   const now = services.now();
   const withdrawToken = randomToken();
   const done = await recordConsent(services.db, row.id, {
-    textVersion: consentTextVersion,
+    textVersion: p.textVersion,
     withdrawTokenHash: sha256(withdrawToken),
     now,
   });
@@ -216,18 +233,19 @@ export async function confirmConsent(
     actorEmail: null,
     action: "consent.given",
     target: row.studentId,
-    details: { textVersion: consentTextVersion },
-    ip,
+    details: { textVersion: p.textVersion },
+    ip: p.ip,
   });
+  const locale = row.studentLocale ?? services.config.defaultLocale;
   await sendMail(
     services,
     row.guardianEmail,
-    localizedGuardianConsentGivenEmail(row.studentLocale ?? services.config.defaultLocale, {
+    localizedGuardianConsentGivenEmail(locale, {
       studentName: row.studentName,
-      withdrawLink: `${appUrl(services)}/consent/withdraw?token=${withdrawToken}`,
+      withdrawLink: `${appUrl(services)}/consent/withdraw?token=${withdrawToken}&lang=${locale}`,
     }),
   );
-  return toView({ ...row, consentedAt: now, textVersion: consentTextVersion });
+  return toView({ ...row, consentedAt: now, textVersion: p.textVersion }, p.locale);
 }
 
 export async function withdrawByGuardian(

@@ -5,6 +5,7 @@ import {
   type ConsentView,
   consentLinkDays,
   consentMessages,
+  consentTexts,
   consentTextVersion,
 } from "@gradecast/contract/consent";
 import { privacyNoticeVersion } from "@gradecast/contract/privacy";
@@ -84,8 +85,28 @@ const status = async (t: TestApp, who: SignedInUser) => {
 };
 const ask = (t: TestApp, who: SignedInUser, guardianEmail: string) =>
   api(t).call("POST", "/api/consent/request", who, { guardianEmail });
-const guardianCall = (t: TestApp, what: "view" | "confirm" | "withdraw", token: string) =>
-  api(t).call("POST", `/api/consent/${what}`, undefined, { token });
+/** A guardian's call; a confirmation names the text version read (the English one unless told). */
+const guardianCall = (
+  t: TestApp,
+  what: "view" | "confirm" | "withdraw",
+  token: string,
+  textVersion = consentTextVersion,
+) =>
+  api(t).call(
+    "POST",
+    `/api/consent/${what}`,
+    undefined,
+    what === "confirm" ? { token, textVersion } : { token },
+  );
+/** The guardian's page asking in a language, as the web sends it (Accept-Language). */
+const viewIn = (t: TestApp, token: string, language: string) =>
+  t.app.inject({
+    method: "POST",
+    url: "/api/consent/view",
+    headers: { "accept-language": language },
+    payload: { token },
+    remoteAddress: randomIp(),
+  });
 const save = (t: TestApp, who: SignedInUser) =>
   api(t).call("POST", "/api/students", who, sampleQuestionnaire);
 const predict = (t: TestApp, who: SignedInUser) =>
@@ -223,6 +244,77 @@ describe.each(dialects)("guardian consent (%s)", (dialect) => {
     expect(answers.notice_version).toBe(privacyNoticeVersion);
     // The confirmation mail carries the withdrawal link.
     expect(tokenMailedTo(guardian, "withdraw")).toBeTruthy();
+  });
+
+  test("the text is read in the guardian's language, and its version recorded; an unknown one is refused", async ({
+    t,
+  }) => {
+    const versionOf = async (who: SignedInUser) =>
+      (
+        await t.database.db
+          .selectFrom("guardian_consents")
+          .select("text_version")
+          .where("student_id", "=", who.user.uid)
+          .executeTakeFirstOrThrow()
+      ).text_version;
+
+    // A Portuguese reader: the Portuguese text and its own version.
+    const rita = await student(t, 12);
+    const ritaGuardian = uniqueEmail("guardian");
+    await ask(t, rita, ritaGuardian);
+    const token = tokenMailedTo(ritaGuardian, "consent");
+    const pt = await viewIn(t, token, "pt-PT,pt;q=0.9,en;q=0.5");
+    expect(pt.statusCode, pt.body).toBe(200);
+    expect(pt.headers.vary).toContain("Accept-Language");
+    const ptView = pt.json() as ConsentView;
+    expect(ptView.text).toBe(consentTexts["pt-PT"]);
+    expect(ptView.text).toMatch(/^O Gradecast é a ferramenta da escola/);
+    expect(ptView.textVersion).toBe(`${consentTextVersion}/pt-PT`);
+    const en = (await viewIn(t, token, "en-GB")).json() as ConsentView;
+    expect(en).toMatchObject({ text: consentTexts.en, textVersion: consentTextVersion });
+
+    // A version this server has no text for is refused, and nothing changes.
+    const mails = mailer.sent.length;
+    for (const unknown of ["2026-11-28/pt-BR", "2025-01-01", "2026-11-28/", "latest"]) {
+      const refused = await guardianCall(t, "confirm", token, unknown);
+      expect(refused.statusCode, unknown).toBe(400);
+      expect(errorOf(refused.body)).toEqual({
+        code: "unknown_text_version",
+        message: consentMessages.textVersionUnknown,
+      });
+    }
+    const empty = await guardianCall(t, "confirm", token, "");
+    expect(empty.statusCode).toBe(400);
+    expect(errorOf(empty.body).code).toBe("validation_failed");
+    expect((await status(t, rita)).state).toBe("pending");
+    expect(await versionOf(rita)).toBeNull();
+    expect(await auditOf(t, "consent.given", rita.user.uid)).toEqual([]);
+    expect(mailer.sent.length).toBe(mails);
+    refusedForConsent(await save(t, rita), consentMessages.required);
+
+    const given = await guardianCall(t, "confirm", token, ptView.textVersion);
+    expect(given.statusCode, given.body).toBe(200);
+    expect(given.json()).toMatchObject({ state: "given", text: ptView.text });
+    expect(await versionOf(rita)).toBe(`${consentTextVersion}/pt-PT`);
+    const [entry] = await auditOf(t, "consent.given", rita.user.uid);
+    expect(entry?.details).toEqual({ textVersion: `${consentTextVersion}/pt-PT` });
+    // Read again later in English, the page still shows the Portuguese text agreed to.
+    expect((await viewIn(t, token, "en")).json()).toMatchObject({
+      state: "given",
+      text: consentTexts["pt-PT"],
+      textVersion: `${consentTextVersion}/pt-PT`,
+    });
+
+    // An English reader: the English version, as before.
+    const tom = await student(t, 11);
+    const tomGuardian = uniqueEmail("guardian");
+    await ask(t, tom, tomGuardian);
+    const tomToken = tokenMailedTo(tomGuardian, "consent");
+    const tomView = (await viewIn(t, tomToken, "en")).json() as ConsentView;
+    const tomGiven = await guardianCall(t, "confirm", tomToken, tomView.textVersion);
+    expect(tomGiven.statusCode, tomGiven.body).toBe(200);
+    expect(await versionOf(tom)).toBe(consentTextVersion);
+    expect((await status(t, tom)).state).toBe("given");
   });
 
   test("a link expires after its days, and a new request ends the previous link", async ({

@@ -1,3 +1,4 @@
+import { consentTextVersionOf } from "@gradecast/contract/consent";
 import { digestEmail } from "@gradecast/contract/emails";
 import { describe, expect, it } from "vitest";
 import { localizedDigestEmail } from "../../src/i18n/emails.ts";
@@ -106,21 +107,25 @@ describe.each(dialects)("emails in the recipient's language (%s)", (dialect) => 
     expect(pt.subject).toBe("Rita Sousa pede o seu consentimento no Gradecast");
     expect(pt.text).toContain("Olá, encarregado de educação,");
     expect(pt.text).toContain("A ligação expira dentro de 7 dias.");
+    // The link opens the guardian's page in the email's language.
+    expect(pt.text).toMatch(/\/consent\?token=[\w-]+&lang=pt-PT\n/);
     const token = /token=([\w-]+)/.exec(pt.text)?.[1];
     const given = await t.app.inject({
       method: "POST",
       url: "/api/consent/confirm",
-      payload: { token },
+      payload: { token, textVersion: consentTextVersionOf("pt-PT") },
       remoteAddress: randomIp(),
     });
     expect(given.statusCode, given.body).toBe(200);
     const thanks = await waitForMail(t.dataDir, pt.to, /Obrigado/);
     expect(thanks.subject).toBe("Deu o seu consentimento para Rita Sousa no Gradecast");
+    expect(thanks.text).toMatch(/\/consent\/withdraw\?token=[\w-]+&lang=pt-PT\n/);
 
     const en = await ask("Tom Hill", "en");
     expect(en.subject).toBe("Tom Hill asks for your consent on Gradecast");
     expect(en.text).toContain("Hello parent or guardian,");
     expect(en.text).toContain("The link expires in 7 days.");
+    expect(en.text).toMatch(/\/consent\?token=[\w-]+&lang=en\n/);
   });
 
   school(

@@ -18,8 +18,10 @@ import { IntlProvider } from "./intl.tsx";
 import type { Messages } from "./types.ts";
 
 // The language the page speaks (issue 33): the signed-in person's setting (users.locale), else
-// the choice made on this device before signing in (localStorage), else the browser's languages,
-// else the deployment's DEFAULT_LOCALE (the server writes it on the page's <html>), else English.
+// the choice made on this device before signing in (localStorage), else the language of the
+// emailed link that opened the page (`?lang=`: a guardian's page speaks the email's language),
+// else the browser's languages, else the deployment's DEFAULT_LOCALE (the server writes it on
+// the page's <html>), else English.
 // Switching re-renders the page in place, sets <html lang>, and API calls then send it as
 // Accept-Language so the server's messages follow.
 
@@ -53,6 +55,13 @@ function storeLocale(locale: Locale | null): void {
   } catch {
     // Storage refused (private mode): the choice lasts as long as the page.
   }
+}
+
+/** The language an emailed link names (`?lang=pt-PT`), read once when the page opens. */
+function linkLocale(): Locale | null {
+  if (typeof window === "undefined") return null;
+  const value = new URLSearchParams(window.location.search).get("lang");
+  return isLocale(value) ? value : null;
 }
 
 export function browserLocale(): Locale {
@@ -110,7 +119,9 @@ export interface LocaleProviderProps {
 export function LocaleProvider({ children, catalogues }: LocaleProviderProps) {
   const { user, setUser } = useSession();
   const [stored, setStored] = useState(storedLocale);
-  const choice = user?.locale ?? stored;
+  // The link's language stands as this visit's choice (the switcher shows it) until one is made.
+  const [linked, setLinked] = useState(linkLocale);
+  const choice = user?.locale ?? stored ?? linked;
   const locale = choice ?? browserLocale();
   // The first screen needs only the public part; a page that needs more asks (RequireMessages).
   const [parts, setParts] = useState<readonly CataloguePart[]>(["public"]);
@@ -158,6 +169,7 @@ export function LocaleProvider({ children, catalogues }: LocaleProviderProps) {
       }
       storeLocale(next);
       setStored(next);
+      setLinked(null);
     },
     [user, setUser],
   );

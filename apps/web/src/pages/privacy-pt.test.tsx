@@ -1,34 +1,54 @@
-import { consentText, consentTextVersion } from "@gradecast/contract/consent";
+import {
+  consentTexts,
+  consentTextVersion,
+  consentTextVersionOf,
+} from "@gradecast/contract/consent";
 import type { DataProtection, PrivacyNotice } from "@gradecast/contract/data-rights";
+import type { Locale } from "@gradecast/contract/locale-tags";
 import { screen } from "@testing-library/react";
 import { afterEach, describe, expect, test } from "vitest";
+import { LanguageChoice } from "../components/language-choice.tsx";
 import { ConsentGate } from "../features/consent/consent-gate.tsx";
 import { GuardianConsent, GuardianWithdraw } from "../features/consent/guardian-pages.tsx";
-import { fakeServer, renderPage, signedInAs, testUser } from "../test/render.tsx";
+import { type FakeServer, fakeServer, renderPage, signedInAs, testUser } from "../test/render.tsx";
 import DataProtectionPage from "./data-protection.tsx";
 import Privacy from "./privacy.tsx";
 
 // Consent and privacy in European Portuguese (issue 33): the guardian's pages (no account: the
-// device's choice of language), the student's consent gate, and the privacy notice.
+// device's choice of language, else the emailed link's), the student's consent gate, and the
+// privacy notice.
 
 afterEach(() => localStorage.removeItem("gradecast:locale"));
 
-const view = {
-  studentName: "Rita Sousa",
-  guardianEmail: "pai@example.org",
-  text: consentText,
-  textVersion: consentTextVersion,
-  state: "pending",
-};
+/** The guardian's link as the server answers it: the text in the language the page asked in. */
+function guardianServer(confirm?: () => { status: number; body: unknown }): FakeServer {
+  const server: FakeServer = fakeServer({
+    "POST /api/consent/view": () => ({ body: viewIn(languageOfLastCall()) }),
+    "POST /api/consent/confirm": ({ body }) =>
+      confirm?.() ?? {
+        body: { ...viewIn(languageOfLastCall()), state: "given", ...(body as object) },
+      },
+  });
+  const languageOfLastCall = () =>
+    server.calls.at(-1)?.headers.get("accept-language") === "pt-PT" ? "pt-PT" : "en";
+  return server;
+}
+
+function viewIn(locale: Locale) {
+  return {
+    studentName: "Rita Sousa",
+    guardianEmail: "pai@example.org",
+    text: consentTexts[locale],
+    textVersion: consentTextVersionOf(locale),
+    state: "pending",
+  };
+}
 
 describe("consent in Portuguese", () => {
-  test("the guardian gives consent", async () => {
+  test("the guardian reads the Portuguese text and consents to its Portuguese version", async () => {
     localStorage.setItem("gradecast:locale", "pt-PT");
     window.history.replaceState(null, "", "/consent?token=t1");
-    fakeServer({
-      "POST /api/consent/view": () => ({ body: view }),
-      "POST /api/consent/confirm": () => ({ body: { ...view, state: "given" } }),
-    });
+    const server = guardianServer();
     const { user } = renderPage(<GuardianConsent />, "/consent");
     expect(
       await screen.findByRole("heading", { name: "Consentimento do encarregado de educação" }),
@@ -36,7 +56,10 @@ describe("consent in Portuguese", () => {
     expect((await screen.findByText("Rita Sousa")).closest("p")?.textContent).toBe(
       "Rita Sousa pede-lhe, em pai@example.org, enquanto pai, mãe ou encarregado de educação, que aceite que utilize o Gradecast na escola.",
     );
-    expect(screen.getByText(`Versão do texto de consentimento: ${consentTextVersion}.`));
+    expect(screen.getByText(/^O Gradecast é a ferramenta da escola para estimar a nota final/));
+    expect(screen.getByText(/^Pode retirar o seu consentimento a qualquer momento/));
+    expect(screen.queryByText(/^Gradecast is the school's tool/)).toBeNull();
+    expect(screen.getByText(`Versão do texto de consentimento: ${consentTextVersion}/pt-PT.`));
     expect(screen.getByRole("link", { name: "aviso de privacidade" }).getAttribute("href")).toBe(
       "/privacy",
     );
@@ -44,6 +67,52 @@ describe("consent in Portuguese", () => {
     expect(
       await screen.findByText(/o seu consentimento para Rita Sousa ficou registado/),
     ).toBeTruthy();
+    expect(server.calls.map((c) => c.headers.get("accept-language"))).toEqual(["pt-PT", "pt-PT"]);
+    expect(server.calls[1]?.body).toEqual({ token: "t1", textVersion: "2026-11-28/pt-PT" });
+  });
+
+  test("the emailed link's language opens the page, and the switcher changes the text read", async () => {
+    // A browser in English, no choice made on this device: the Portuguese email's link decides.
+    window.history.replaceState(null, "", "/consent?token=t2&lang=pt-PT");
+    const server = guardianServer();
+    const { user } = renderPage(
+      <>
+        <GuardianConsent />
+        <LanguageChoice />
+      </>,
+      "/consent",
+    );
+    expect(await screen.findByText(/^O Gradecast é a ferramenta da escola/)).toBeTruthy();
+    await user.selectOptions(screen.getByLabelText("Idioma"), "English");
+    expect(await screen.findByText(/^Gradecast is the school's tool/)).toBeTruthy();
+    expect(screen.queryByText(/^O Gradecast é a ferramenta da escola/)).toBeNull();
+    expect(screen.getByText(`Consent text version ${consentTextVersion}.`)).toBeTruthy();
+    await user.click(screen.getByRole("button", { name: "I consent" }));
+    expect(await screen.findByText(/your consent for Rita Sousa is recorded/)).toBeTruthy();
+    expect(server.calls.at(-1)?.body).toEqual({ token: "t2", textVersion: consentTextVersion });
+  });
+
+  test("a text updated since the page opened is read again before consenting", async () => {
+    localStorage.setItem("gradecast:locale", "pt-PT");
+    window.history.replaceState(null, "", "/consent?token=t3");
+    const refused = {
+      status: 400,
+      body: { error: { code: "unknown_text_version", message: "This consent text is old." } },
+    };
+    const server = guardianServer(() => refused);
+    const { user } = renderPage(<GuardianConsent />, "/consent");
+    await user.click(await screen.findByRole("button", { name: "Dou o meu consentimento" }));
+    expect(
+      await screen.findByText(
+        "O texto de consentimento foi atualizado depois de abrir esta página. Leia-o de novo abaixo e confirme se concordar.",
+      ),
+    ).toBeTruthy();
+    await screen.findByRole("button", { name: "Dou o meu consentimento" });
+    expect(server.calls.map((c) => c.route)).toEqual([
+      "POST /api/consent/view",
+      "POST /api/consent/confirm",
+      "POST /api/consent/view",
+    ]);
   });
 
   test("the guardian withdraws it after confirming", async () => {

@@ -1,5 +1,6 @@
 import { messageSchema } from "../api-responses.ts";
 import {
+  consentConfirmSchema,
   consentRequestSchema,
   consentStatusSchema,
   consentTokenSchema,
@@ -44,7 +45,8 @@ export const view = defineRoute({
   method: "POST",
   path: "/api/consent/view",
   access: anyone,
-  summary: "What a guardian's link asks: the student's name and the consent text",
+  summary:
+    "What a guardian's link asks: the student's name and the consent text (in the caller's language)",
   body: consentTokenSchema,
   response: { 200: consentViewSchema },
 });
@@ -53,8 +55,9 @@ export const confirm = defineRoute({
   method: "POST",
   path: "/api/consent/confirm",
   access: anyone,
-  summary: "The guardian consents (the link proves their address)",
-  body: consentTokenSchema,
+  summary:
+    "The guardian consents to the text version they read (the link proves their address; an unknown version is refused)",
+  body: consentConfirmSchema,
   response: { 200: consentViewSchema },
 });
 

@@ -37,9 +37,11 @@ describe("the guardian's consent page", () => {
       "POST /api/consent/view",
       "POST /api/consent/confirm",
     ]);
-    for (const call of server.calls) {
-      expect(call.body).toEqual({ token: "secret-token-1" });
-    }
+    // The confirmation names the version of the text shown (the English one here).
+    expect(server.calls.map((c) => c.body)).toEqual([
+      { token: "secret-token-1" },
+      { token: "secret-token-1", textVersion: consentTextVersion },
+    ]);
     expect(screen.getByRole("link", { name: "privacy notice" }).getAttribute("href")).toBe(
       "/privacy",
     );

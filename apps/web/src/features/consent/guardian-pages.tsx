@@ -7,7 +7,7 @@ import { Button } from "../../components/button.tsx";
 import { errorMessage } from "../../components/error-state.tsx";
 import { Spinner } from "../../components/spinner.tsx";
 import { useIntl } from "../../i18n/intl.tsx";
-import { useConfirmConsent, useConsentView, useWithdrawConsent } from "./api.ts";
+import { isTextOutdated, useConfirmConsent, useConsentView, useWithdrawConsent } from "./api.ts";
 import { useLinkToken } from "./link-token.ts";
 import "./consent.css";
 
@@ -45,7 +45,8 @@ function ConsentText({ view }: { view: ConsentView }) {
 export function GuardianConsent() {
   const intl = useIntl();
   const token = useLinkToken();
-  const view = useConsentView(token);
+  // The text in the page's language; the confirmation names the version of the one shown.
+  const view = useConsentView(token, intl.locale);
   const confirm = useConfirmConsent(token);
   const shown = confirm.data ?? view.data;
 
@@ -106,10 +107,14 @@ export function GuardianConsent() {
         <ConsentText view={shown} />
         {confirm.isError ? (
           <Alert tone="error">
-            <p>{errorMessage(confirm.error)}</p>
+            <p>
+              {isTextOutdated(confirm.error)
+                ? intl.formatMessage({ id: "consent.textOutdated" })
+                : errorMessage(confirm.error)}
+            </p>
           </Alert>
         ) : null}
-        <Button loading={confirm.isPending} onClick={() => confirm.mutate()}>
+        <Button loading={confirm.isPending} onClick={() => confirm.mutate(shown.textVersion)}>
           {intl.formatMessage({ id: "consent.agree" })}
         </Button>
         <p className="consent-note">
