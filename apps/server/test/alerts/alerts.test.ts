@@ -145,17 +145,18 @@ describe.each(dialects)("alerts (%s)", (dialect) => {
     people,
   }) => {
     const studentId = people.dan.user.uid;
-    const step = (score: number, n: number) =>
-      evaluateAlert(t.database.db, {
-        predictionId: `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`,
-        studentId,
-        classId,
-        score,
-        noFinalScoreRisk: 0.05,
-        contributions: [],
-        recordVersion: null,
-        madeBy: "school",
-      });
+    /** The school's n-th stored prediction of Dan in the class. */
+    const stored = (score: number, n: number) => ({
+      predictionId: `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`,
+      studentId,
+      classId,
+      score,
+      noFinalScoreRisk: 0.05,
+      contributions: [],
+      recordVersion: null,
+      madeBy: "school" as const,
+    });
+    const step = (score: number, n: number) => evaluateAlert(t.database.db, stored(score, n));
     const kinds = async () => (await about(people.coTeacher, people.dan)).map((n) => n.kind);
     // Dan starts not at risk. Hovering: 9.8, 10.2, 9.9, 10.1: nothing.
     for (const [i, s] of [9.8, 10.2, 9.9, 10.1].entries()) await step(s, i + 1);
@@ -170,16 +171,7 @@ describe.each(dialects)("alerts (%s)", (dialect) => {
     expect(await kinds()).toEqual(["risk_down", "risk_up"]);
     // Stored together (one group-commit batch), 9.8 then 9.7 are judged in their order: the
     // second confirms the first, exactly as when they came one by one.
-    const together = [9.8, 9.7].map((score, i) => ({
-      predictionId: `00000000-0000-4000-8000-${String(8 + i).padStart(12, "0")}`,
-      studentId,
-      classId,
-      score,
-      noFinalScoreRisk: 0.05,
-      contributions: [],
-      recordVersion: null,
-      madeBy: "school" as const,
-    }));
+    const together = [stored(9.8, 8), stored(9.7, 9)];
     await t.database.db.transaction().execute((tx) => evaluateAlerts(tx, together));
     expect(await kinds()).toEqual(["risk_up", "risk_down", "risk_up"]);
     const state = await t.database.db
