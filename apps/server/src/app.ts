@@ -178,7 +178,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   installRouteSchemas(app, { checkResponses: options.checkResponses === true });
   // Before the routes: the document is collected as they are registered.
   await installOpenApi(app);
-  await registerRoutes(app, services);
+  // Read once: every client route (and /report) answers the same page, naming the language.
+  const webDist = options.webDist ?? defaultWebDist;
+  const hasWeb = existsSync(path.join(webDist, "index.html"));
+  const page = hasWeb
+    ? indexPage(readFileSync(path.join(webDist, "index.html"), "utf8"), config.defaultLocale)
+    : "";
+  await registerRoutes(app, services, page);
   // Background jobs (jobs/runner.ts) run from now until the app closes (services.close).
   app.decorate("jobs", services.jobs);
   if (options.runJobs !== false) {
@@ -203,12 +209,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   // The web app: static files, and index.html for every other path so that client routes work.
-  const webDist = options.webDist ?? defaultWebDist;
-  const hasWeb = existsSync(path.join(webDist, "index.html"));
-  // Read once: every client route answers the same page, naming the deployment's language.
-  const page = hasWeb
-    ? indexPage(readFileSync(path.join(webDist, "index.html"), "utf8"), config.defaultLocale)
-    : "";
   if (hasWeb) {
     await app.register(fastifyStatic, {
       root: webDist,

@@ -29,7 +29,8 @@ import { meRoutes } from "./users/routes.ts";
 
 // Every route of the API, registered after the access hook so that each is checked against
 // the contract's table.
-export async function registerRoutes(app: FastifyInstance, services: Services) {
+/** `page`: the web app's index.html as served (empty when the web app is not built). */
+export async function registerRoutes(app: FastifyInstance, services: Services, page = "") {
   const auth = await createAuthContext(services);
   installAccessHook(app, createAuthenticate(auth));
   await healthRoutes(app, services);
@@ -39,7 +40,7 @@ export async function registerRoutes(app: FastifyInstance, services: Services) {
   await authRoutes(app, auth);
   await oidcRoutes(app, auth);
   await meRoutes(app, auth);
-  await analyticsRoutes(app, auth);
+  await analyticsRoutes(app, auth, page);
   await reportRoutes(app, services);
   await adminRoutes(app, auth);
   await oneRosterRoutes(app, auth);

@@ -36,7 +36,7 @@ async function reachesClass(services: Services, viewer: { id: string; role: Role
   return found !== undefined && classAllows(found.relation, "manage");
 }
 
-export async function analyticsRoutes(fastify: FastifyInstance, ctx: AuthContext) {
+export async function analyticsRoutes(fastify: FastifyInstance, ctx: AuthContext, page = "") {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { services, embed: signer } = ctx;
 
@@ -111,10 +111,11 @@ export async function analyticsRoutes(fastify: FastifyInstance, ctx: AuthContext
   app.get("/report", async (_request, reply) => {
     reportPageHeaders(reply);
     reply.header("cache-control", "no-cache");
-    if (typeof reply.sendFile !== "function") {
+    if (page === "") {
       return reply.code(404).type("text/plain").send(messages.webNotBuilt);
     }
-    return reply.sendFile("index.html");
+    // The same page as every client route, so it names the deployment's language too.
+    return reply.type("text/html; charset=utf-8").send(page);
   });
 }
 

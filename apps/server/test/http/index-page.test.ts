@@ -11,7 +11,7 @@ import { createTestDatabase } from "../support/helpers.ts";
 
 const built = '<!doctype html>\n<html lang="en">\n  <head><title>Gradecast</title></head>\n</html>';
 
-async function pageServedWith(env: Record<string, string>) {
+async function pageServedWith(env: Record<string, string>, url = "/classes/some-class") {
   const root = await mkdtemp(path.join(os.tmpdir(), "gradecast-index-"));
   const web = path.join(root, "dist");
   await mkdir(web, { recursive: true });
@@ -24,7 +24,7 @@ async function pageServedWith(env: Record<string, string>) {
     webDist: web,
   });
   try {
-    const res = await app.inject({ method: "GET", url: "/classes/some-class" });
+    const res = await app.inject({ method: "GET", url });
     return { status: res.statusCode, type: res.headers["content-type"], body: res.body };
   } finally {
     await app.close();
@@ -46,5 +46,12 @@ describe("the web app's page and DEFAULT_LOCALE", () => {
   it("names English where the deployment sets no language", async () => {
     const page = await pageServedWith({});
     expect(page.body).toContain('<html lang="en" data-default-locale="en">');
+  });
+
+  it("names pt-PT on the /report page of a Portuguese deployment, as on every other page", async () => {
+    const page = await pageServedWith({ DEFAULT_LOCALE: "pt-PT" }, "/report?token=x");
+    expect(page.status).toBe(200);
+    expect(page.type).toMatch(/^text\/html/);
+    expect(page.body).toContain('<html lang="pt-PT" data-default-locale="pt-PT">');
   });
 });
