@@ -364,40 +364,80 @@ export function riskColumnsFor(withNotes: boolean): readonly RiskColumn[] {
 const percent = (p: number) => `${Math.round(p * 100)}%`;
 
 /**
+ * The words and formats a row's cells are written with. English (below) is the contract's own
+ * text; another language builds them from its catalogue (risk-words.ts), for the screen and for
+ * the CSV export alike.
+ */
+export interface RiskWords {
+  yes: string;
+  no: string;
+  notAnswered: string;
+  updating: string;
+  reasonsEarlierModel: string;
+  differs: string;
+  input: (key: RecordInputKey, value: number | null, source: InputSource) => string;
+  reason: (reason: RiskReason) => string;
+  model: (setup: ModelSetup) => string;
+  score: (value: number) => string;
+  percent: (share: number) => string;
+  /** A day given as YYYY-MM-DD. */
+  day: (day: string) => string;
+}
+
+export const englishRiskWords: RiskWords = {
+  yes: "Yes",
+  no: "No",
+  notAnswered: riskMessages.notAnswered,
+  updating: riskMessages.updating,
+  reasonsEarlierModel: riskMessages.reasonsEarlierModel,
+  differs: riskMessages.differs,
+  input: riskInputText,
+  reason: reasonText,
+  model: (setup) => modelSetupLabels[setup],
+  score: formatScore,
+  percent,
+  day: (day) => day,
+};
+
+/**
  * One row's cells as text, in the order of `riskColumnsFor` (the notes' when it has them). A
  * prediction being made again shows no figure (never one from values older than the record).
  */
-export function riskCells(item: RiskItem): string[] {
+export function riskCells(item: RiskItem, words: RiskWords = englishRiskWords): string[] {
   const figure = !item.updating;
   const inputs = item.inputs
-    ? recordInputKeys.map((k) => riskInputText(k, item.inputs![k].value, item.inputs![k].source))
+    ? recordInputKeys.map((k) => words.input(k, item.inputs![k].value, item.inputs![k].source))
     : [];
-  if (item.differs) inputs.push(riskMessages.differs);
+  if (item.differs) inputs.push(words.differs);
   const cells = [
     item.name,
-    item.answered && !item.updating ? (item.atRisk ? "Yes" : "No") : "",
+    item.answered && !item.updating ? (item.atRisk ? words.yes : words.no) : "",
     item.updating
-      ? riskMessages.updating
+      ? words.updating
       : item.prediction === null
-        ? riskMessages.notAnswered
-        : formatScore(item.prediction),
+        ? words.notAnswered
+        : words.score(item.prediction),
     figure && item.interval
-      ? `${formatScore(item.interval.low)}-${formatScore(item.interval.high)}`
+      ? `${words.score(item.interval.low)}-${words.score(item.interval.high)}`
       : "",
     inputs.join("; "),
-    figure && item.noFinalScoreRisk !== null ? percent(item.noFinalScoreRisk) : "",
-    figure && item.modelSetup ? modelSetupLabels[item.modelSetup] : "",
-    item.answeredAt ? item.answeredAt.slice(0, 10) : "",
-    figure && item.predictedAt ? item.predictedAt.slice(0, 10) : "",
+    figure && item.noFinalScoreRisk !== null ? words.percent(item.noFinalScoreRisk) : "",
+    figure && item.modelSetup ? words.model(item.modelSetup) : "",
+    item.answeredAt ? words.day(item.answeredAt.slice(0, 10)) : "",
+    figure && item.predictedAt ? words.day(item.predictedAt.slice(0, 10)) : "",
     !figure
       ? ""
       : item.reasons === null
         ? item.answered
-          ? riskMessages.reasonsEarlierModel
+          ? words.reasonsEarlierModel
           : ""
-        : item.reasons.map(reasonText).join("; "),
+        : item.reasons.map(words.reason).join("; "),
   ];
   if (item.notes === null) return cells;
   const note = item.notes[0];
-  return [...cells, note ? `${note.doneOn}: ${note.action}` : "", note?.followUpOn ?? ""];
+  return [
+    ...cells,
+    note ? `${words.day(note.doneOn)}: ${note.action}` : "",
+    note?.followUpOn ? words.day(note.followUpOn) : "",
+  ];
 }

@@ -14,6 +14,7 @@ export const areas = [
   "csv",
   "privacy",
   "audit",
+  "risk",
 ] as const;
 export type Area = (typeof areas)[number];
 
@@ -32,6 +33,7 @@ const loaders: Record<Locale, Record<Area, Loader>> = {
     csv: () => import("./locales/en/csv.json"),
     privacy: () => import("./locales/en/privacy.json"),
     audit: () => import("./locales/en/audit.json"),
+    risk: () => import("./locales/en/risk.json"),
   },
   "pt-PT": {
     messages: () => import("./locales/pt-PT/messages.json"),
@@ -41,6 +43,7 @@ const loaders: Record<Locale, Record<Area, Loader>> = {
     csv: () => import("./locales/pt-PT/csv.json"),
     privacy: () => import("./locales/pt-PT/privacy.json"),
     audit: () => import("./locales/pt-PT/audit.json"),
+    risk: () => import("./locales/pt-PT/risk.json"),
   },
 };
 

@@ -35,6 +35,7 @@ import {
 } from "../db/predictions.ts";
 import { classRecordInputs, type StudentRecordInputs } from "../db/school-records.ts";
 import { notFound } from "../domain-errors.ts";
+import { riskWordsOf } from "../i18n/risk-words.ts";
 import { enqueueJob, jobKinds } from "../jobs/queue.ts";
 import { explain, isStale, overlayValues, ownValuesOf } from "../prediction/service.ts";
 import type { Services } from "../services.ts";
@@ -253,7 +254,7 @@ export async function classRiskCsv(
   });
   const lines = [
     csvHeaderRow(riskColumnsFor(risk.withNotes), format),
-    ...risk.items.map((item) => csvRow(riskCells(item), format)),
+    ...risk.items.map((item) => csvRow(riskCells(item, riskWordsOf(format.locale)), format)),
   ];
   return { csv: `${bom}${lines.join("")}`, name: record.name };
 }

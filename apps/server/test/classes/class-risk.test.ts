@@ -16,6 +16,8 @@ import type { Kysely } from "kysely";
 import { describe, expect } from "vitest";
 import { up as stripNoteText } from "../../src/db/migrations/0016-audit-note-text.ts";
 import { routeSchema } from "../../src/http/route-schemas.ts";
+import { riskWordsOf } from "../../src/i18n/risk-words.ts";
+import { csvHeaderText } from "../../src/i18n/translate.ts";
 import { type SignedInUser, signIn } from "../support/accounts.ts";
 import { classStaff, makeClass } from "../support/class-fixtures.ts";
 import { api, riskItemOf } from "../support/class-helpers.ts";
@@ -317,7 +319,7 @@ describe.each(dialects)("class risk list (%s)", (dialect) => {
     expect(rows[0]).toEqual([...riskColumns]);
     const r = await list(people, people.coTeacher);
     const expected = r.items
-      .map(riskCells)
+      .map((item) => riskCells(item))
       .map((cells) => cells.map((c) => (/^[=+\-@\t\r]/.test(c) ? `'${c}` : c)));
     expect(rows.slice(1)).toEqual(expected);
     expect(rows[2]![0]).toBe("'=HYPERLINK(1) Dan");
@@ -325,6 +327,38 @@ describe.each(dialects)("class risk list (%s)", (dialect) => {
     for (const key of privateKeys) expect(amyRow.join(",")).not.toContain(key);
     const exports = await auditOf(t, "class.risk_exported", classId);
     expect(exports[0]).toMatchObject({ actor_id: people.coTeacher.user.uid });
+  });
+
+  test("the CSV in Portuguese: semicolons, Portuguese headers and the screen's Portuguese cells", async ({
+    t,
+    people,
+  }) => {
+    const res = await t.app.inject({
+      method: "GET",
+      url: `/api/classes/${classId}/risk.csv`,
+      headers: { ...people.coTeacher.auth, "accept-language": "pt-PT" },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.body.startsWith("\uFEFF")).toBe(true);
+    const rows = parseCsv(res.body.slice(1), ";");
+    expect(rows[0]).toEqual(riskColumns.map((c) => csvHeaderText(c, "pt-PT")));
+    const r = await list(people, people.coTeacher);
+    const words = riskWordsOf("pt-PT");
+    const expected = r.items
+      .map((item) => riskCells(item, words))
+      .map((cells) => cells.map((c) => (/^[=+\-@\t\r]/.test(c) ? `'${c}` : c)));
+    expect(rows.slice(1)).toEqual(expected);
+    // What a Portuguese teacher reads: Sim for the struggling student, a decimal comma, and no
+    // English word of the cells.
+    const amy = rows.find((row) => row[0] === "Amy Struggling")!;
+    expect(amy[1]).toBe("Sim");
+    expect(amy[2]).toMatch(/^\d{1,2},\d$/);
+    expect(amy[3]).toMatch(/^\d{1,2},\d-\d{1,2},\d$/);
+    const cleo = rows.find((row) => row[0] === "Cleo Silent")!;
+    expect(cleo[2]).toBe("Ainda não respondeu");
+    for (const row of rows.slice(1)) {
+      expect(row.slice(1).join(";")).not.toMatch(/\b(Yes|No|Not answered yet|school|student)\b/);
+    }
   });
 
   test("keeps intervention notes for the class's teachers only; the audit log says one was written, never what", async ({

@@ -3,8 +3,9 @@ import type { SignedInUser } from "./accounts.ts";
 import type { TestApp } from "./helpers.ts";
 
 // A small RFC 4180 parser for the tests (not the writer's mirror image): records end with CRLF,
-// a quoted field may hold commas, CR, LF and doubled quotes.
-export function parseCsv(text: string): string[][] {
+// a quoted field may hold the delimiter (a comma, or the Portuguese files' semicolon), CR, LF
+// and doubled quotes.
+export function parseCsv(text: string, delimiter: "," | ";" = ","): string[][] {
   const rows: string[][] = [];
   let row: string[] = [];
   let i = 0;
@@ -31,7 +32,7 @@ export function parseCsv(text: string): string[][] {
         }
       }
     } else {
-      while (i < n && text[i] !== "," && !(text[i] === "\r" && text[i + 1] === "\n")) {
+      while (i < n && text[i] !== delimiter && !(text[i] === "\r" && text[i + 1] === "\n")) {
         if (text[i] === '"') throw new Error(`bare quote at ${i}`);
         if (text[i] === "\n" || text[i] === "\r") throw new Error(`bare line break at ${i}`);
         field += text[i];
@@ -39,7 +40,7 @@ export function parseCsv(text: string): string[][] {
       }
     }
     row.push(field);
-    if (text[i] === ",") {
+    if (text[i] === delimiter) {
       i++;
       continue;
     }

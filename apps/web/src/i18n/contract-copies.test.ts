@@ -10,6 +10,7 @@ import { messages } from "@gradecast/contract/messages";
 import { recordDiffers } from "@gradecast/contract/school-record";
 import { IntlMessageFormat } from "intl-messageformat";
 import { describe, expect, test } from "vitest";
+import risk from "../../../../packages/contract/src/locales/en/risk.json";
 import classRisk from "../locales/en/class-risk.json";
 import joinClass from "../locales/en/join-class.json";
 import prediction from "../locales/en/prediction.json";
@@ -17,9 +18,13 @@ import verify from "../locales/en/verify.json";
 
 // Where a screen's English comes from the catalogue but the same words are the contract's (the
 // server's answers, the CSV export, the English path of a translated list), the two must not
-// drift: English pages keep saying exactly what the contract says.
+// drift: English pages keep saying exactly what the contract says. The risk list's cell words
+// live in the contract's own catalogue (locales/en/risk.json), shared with the server's CSV.
 
-const en = { ...classRisk, ...joinClass, ...prediction, ...verify } as Record<string, string>;
+const en = { ...classRisk, ...risk, ...joinClass, ...prediction, ...verify } as Record<
+  string,
+  string
+>;
 const say = (id: string, values?: Record<string, string | number>) =>
   String(new IntlMessageFormat(en[id] ?? `missing ${id}`, "en").format(values));
 
