@@ -1,29 +1,14 @@
-import type { ClassView, MyClassInvitation } from "@gradecast/contract/classes";
 import { fireEvent, screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { fakeServer, renderPage, signedInAs, testUser } from "../../test/render.tsx";
 import { JoinClass } from "./join-class.tsx";
+import { invitationTo, joinedClass } from "./join-class-fixtures.ts";
 
 // Joining a class in European Portuguese (issue 33): the invitations, the join box with its
 // error beside the field, and leaving a class, asked first.
 const student = testUser("student", { locale: "pt-PT" });
-const invitation: MyClassInvitation = {
-  classId: "c1",
-  name: "Matemática 10.º B",
-  subject: "mat",
-  year: "2026/27",
-  teachers: [{ name: "Prof.ª Reis" }],
-  invitedAt: "2026-11-20T10:00:00.000Z",
-};
-const joined: ClassView = {
-  id: "c2",
-  name: "Português 11.º A",
-  subject: "por",
-  year: "2026/27",
-  teachers: [{ id: "t2", name: "Prof. Lima", email: "lima@example.org" }],
-  studentCount: 12,
-  createdAt: "2026-11-01T10:00:00.000Z",
-};
+const invitation = invitationTo("Matemática 10.º B", "Prof.ª Reis");
+const joined = joinedClass("Português 11.º A", { name: "Prof. Lima", email: "lima@example.org" });
 
 describe("joining a class in Portuguese", () => {
   it("offers the invitations, refuses an empty code beside the field, and asks before leaving", async () => {

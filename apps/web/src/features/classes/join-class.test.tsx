@@ -3,26 +3,12 @@ import { fireEvent, screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { fakeServer, renderPage, signedInAs, testUser } from "../../test/render.tsx";
 import { JoinClass } from "./join-class.tsx";
+import { invitationTo, joinedClass } from "./join-class-fixtures.ts";
 
 // A student's classes on the Student Dashboard (issue 26): the classes that invited them, with
 // Accept and Decline (nothing joins without them), and Leave on each class, asked first.
-const invitation: MyClassInvitation = {
-  classId: "c1",
-  name: "Maths 10B",
-  subject: "mat",
-  year: "2026/27",
-  teachers: [{ name: "Tomas Teacher" }],
-  invitedAt: "2026-11-20T10:00:00.000Z",
-};
-const joined: ClassView = {
-  id: "c2",
-  name: "Portuguese 11A",
-  subject: "por",
-  year: "2026/27",
-  teachers: [{ id: "t2", name: "Rita Teacher", email: "rita@example.org" }],
-  studentCount: 12,
-  createdAt: "2026-11-01T10:00:00.000Z",
-};
+const invitation = invitationTo("Maths 10B", "Tomas Teacher");
+const joined = joinedClass("Portuguese 11A", { name: "Rita Teacher", email: "rita@example.org" });
 
 function school(state: { invitations: MyClassInvitation[]; classes: ClassView[] }) {
   return fakeServer({
