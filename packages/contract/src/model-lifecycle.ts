@@ -104,3 +104,75 @@ export const modelMessages = {
   notEarlier: "Only an earlier version can be rolled back to.",
   alreadyActive: "This version is already in use.",
 } as const;
+
+/** The range each group's 80 % interval coverage must reach, beyond its sampling error. */
+export const gateCoverageRange = [0.7, 0.9] as const;
+
+/** Why the gate refuses a candidate, as data: each language words it (English below). */
+export type GateReason =
+  | { code: "no_outcomes" }
+  | { code: "few_outcomes"; subject: string; outcomes: number; needed: number }
+  | { code: "no_held_out" }
+  | {
+      code: "worse";
+      setup: string;
+      measure: string;
+      candidate: number | null;
+      current: number | null;
+    }
+  | { code: "coverage"; group: string; rows: number; coverage: number }
+  | { code: "monotone" }
+  | { code: "additivity" };
+
+/**
+ * The gate's reasons, in the order it gives them, from its report's own figures: the model's
+ * gate writes its English reasons from these, and a screen in another language words the same
+ * list from a stored report (whose English reasons stay as they were written).
+ */
+export function gateReasons(
+  report: Pick<GateReportView, "minOutcomes" | "outcomes" | "comparison" | "coverage" | "checks">,
+): GateReason[] {
+  const reasons: GateReason[] = [];
+  const subjects = Object.entries(report.outcomes).filter(([, n]) => n > 0);
+  if (subjects.length === 0) reasons.push({ code: "no_outcomes" });
+  for (const [subject, n] of subjects) {
+    if (n < report.minOutcomes) {
+      reasons.push({ code: "few_outcomes", subject, outcomes: n, needed: report.minOutcomes });
+    }
+  }
+  // A comparison row per setup and measure of the held-out rows: none means no rows.
+  if (report.comparison.length === 0) reasons.push({ code: "no_held_out" });
+  for (const c of report.comparison) {
+    if (c.verdict !== "worse") continue;
+    const { setup, measure, candidate, current } = c;
+    reasons.push({ code: "worse", setup, measure, candidate, current });
+  }
+  for (const g of report.coverage) {
+    if (!g.ok)
+      reasons.push({ code: "coverage", group: g.group, rows: g.rows, coverage: g.coverage });
+  }
+  if (!report.checks.monotone) reasons.push({ code: "monotone" });
+  if (!report.checks.additivity) reasons.push({ code: "additivity" });
+  return reasons;
+}
+
+/** A reason in English, as the gate stores it. */
+export function englishGateReason(r: GateReason): string {
+  const [lo, hi] = gateCoverageRange;
+  switch (r.code) {
+    case "no_outcomes":
+      return "The school has no recorded outcomes.";
+    case "few_outcomes":
+      return `${r.subject}: ${r.outcomes} outcomes, fewer than the ${r.needed} a candidate needs.`;
+    case "no_held_out":
+      return "No held-out rows to compare the models on.";
+    case "worse":
+      return `Setup ${r.setup}: ${r.measure} ${r.candidate} against ${r.current} for the model in use (worse).`;
+    case "coverage":
+      return `Interval coverage ${(100 * r.coverage).toFixed(0)} % for ${r.group} (${r.rows} rows), outside ${100 * lo}-${100 * hi} % beyond its sampling error.`;
+    case "monotone":
+      return "A monotone check fails on the candidate.";
+    case "additivity":
+      return "An additivity check fails on the candidate.";
+  }
+}

@@ -17,6 +17,11 @@
  *   wholly outside the range (a group of 25 covered 92 % is noise; the shipped model's own
  *   groups range 78-100 % on held-out folds).
  */
+import {
+  englishGateReason,
+  gateCoverageRange,
+  gateReasons,
+} from "@gradecast/contract/model-lifecycle";
 import { CATEGORIES, FEATURES, type FeatureName, MONOTONE, type Subject } from "./data.ts";
 import type { GradeModel } from "./model.ts";
 import { mulberry32 } from "./prng.ts";
@@ -79,7 +84,6 @@ export interface GateInput {
   resamples?: number;
   seed?: number;
   minGroupRows?: number;
-  coverageRange?: readonly [number, number];
 }
 
 type Part = "candidate" | "current";
@@ -177,18 +181,7 @@ export function gate(input: GateInput): GateReport {
   const resamples = input.resamples ?? 1000;
   const seed = input.seed ?? 30;
   const minGroupRows = input.minGroupRows ?? 20;
-  const [lo, hi] = input.coverageRange ?? [0.7, 0.9];
-  const reasons: string[] = [];
-
-  const subjects = Object.entries(input.outcomes).filter(([, n]) => n > 0);
-  if (subjects.length === 0) reasons.push("The school has no recorded outcomes.");
-  for (const [subject, n] of subjects) {
-    if (n < input.minOutcomes) {
-      reasons.push(
-        `${subject}: ${n} outcomes, fewer than the ${input.minOutcomes} a candidate needs.`,
-      );
-    }
-  }
+  const [lo, hi] = gateCoverageRange;
 
   const comparison: ComparisonRow[] = [];
   const setups = [...new Set(input.pairs.map((p) => p.setup))].sort();
@@ -199,14 +192,6 @@ export function gate(input: GateInput): GateReport {
       compare(setup, "noFinalScoreRisk Brier", rows, brier, resamples, seed + 2 * s + 1, false),
     );
   });
-  if (input.pairs.length === 0) reasons.push("No held-out rows to compare the models on.");
-  for (const c of comparison) {
-    if (c.verdict === "worse") {
-      reasons.push(
-        `Setup ${c.setup}: ${c.measure} ${c.candidate} against ${c.current} for the model in use (worse).`,
-      );
-    }
-  }
 
   const coverage: CoverageRow[] = [];
   const groups = new Map<string, { rows: number; in: number }>();
@@ -226,25 +211,19 @@ export function gate(input: GateInput): GateReport {
     const [wLow, wHigh] = wilson(e.in, e.rows);
     const ok = wHigh >= lo && wLow <= hi;
     coverage.push({ group, rows: e.rows, coverage: round(cov)!, ok });
-    if (!ok) {
-      reasons.push(
-        `Interval coverage ${(100 * cov).toFixed(0)} % for ${group} (${e.rows} rows), outside ${100 * lo}-${100 * hi} % beyond its sampling error.`,
-      );
-    }
   }
 
-  if (!input.checks.monotone) reasons.push("A monotone check fails on the candidate.");
-  if (!input.checks.additivity) reasons.push("An additivity check fails on the candidate.");
-
-  return {
-    promotable: reasons.length === 0,
-    reasons,
+  const figures = {
     minOutcomes: input.minOutcomes,
     outcomes: input.outcomes,
     comparison,
     coverage,
     checks: input.checks,
   };
+  // The reasons come from the report's own figures (contract gateReasons), so a screen in
+  // another language words the same list from a stored report.
+  const reasons = gateReasons(figures).map(englishGateReason);
+  return { promotable: reasons.length === 0, reasons, ...figures };
 }
 
 /** Inputs the score is constrained in, their values in increasing order. */

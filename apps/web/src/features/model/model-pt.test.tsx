@@ -6,7 +6,7 @@ import { ModelView } from "./model-view.tsx";
 
 // The admin screen "Model" in European Portuguese (issue 33): the cards and buttons, the model
 // card's figures with a decimal comma and coverage in percent, a candidate's comparison and the
-// gate's verdict, training's progress; the gate's reasons are shown as stored.
+// gate's verdict and its reasons (worded from the report's figures), training's progress.
 
 const admin = testUser("admin", { locale: "pt-PT" });
 
@@ -27,9 +27,13 @@ const version = (over: Partial<ModelVersionView>): ModelVersionView => ({
 
 const refusedGate = {
   promotable: false,
-  reasons: ["Setup A: scoreIfSits RMSE 1.2 against 0.9 for the model in use (worse)."],
+  reasons: [
+    "por: 30 outcomes, fewer than the 50 a candidate needs.",
+    "Setup A: scoreIfSits RMSE 1.2 against 0.9 for the model in use (worse).",
+    "Interval coverage 55 % for setup A, mat (40 rows), outside 70-90 % beyond its sampling error.",
+  ],
   minOutcomes: 50,
-  outcomes: { mat: 60, por: 60 },
+  outcomes: { mat: 60, por: 30 },
   comparison: [
     {
       setup: "A" as const,
@@ -43,7 +47,7 @@ const refusedGate = {
       verdict: "worse" as const,
     },
   ],
-  coverage: [],
+  coverage: [{ group: "setup A, mat", rows: 40, coverage: 0.55, ok: false }],
   checks: { monotone: true, additivity: true, failures: [] },
 };
 
@@ -119,7 +123,15 @@ describe("the Model screen in Portuguese", () => {
     expect(within(refused).getByText("0,2000 a 0,4000")).toBeTruthy();
     expect(within(refused).getByText("pior")).toBeTruthy();
     expect(within(refused).getByText("O teste recusa este candidato")).toBeTruthy();
-    expect(within(refused).getByText(/scoreIfSits RMSE 1.2 against 0.9/)).toBeTruthy();
+    const reasons = within(refused)
+      .getAllByRole("listitem")
+      // Percentages keep their number and sign together (a no-break space).
+      .map((li) => li.textContent?.replaceAll("\u00a0", " "));
+    expect(reasons).toEqual([
+      "Português: 30 resultados, menos do que os 50 de que um candidato precisa.",
+      "Configuração A: scoreIfSits RMSE 1,2 contra 0,9 do modelo em uso (pior).",
+      "Cobertura do intervalo de 55 % em setup A, mat (40 linhas), fora de 70 % a 90 % para além do erro de amostragem.",
+    ]);
     expect(within(refused).queryByRole("button", { name: "Pôr este candidato em uso" })).toBeNull();
     expect(
       screen.getByText("Nenhuma: a versão em uso é a única que alguma vez esteve em uso."),

@@ -1,4 +1,10 @@
-import type { ModelState, ModelVersionView } from "@gradecast/contract/model-lifecycle";
+import {
+  type GateReportView,
+  gateCoverageRange,
+  gateReasons,
+  type ModelState,
+  type ModelVersionView,
+} from "@gradecast/contract/model-lifecycle";
 import { type ReactNode, useState } from "react";
 import { formErrors } from "../../api/form-errors.ts";
 import { Alert, ErrorAlert } from "../../components/alert.tsx";
@@ -17,8 +23,8 @@ import "./model.css";
 // recorded per subject and setup, "Train a candidate" with the job's progress, each candidate's
 // comparison with the model in use and the gate's reasons, promotion and rollback (both ask to
 // confirm the password when the sign-in is older than ten minutes). The measures' names
-// ("scoreIfSits RMSE") are the model's own, as the gate's reasons (stored with each candidate,
-// in English) name them.
+// ("scoreIfSits RMSE") are the model's own. The gate's reasons are stored with each candidate in
+// English; another language words them from the report's figures (contract gateReasons).
 
 const subjectKeys: Record<string, string> = {
   mat: "questionnaire.subject.option.mat",
@@ -71,6 +77,50 @@ function useModelText() {
     verdict: (verdict: string) => {
       const key = verdictKeys[verdict];
       return key ? t(key) : verdict;
+    },
+    /**
+     * The gate's reasons: in English as the gate stored them; in another language worded from
+     * the report's figures (contract gateReasons), the measures and groups by the model's names.
+     */
+    gateReasons: (gate: GateReportView): string[] => {
+      if (intl.locale === "en") return gate.reasons;
+      const [low, high] = gateCoverageRange;
+      const percent = (v: number) =>
+        t("model.percent", { value: intl.formatNumber(Math.round(100 * v)) });
+      const figure = (v: number | null) =>
+        v === null ? "—" : intl.formatNumber(v, { maximumFractionDigits: 6, useGrouping: false });
+      return gateReasons(gate).map((r) => {
+        switch (r.code) {
+          case "no_outcomes":
+            return t("model.gate.reason.noOutcomes");
+          case "few_outcomes":
+            return t("model.gate.reason.fewOutcomes", {
+              subject: subjectKeys[r.subject] ? t(subjectKeys[r.subject]!) : r.subject,
+              outcomes: r.outcomes,
+              needed: r.needed,
+            });
+          case "no_held_out":
+            return t("model.gate.reason.noHeldOut");
+          case "worse":
+            return t("model.gate.reason.worse", {
+              setup: r.setup,
+              measure: r.measure,
+              candidate: figure(r.candidate),
+              current: figure(r.current),
+            });
+          case "coverage":
+            return t("model.gate.reason.coverage", {
+              coverage: percent(r.coverage),
+              group: r.group,
+              rows: r.rows,
+              low: percent(low),
+              high: percent(high),
+            });
+          case "monotone":
+            return t("model.gate.reason.monotone");
+        }
+        return t("model.gate.reason.additivity");
+      });
     },
   };
 }
@@ -301,7 +351,7 @@ function Candidate({
   onPromote: () => void;
 }) {
   const gate = version.gate;
-  const { t, f, when, setup, verdict } = useModelText();
+  const { t, f, when, setup, verdict, gateReasons: gateReasonTexts } = useModelText();
   const weights = version.weights
     .map((w) => t("model.candidate.weight", { setup: w.setup, weight: w.weight }))
     .join(", ");
@@ -366,7 +416,7 @@ function Candidate({
           ) : (
             <Alert tone="warning" title={t("model.gate.refuses")}>
               <ul>
-                {gate.reasons.map((r) => (
+                {gateReasonTexts(gate).map((r) => (
                   <li key={r}>{r}</li>
                 ))}
               </ul>
