@@ -3,8 +3,8 @@ import { StrictMode, Suspense } from "react";
 import { createRoot } from "react-dom/client";
 import { BrowserRouter } from "react-router";
 import { SessionProvider } from "./auth/session.tsx";
+import { PageLoading } from "./components/page-loading.tsx";
 import { RouteErrorBoundary } from "./components/route-error-boundary.tsx";
-import { Spinner } from "./components/spinner.tsx";
 import { LocaleProvider } from "./i18n/locale.tsx";
 import { AppRoutes } from "./router.tsx";
 import "./styles.css";
@@ -22,7 +22,7 @@ createRoot(root).render(
           {/* The last resort, for a page outside the frames (/Home, /report) or a frame itself:
             never a blank page. Each frame has its own, which keeps its navigation usable. */}
           <RouteErrorBoundary standalone>
-            <Suspense fallback={<Spinner label="Loading..." className="spinner-page" />}>
+            <Suspense fallback={<PageLoading />}>
               <AppRoutes />
             </Suspense>
           </RouteErrorBoundary>

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { Navigate, Outlet, useLocation } from "react-router";
 import { Button } from "../components/button.tsx";
-import { Spinner } from "../components/spinner.tsx";
+import { PageLoading } from "../components/page-loading.tsx";
 import { useIntl } from "../i18n/intl.tsx";
 import { loginUrlFor } from "./next.ts";
 import { useSession } from "./session.tsx";
@@ -14,7 +14,7 @@ import { useSession } from "./session.tsx";
 export function RequireSignIn() {
   const { status, endedBy } = useSession();
   const location = useLocation();
-  if (status === "loading") return <Spinner label="Loading..." className="spinner-page" />;
+  if (status === "loading") return <PageLoading />;
   if (status === "unreachable") return <Unreachable />;
   if (status === "signedOut") {
     // Logout goes to /login itself; a session that ended otherwise comes back here after login.

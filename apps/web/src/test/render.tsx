@@ -20,7 +20,7 @@ import type { Messages } from "../i18n/types.ts";
 // language is; `localStorage.setItem("gradecast:locale", "pt-PT")` before rendering, or a user
 // whose `locale` is "pt-PT", makes it speak European Portuguese.
 // Each language's two parts (public and app) merged: the whole catalogue.
-const catalogues = {
+export const testCatalogues = {
   en: { ...en, ...enApp } as Messages,
   "pt-PT": { ...ptPT, ...ptPTApp } as Messages,
 };
@@ -116,7 +116,7 @@ export function renderPage(page: ReactNode, path = "/") {
     <QueryClientProvider client={queryClient}>
       <MemoryRouter initialEntries={[path]}>
         <SessionProvider>
-          <LocaleProvider catalogues={catalogues}>
+          <LocaleProvider catalogues={testCatalogues}>
             <Routes>
               <Route path={path.split("?")[0]} element={<Settled>{page}</Settled>} />
               <Route path="*" element={<Where />} />
