@@ -1,5 +1,6 @@
 import { Component, type ErrorInfo, type ReactNode } from "react";
 import { useLocation } from "react-router";
+import { useIntl } from "../i18n/intl.tsx";
 import { Button } from "./button.tsx";
 import { isChunkLoadError } from "./chunk-error.ts";
 
@@ -53,24 +54,22 @@ function reload() {
 
 /** What a page that failed to load or render shows instead of a blank screen. */
 export function RenderErrorScreen({ error }: { error: unknown }) {
+  const intl = useIntl();
+  const t = (id: string) => intl.formatMessage({ id });
   const chunk = isChunkLoadError(error);
   return (
     <div className="error-state" role="alert">
       <p className="error-state-title">
-        {chunk ? "This page could not be loaded." : "Something went wrong."}
+        {t(chunk ? "common.error.loadTitle" : "common.error.renderTitle")}
       </p>
-      <p>
-        {chunk
-          ? "Check your connection, then try again. If Gradecast was just updated, retrying loads the new version."
-          : "This page stopped working. Reload it, or start again from the home page."}
-      </p>
+      <p>{t(chunk ? "common.error.loadText" : "common.error.renderText")}</p>
       <p className="actions">
         <Button variant="secondary" onClick={reload}>
-          {chunk ? "Retry" : "Reload"}
+          {t(chunk ? "common.error.retry" : "common.error.reload")}
         </Button>
         {/* A plain link: a full load starts the app afresh, whatever broke. */}
         <a className="btn btn-ghost" href="/Home">
-          Go to Home
+          {t("common.error.home")}
         </a>
       </p>
     </div>
