@@ -25,6 +25,7 @@ import { installUnknownKeyGuard } from "./http/unknown-keys.ts";
 import { jobHandlers } from "./job-handlers.ts";
 import type { JobHandler } from "./jobs/queue.ts";
 import type { JobRunner } from "./jobs/runner.ts";
+import { startAlertSweep } from "./prediction/alert-sweep.ts";
 import { recomputeAfterModelChange } from "./prediction/recompute.ts";
 import { scheduleDaily } from "./privacy/service.ts";
 import { registerRoutes } from "./routes.ts";
@@ -190,9 +191,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (options.runJobs !== false) {
     services.jobs.start({ ...jobHandlers(services), ...options.jobHandlers });
     // Digests are asked for once a minute by every instance (alerts/digest.ts).
+    // So is the sweep of alerts left unevaluated (prediction/alert-sweep.ts).
     app.addHook("onReady", async () => {
-      const stop = startDigestSchedule(services);
-      app.addHook("onClose", async () => stop());
+      const stops = [startDigestSchedule(services), startAlertSweep(services)];
+      app.addHook("onClose", async () => {
+        for (const stop of stops) stop();
+      });
     });
   }
   // A new model makes the stored predictions stale: their recomputation is queued at start.

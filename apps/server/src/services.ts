@@ -3,6 +3,7 @@ import { type GradeModel, loadDefaultModel } from "@gradecast/model";
 import type { FastifyBaseLogger } from "fastify";
 import type { Redis } from "ioredis";
 import type { Kysely } from "kysely";
+import { settleAlerts } from "./alerts/backlog.ts";
 import type { Config } from "./config.ts";
 import type { Database } from "./db/database.ts";
 import type { DB } from "./db/schema.ts";
@@ -88,6 +89,8 @@ export async function createServices(
     async close() {
       // First: a running job still records its outcome while the database is open.
       await base.jobs.stop();
+      // Then the alerts of the predictions stored so far (alerts/backlog.ts).
+      await settleAlerts(database.db);
       models.stop();
       redis?.disconnect();
       base.mailer.close();

@@ -12,9 +12,9 @@ import { lockStates, type StatePair, writeStates } from "./state-queries.ts";
 // After each stored prediction made for a class (the student's own, or the school's
 // recomputation), the student's alert state in that class moves by the hysteresis rule
 // (contract: `nextAlertState`); a change notifies the class's teachers. A recomputation after the
-// record changed a value of the prediction also tells the student. Run in the transaction that
-// stores the predictions, with the states' rows locked: two predictions of one student never read
-// the same state.
+// record changed a value of the prediction also tells the student. Run after the predictions'
+// batch committed (alerts/backlog.ts), with the states' rows locked: two predictions of one
+// student never read the same state.
 
 export interface StoredForClass {
   predictionId: string;
@@ -60,7 +60,7 @@ const pairKey = (p: StatePair) => `${p.classId} ${p.studentId}`;
 
 /**
  * The states these predictions move, in their order, inside the caller's transaction (the one
- * that stores them: group commit writes a batch's predictions and their alerts together). Four
+ * that claims their batches' backlog rows: alerts/backlog.ts). Four
  * statements at most whatever the batch's size: the states are created where missing and locked
  * in one order (two writers never wait on each other crosswise), moved in memory, written back in
  * one upsert; the changed classes' teachers are read once and the notifications inserted at once.

@@ -23,6 +23,7 @@ import type { ClassAccess } from "../classes/policy.ts";
 import type { DB } from "../db/schema.ts";
 import { conflict, invalid, notFound } from "../domain-errors.ts";
 import type { Services } from "../services.ts";
+import { settleAlerts } from "./backlog.ts";
 import { digestOf, setDigestOf, verifyUnsubscribe } from "./settings.ts";
 
 // Notifications (the caller's own), the digest setting, flags and intervention plans (the
@@ -109,6 +110,7 @@ async function unreadOf(db: Kysely<DB>, userId: string): Promise<number> {
 }
 
 export async function myNotifications(services: Services, actor: Actor): Promise<NotificationList> {
+  await settleAlerts(services.db);
   const [items, unread] = await Promise.all([
     notificationsOf(services.db, actor.user.id),
     unreadOf(services.db, actor.user.id),
@@ -121,6 +123,7 @@ export async function markRead(
   actor: Actor,
   body: { all: true } | { ids: string[] },
 ): Promise<{ unread: number }> {
+  await settleAlerts(services.db);
   let q = services.db
     .updateTable("notifications")
     .set({ read_at: services.now() })

@@ -31,6 +31,7 @@ import * as oneRoster from "./migrations/0031-oneroster.ts";
 import * as accentFolding from "./migrations/0032-accent-folding.ts";
 import * as userLocale from "./migrations/0033-user-locale.ts";
 import * as optionalQuestions from "./migrations/0034-optional-questions.ts";
+import * as alertBacklog from "./migrations/0035-alert-backlog.ts";
 import type { DB } from "./schema.ts";
 import { hasSqlState, sqlStates } from "./sql-errors.ts";
 
@@ -68,6 +69,7 @@ export const migrations: Record<string, Migration> = {
   "0032-accent-folding": accentFolding,
   "0033-user-locale": userLocale,
   "0034-optional-questions": optionalQuestions,
+  "0035-alert-backlog": alertBacklog,
 };
 
 /**

@@ -61,26 +61,47 @@ const columns =
   '"id", "user_id", "inputs", "score", "raw_score", "interval_low", "interval_high", "extrapolation", "model_version", "model_setup", "score_if_sits", "no_final_score_risk", "class_id", "sources", "own_values", "record_version", "made_by"';
 const perRow = 17;
 
-/** The insert of n rows: one fixed SQL text per row count, prepared on PostgreSQL. */
-const insertTexts = new Memo<number, string>((n) => {
-  const values = Array.from(
+const valuesOf = (n: number) =>
+  Array.from(
     { length: n },
     (_, r) => `(${Array.from({ length: perRow }, (_, j) => `$${r * perRow + j + 1}`).join(", ")})`,
-  );
-  return prepared(
-    `insert into "predictions" (${columns}) values ${values.join(", ")} returning "id", "created_at"`,
-  );
-});
-const insertSql = (n: number) => insertTexts.get(n);
+  ).join(", ");
+
+/** The insert of n rows: one fixed SQL text per row count, prepared on PostgreSQL. */
+const insertTexts = new Memo<number, string>((n) =>
+  prepared(
+    `insert into "predictions" (${columns}) values ${valuesOf(n)} returning "id", "created_at"`,
+  ),
+);
+
+// The same insert with the batch's alert backlog row (alerts/backlog.ts) in the same statement:
+// one statement is atomic, so the class predictions are never stored without it, and no
+// transaction is needed around the two.
+const withBacklogTexts = new Memo<number, string>((n) =>
+  prepared(
+    `with saved as (insert into "predictions" (${columns}) values ${valuesOf(n)} returning "id", "created_at"), queued as (insert into "alert_backlog" ("id", "prediction_ids") values ($${n * perRow + 1}, $${n * perRow + 2}::uuid[])) select "id", "created_at" from saved`,
+  ),
+);
+
+/** A batch's class predictions whose alerts are still to be evaluated. */
+export interface BacklogRow {
+  id: string;
+  predictionIds: readonly string[];
+}
+
+/** `{a,b}`: uuids as a PostgreSQL array literal (the same text for pg and PGlite). */
+export const uuidArray = (ids: readonly string[]) => `{${ids.join(",")}}`;
 
 /**
  * One insert statement for these rows, each with the id it was given (the caller's own, so each
  * gets its row back whatever order RETURNING uses); their stored times by id. Stored predictions
- * reach it through group commit (prediction/store.ts).
+ * reach it through group commit (prediction/store.ts); `backlog` is written by the same
+ * statement.
  */
 export async function insertPredictionRows(
   db: Kysely<DB>,
   rows: { id: string; p: NewPrediction }[],
+  backlog?: BacklogRow,
 ): Promise<Map<string, Date>> {
   const params: unknown[] = [];
   for (const { id, p } of rows) {
@@ -106,7 +127,13 @@ export async function insertPredictionRows(
     );
   }
   const result = await db.executeQuery<{ id: string; created_at: Date | string }>(
-    CompiledQuery.raw(insertSql(rows.length), params),
+    backlog
+      ? CompiledQuery.raw(withBacklogTexts.get(rows.length), [
+          ...params,
+          backlog.id,
+          uuidArray(backlog.predictionIds),
+        ])
+      : CompiledQuery.raw(insertTexts.get(rows.length), params),
   );
   return new Map(result.rows.map((row) => [row.id, new Date(row.created_at)]));
 }

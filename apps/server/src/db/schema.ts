@@ -415,6 +415,13 @@ export interface AlertStatesTable {
   changed_at: Timestamp;
 }
 
+/** Migration 0035: class predictions stored whose alerts are not yet evaluated (one row a batch). */
+export interface AlertBacklogTable {
+  id: string;
+  prediction_ids: ColumnType<string[], string, string>;
+  created_at: Timestamp;
+}
+
 /** Migration 0029: one person's in-app notifications. */
 export interface NotificationsTable {
   id: Generated<string>;
@@ -563,6 +570,7 @@ export interface DB {
   oidc_logins: OidcLoginsTable;
   model_versions: ModelVersionsTable;
   alert_states: AlertStatesTable;
+  alert_backlog: AlertBacklogTable;
   notifications: NotificationsTable;
   notification_settings: NotificationSettingsTable;
   digests: DigestsTable;

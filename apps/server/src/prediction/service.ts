@@ -204,8 +204,8 @@ export async function runPlan(
     classId: plan.classId,
   };
   if (!store) return result;
-  // Issue 32: a prediction for a class moves the student's alert state there (hysteresis), in
-  // the transaction that stores it.
+  // Issue 32: a prediction for a class moves the student's alert state there (hysteresis), once
+  // its batch has committed (prediction/store.ts).
   const saved = await storePrediction(
     services.db,
     {

@@ -1,16 +1,18 @@
 import { randomUUID } from "node:crypto";
 import type { Contribution } from "@gradecast/contract/class-risk";
 import type { Kysely } from "kysely";
-import { evaluateAlerts, type StoredForClass } from "../alerts/evaluate.ts";
+import { queueAlerts } from "../alerts/backlog.ts";
+import type { StoredForClass } from "../alerts/evaluate.ts";
 import { groupCommit } from "../db/group-commit.ts";
 import { insertPredictionRows, type NewPrediction } from "../db/predictions.ts";
 import type { DB } from "../db/schema.ts";
 
 // Stored predictions are written by group commit (db/group-commit.ts): the predictions that
 // arrive together go in as one insert, and each is answered after it committed. A prediction
-// made for a class moves the student's alert state there (issue 32) in the same transaction as
-// the batch: a few statements a batch instead of a transaction a request, and a prediction is
-// never stored without its alert, nor an alert moved by a prediction that was not stored.
+// made for a class moves the student's alert state there (issue 32) once its batch has
+// committed (alerts/backlog.ts): the insert statement also writes the batch's backlog row, so a
+// class prediction is never stored without its alert to come, and the request waits for one
+// statement, not for the alert's (issue 29).
 
 interface ToStore {
   prediction: NewPrediction;
@@ -37,15 +39,12 @@ async function writeBatch(db: Kysely<DB>, batch: ToStore[]) {
       madeBy: p.madeBy ?? "student",
     });
   });
-  // No class in the batch: one statement, its own transaction.
-  const saved =
+  const backlog =
     alerts.length === 0
-      ? await insertPredictionRows(db, rows)
-      : await db.transaction().execute(async (tx) => {
-          const times = await insertPredictionRows(tx, rows);
-          await evaluateAlerts(tx, alerts);
-          return times;
-        });
+      ? undefined
+      : { id: randomUUID(), predictionIds: alerts.map((a) => a.predictionId) };
+  const saved = await insertPredictionRows(db, rows, backlog);
+  if (backlog) queueAlerts(db, backlog.id, alerts);
   return rows.map(({ id }) => {
     const createdAt = saved.get(id);
     if (!createdAt) throw new Error("a stored prediction was not returned");
@@ -53,7 +52,7 @@ async function writeBatch(db: Kysely<DB>, batch: ToStore[]) {
   });
 }
 
-/** Stores a prediction (and, for a class, moves its alert); resolves once committed. */
+/** Stores a prediction (and, for a class, queues its alert); resolves once committed. */
 export function storePrediction(
   db: Kysely<DB>,
   prediction: NewPrediction,

@@ -1,6 +1,7 @@
 import { privacyNoticeVersion } from "@gradecast/contract/privacy";
 import { questionnaireSchema } from "@gradecast/contract/questionnaire";
 import { strToU8, zipSync } from "fflate";
+import { settleAlerts } from "../alerts/backlog.ts";
 import { audit, who } from "../audit/audit.ts";
 import type { Actor } from "../auth/actor.ts";
 import { bom, type CsvFormat, csvRow, englishCsv } from "../csv/csv.ts";
@@ -65,6 +66,8 @@ export async function exportMine(
     .where("id", "=", actor.user.id)
     .executeTakeFirst();
   if (!user) throw notFound();
+  // Every alert of a prediction already answered is in the export.
+  await settleAlerts(services.db);
   const sets = await rowsAbout(services.db, user);
   const files: Record<string, Uint8Array> = {};
   const index: { file: string; title: string; purpose: string; rows: number }[] = [];

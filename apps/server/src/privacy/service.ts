@@ -21,6 +21,7 @@ import {
 import { privacyNoticeVersion } from "@gradecast/contract/privacy";
 import { sql } from "kysely";
 import type { z } from "zod";
+import { settleAlerts } from "../alerts/backlog.ts";
 import { audit, who } from "../audit/audit.ts";
 import type { Actor } from "../auth/actor.ts";
 import { requireRecentAuth } from "../auth/reauth.ts";
@@ -292,6 +293,8 @@ export async function purgeAccount(
   keys: SigningKeys,
   userId: string,
 ): Promise<boolean> {
+  // No alert of theirs is left to be written after they are gone.
+  await settleAlerts(services.db);
   const person = await services.db.transaction().execute(async (tx) => {
     // Claimed first: a sign-in that cancelled it a moment ago wins, and so does another instance.
     const claimed = await tx
