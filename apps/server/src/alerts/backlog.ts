@@ -158,17 +158,7 @@ export async function sweepAlertBacklog(
       const order = claimed.flatMap((c) => c.ids.split(",").filter(Boolean));
       const rows = await tx
         .selectFrom("predictions")
-        .select([
-          "id",
-          "user_id",
-          "class_id",
-          "score",
-          "no_final_score_risk",
-          "record_version",
-          "made_by",
-          "model_version",
-          "inputs",
-        ])
+        .selectAll()
         .where("id", "in", order)
         .where("class_id", "is not", null)
         .execute();
