@@ -32,15 +32,21 @@ class FollowUp {
 
   add(queued: Queued) {
     this.queue.push(queued);
-    if (this.timer || this.running) return;
-    this.timer = setTimeout(() => void this.drain(), delayMs);
+    this.schedule();
+  }
+
+  /** The next evaluation in `delayMs`, so that the batches meanwhile share it. */
+  private schedule() {
+    if (this.timer || this.running || this.queue.length === 0) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.runOnce().then(() => this.schedule());
+    }, delayMs);
     this.timer.unref();
   }
 
-  /** Evaluates everything queued now; resolves once it is committed (or has failed). */
-  async drain(): Promise<void> {
-    clearTimeout(this.timer);
-    this.timer = undefined;
+  /** Evaluates what is queued now (after the evaluation running, if one is). */
+  private async runOnce(): Promise<void> {
     while (this.running) await this.running;
     if (this.queue.length === 0) return;
     const taken = this.queue.splice(0);
@@ -50,8 +56,14 @@ class FollowUp {
         this.running = undefined;
       });
     await this.running;
-    // Queued while that ran: not left to a timer nobody set.
-    if (this.queue.length > 0) await this.drain();
+  }
+
+  /** Evaluates everything queued, without waiting for the timer; resolves once it is done. */
+  async drain(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    do await this.runOnce();
+    while (this.queue.length > 0);
   }
 }
 
