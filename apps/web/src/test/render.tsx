@@ -65,6 +65,16 @@ export function fakeServer(routes: Record<string, FakeRoute>): FakeServer {
   return server;
 }
 
+/** The server's refusal of a form: 400 "validation_failed" with a message for each field. */
+export function fieldsRefused(fields: Record<string, string>): FakeRoute {
+  return () => ({
+    status: 400,
+    body: {
+      error: { code: "validation_failed", message: "Check the highlighted fields.", fields },
+    },
+  });
+}
+
 export function testUser(role: User["role"], overrides: Partial<User> = {}): User {
   return {
     uid: `uid-${role}`,
