@@ -65,14 +65,18 @@ export function fakeServer(routes: Record<string, FakeRoute>): FakeServer {
   return server;
 }
 
-/** The server's refusal of a form: 400 "validation_failed" with a message for each field. */
+/** The server's refusal: 400 with its error (code, message and, for a form, each field's). */
+export function refused(error: {
+  code: string;
+  message: string;
+  fields?: Record<string, string>;
+}): FakeRoute {
+  return () => ({ status: 400, body: { error } });
+}
+
+/** The server's refusal of a form: "validation_failed" with a message for each field. */
 export function fieldsRefused(fields: Record<string, string>): FakeRoute {
-  return () => ({
-    status: 400,
-    body: {
-      error: { code: "validation_failed", message: "Check the highlighted fields.", fields },
-    },
-  });
+  return refused({ code: "validation_failed", message: "Check the highlighted fields.", fields });
 }
 
 export function testUser(role: User["role"], overrides: Partial<User> = {}): User {
