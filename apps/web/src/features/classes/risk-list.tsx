@@ -10,7 +10,7 @@ import { shownScore } from "@gradecast/contract/score";
 import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from "react";
 import { formErrors } from "../../api/form-errors.ts";
 import { Alert } from "../../components/alert.tsx";
-import { Button } from "../../components/button.tsx";
+import { Button, SubmitOrCancel } from "../../components/button.tsx";
 import { Card } from "../../components/card.tsx";
 import { ChartCanvas } from "../../components/chart-canvas.tsx";
 import type { ChartSize } from "../../components/echarts-canvas.ts";
@@ -499,14 +499,12 @@ function NoteForm({
           onChange={(e) => setValues((v) => ({ ...v, followUpOn: e.target.value }))}
           error={errors.followUpOn}
         />
-        <div className="actions">
-          <Button type="submit" loading={adding.isPending}>
-            {t("risk.note.save")}
-          </Button>
-          <Button type="button" variant="ghost" onClick={() => onClose(false)}>
-            {t("risk.note.cancel")}
-          </Button>
-        </div>
+        <SubmitOrCancel
+          saving={adding.isPending}
+          submitLabel={t("risk.note.save")}
+          cancelLabel={t("risk.note.cancel")}
+          onCancel={() => onClose(false)}
+        />
       </form>
       {message ? <Alert tone="error">{message}</Alert> : null}
     </section>
