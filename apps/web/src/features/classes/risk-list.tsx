@@ -20,6 +20,7 @@ import { Field } from "../../components/field.tsx";
 import { palette } from "../../components/palette.ts";
 import { Spinner } from "../../components/spinner.tsx";
 import { TableHead } from "../../components/table-head.tsx";
+import { useDownload } from "../../components/use-download.ts";
 import { downloadRisk, useAddNote, useClassRisk } from "./risk-api.ts";
 import { useRiskText } from "./risk-text.ts";
 import "./risk.css";
@@ -40,22 +41,14 @@ export function RiskList({ classId }: { classId: string }) {
   const [atRiskOnly, setAtRiskOnly] = useState(false);
   const [noteFor, setNoteFor] = useState<RiskItem | null>(null);
   const [notice, setNotice] = useState("");
-  const [exporting, setExporting] = useState(false);
-  const [exportError, setExportError] = useState("");
   const filterId = useId();
   const { t } = useRiskText();
 
-  async function exportCsv() {
-    setExporting(true);
-    setExportError("");
-    try {
-      await downloadRisk(classId);
-    } catch (err) {
-      setExportError(formErrors(err, []).message ?? "");
-    } finally {
-      setExporting(false);
-    }
-  }
+  const {
+    running: exporting,
+    error: exportError,
+    start: exportCsv,
+  } = useDownload(() => downloadRisk(classId));
 
   const actions = (
     <Button variant="secondary" onClick={exportCsv} loading={exporting} disabled={!risk.isSuccess}>

@@ -5,7 +5,6 @@ import {
   type SetupEvaluation,
 } from "@gradecast/contract/evaluation";
 import { useState } from "react";
-import { formErrors } from "../../api/form-errors.ts";
 import { Alert } from "../../components/alert.tsx";
 import { Button } from "../../components/button.tsx";
 import { Card } from "../../components/card.tsx";
@@ -16,6 +15,7 @@ import { ScrollRegion } from "../../components/scroll-region.tsx";
 import { Select } from "../../components/select.tsx";
 import { Spinner } from "../../components/spinner.tsx";
 import { TableHead } from "../../components/table-head.tsx";
+import { useDownload } from "../../components/use-download.ts";
 import { axisName, baseOption, Chart, localNumbers } from "../analytics/chart.tsx";
 import { downloadEvaluation, useEvaluation } from "./api.ts";
 import { useEvaluationText } from "./evaluation-text.ts";
@@ -31,22 +31,14 @@ import "./evaluation.css";
 export function EvaluationView({ viewer }: { viewer: "teacher" | "admin" }) {
   const [classId, setClassId] = useState("");
   const evaluation = useEvaluation(classId);
-  const [exporting, setExporting] = useState(false);
-  const [exportError, setExportError] = useState("");
   const text = useEvaluationText();
   const { t } = text;
 
-  async function exportCsv() {
-    setExporting(true);
-    setExportError("");
-    try {
-      await downloadEvaluation(classId);
-    } catch (err) {
-      setExportError(formErrors(err, []).message ?? "");
-    } finally {
-      setExporting(false);
-    }
-  }
+  const {
+    running: exporting,
+    error: exportError,
+    start: exportCsv,
+  } = useDownload(() => downloadEvaluation(classId));
 
   const classes = evaluation.data?.classes ?? [];
   const options = [
