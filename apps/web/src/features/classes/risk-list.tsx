@@ -15,10 +15,9 @@ import { Card } from "../../components/card.tsx";
 import { ChartCanvas } from "../../components/chart-canvas.tsx";
 import type { ChartSize } from "../../components/echarts-canvas.ts";
 import { EmptyState } from "../../components/empty-state.tsx";
-import { ErrorState } from "../../components/error-state.tsx";
 import { Field } from "../../components/field.tsx";
 import { palette } from "../../components/palette.ts";
-import { Spinner } from "../../components/spinner.tsx";
+import { QueryView } from "../../components/query-view.tsx";
 import { TableHead } from "../../components/table-head.tsx";
 import { useDownload } from "../../components/use-download.ts";
 import { downloadRisk, useAddNote, useClassRisk } from "./risk-api.ts";
@@ -65,49 +64,49 @@ export function RiskList({ classId }: { classId: string }) {
       <p className="muted">{t("risk.oversight")}</p>
       {exportError ? <Alert tone="error">{exportError}</Alert> : null}
       {notice ? <Alert tone="success">{notice}</Alert> : null}
-      {risk.isPending ? (
-        <Spinner label={t("risk.loading")} />
-      ) : risk.isError ? (
-        <ErrorState query={risk} />
-      ) : risk.data.items.length === 0 ? (
-        <EmptyState title={t("risk.empty.title")}>{t("risk.empty.body")}</EmptyState>
-      ) : (
-        <>
-          <p className="risk-counts" data-testid="risk-counts">
-            {countsText(risk.data, t)}
-          </p>
-          <Distribution risk={risk.data} />
-          <div className="check-row">
-            <input
-              id={filterId}
-              type="checkbox"
-              checked={atRiskOnly}
-              onChange={(e) => setAtRiskOnly(e.target.checked)}
-            />
-            <label htmlFor={filterId}>{t("risk.filter", { count: risk.data.counts.atRisk })}</label>
-          </div>
-          <RiskTable
-            items={risk.data.items.filter((i) => !atRiskOnly || i.atRisk)}
-            withNotes={risk.data.withNotes}
-            onNote={(item) => {
-              setNotice("");
-              setNoteFor(item);
-            }}
-          />
-          {noteFor && risk.data.withNotes ? (
-            <NoteForm
-              classId={classId}
-              item={noteFor}
-              onClose={(saved) => {
-                const name = noteFor.name;
-                setNoteFor(null);
-                if (saved) setNotice(t("risk.noteSaved", { name }));
-                document.getElementById(noteButtonId(noteFor.studentId))?.focus();
-              }}
-            />
-          ) : null}
-        </>
-      )}
+      <QueryView query={risk} loading={t("risk.loading")}>
+        {(data) =>
+          data.items.length === 0 ? (
+            <EmptyState title={t("risk.empty.title")}>{t("risk.empty.body")}</EmptyState>
+          ) : (
+            <>
+              <p className="risk-counts" data-testid="risk-counts">
+                {countsText(data, t)}
+              </p>
+              <Distribution risk={data} />
+              <div className="check-row">
+                <input
+                  id={filterId}
+                  type="checkbox"
+                  checked={atRiskOnly}
+                  onChange={(e) => setAtRiskOnly(e.target.checked)}
+                />
+                <label htmlFor={filterId}>{t("risk.filter", { count: data.counts.atRisk })}</label>
+              </div>
+              <RiskTable
+                items={data.items.filter((i) => !atRiskOnly || i.atRisk)}
+                withNotes={data.withNotes}
+                onNote={(item) => {
+                  setNotice("");
+                  setNoteFor(item);
+                }}
+              />
+              {noteFor && data.withNotes ? (
+                <NoteForm
+                  classId={classId}
+                  item={noteFor}
+                  onClose={(saved) => {
+                    const name = noteFor.name;
+                    setNoteFor(null);
+                    if (saved) setNotice(t("risk.noteSaved", { name }));
+                    document.getElementById(noteButtonId(noteFor.studentId))?.focus();
+                  }}
+                />
+              ) : null}
+            </>
+          )
+        }
+      </QueryView>
     </Card>
   );
 }

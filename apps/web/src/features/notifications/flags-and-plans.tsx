@@ -7,6 +7,7 @@ import { Card } from "../../components/card.tsx";
 import { EmptyState } from "../../components/empty-state.tsx";
 import { ErrorState } from "../../components/error-state.tsx";
 import { Field, TextArea } from "../../components/field.tsx";
+import { QueryView } from "../../components/query-view.tsx";
 import { Select } from "../../components/select.tsx";
 import { Spinner } from "../../components/spinner.tsx";
 import { useFormats } from "../../components/use-formats.ts";
@@ -100,19 +101,19 @@ export default function FlagsAndPlans({
         />
       ) : null}
       <h3>{t("flags.plans.plans")}</h3>
-      {plans.isPending ? (
-        <Spinner label={t("flags.plans.loadingPlans")} />
-      ) : plans.isError ? (
-        <ErrorState query={plans} />
-      ) : plans.data.items.length === 0 ? (
-        <EmptyState title={t("flags.plans.noPlan")}>{t("flags.plans.noPlanHint")}</EmptyState>
-      ) : (
-        <ul className="plan-list" data-testid="plan-list">
-          {plans.data.items.map((p) => (
-            <PlanRow key={p.id} classId={classId} plan={p} />
-          ))}
-        </ul>
-      )}
+      <QueryView query={plans} loading={t("flags.plans.loadingPlans")}>
+        {(data) =>
+          data.items.length === 0 ? (
+            <EmptyState title={t("flags.plans.noPlan")}>{t("flags.plans.noPlanHint")}</EmptyState>
+          ) : (
+            <ul className="plan-list" data-testid="plan-list">
+              {data.items.map((p) => (
+                <PlanRow key={p.id} classId={classId} plan={p} />
+              ))}
+            </ul>
+          )
+        }
+      </QueryView>
     </Card>
   );
 }
