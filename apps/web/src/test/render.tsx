@@ -1,6 +1,6 @@
 import type { User } from "@gradecast/contract/auth";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { cleanup, render } from "@testing-library/react";
+import { cleanup, render, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { ReactNode } from "react";
 import { MemoryRouter, Route, Routes, useLocation } from "react-router";
@@ -120,6 +120,13 @@ function Settled({ children }: { children: ReactNode }) {
 function Where() {
   const location = useLocation();
   return <output data-testid="location">{location.pathname}</output>;
+}
+
+/** A table's column headings, as read. */
+export function columnHeaders(table: HTMLElement) {
+  return within(table)
+    .getAllByRole("columnheader")
+    .map((h) => h.textContent);
 }
 
 /** Renders `page` at `path` inside the app's providers; other addresses render their path. */

@@ -1,7 +1,7 @@
 import type { RiskItem } from "@gradecast/contract/class-risk";
 import { screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { fakeServer, renderPage, signedInAs, testUser } from "../../test/render.tsx";
+import { columnHeaders, fakeServer, renderPage, signedInAs, testUser } from "../../test/render.tsx";
 import { atRiskStudent, classRisk, recordInputs } from "../../test/risk-list-fixtures.ts";
 import { RiskList } from "./risk-list.tsx";
 
@@ -53,9 +53,7 @@ describe("the class risk list in Portuguese", () => {
       "2 alunos · 1 em risco · 1 ainda não respondeu",
     );
     expect(screen.getByLabelText("Só alunos em risco (1)")).toBeTruthy();
-    const headers = within(table)
-      .getAllByRole("columnheader")
-      .map((h) => h.textContent);
+    const headers = columnHeaders(table);
     expect(headers).toEqual([
       "Aluno",
       "Em risco",

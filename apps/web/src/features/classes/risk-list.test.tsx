@@ -1,7 +1,7 @@
 import type { ClassRisk, RiskItem } from "@gradecast/contract/class-risk";
 import { screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { fakeServer, renderPage, signedInAs, testUser } from "../../test/render.tsx";
+import { columnHeaders, fakeServer, renderPage, signedInAs, testUser } from "../../test/render.tsx";
 import { atRiskStudent, classRisk, recordInputs } from "../../test/risk-list-fixtures.ts";
 import { RiskList } from "./risk-list.tsx";
 
@@ -41,12 +41,6 @@ async function open(role: "teacher" | "admin") {
   });
   renderPage(<RiskList classId="c1" />, "/classes/c1");
   return screen.findByRole("table", { name: "Students of the class, sorted by risk" });
-}
-
-function columnHeaders(table: HTMLElement) {
-  return within(table)
-    .getAllByRole("columnheader")
-    .map((h) => h.textContent);
 }
 
 describe("the risk list's intervention notes", () => {
