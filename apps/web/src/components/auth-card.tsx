@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { Button } from "./button.tsx";
 import { PageHeader } from "./page-header.tsx";
 
 /** The sign-in screens' card (login, sign-up, password reset): a title, the form, links under it. */
@@ -21,5 +22,14 @@ export function AuthCard({
         {links ? <div className="auth-links">{links}</div> : null}
       </div>
     </div>
+  );
+}
+
+/** A sign-in screen's form's one submit button, as wide as the card. */
+export function AuthSubmit({ loading, children }: { loading: boolean; children: ReactNode }) {
+  return (
+    <Button type="submit" loading={loading} className="btn-block">
+      {children}
+    </Button>
   );
 }

@@ -55,3 +55,30 @@ export function ButtonLink({
 }: LinkProps & { variant?: ButtonVariant }) {
   return <Link className={buttonClass(variant, className)} {...rest} />;
 }
+
+/** A form's actions: its submit button and, beside it, a way out (Cancel). */
+export function SubmitOrCancel({
+  saving,
+  submitLabel,
+  cancelLabel,
+  onCancel,
+  cancelDisabled,
+}: {
+  saving: boolean;
+  submitLabel: ReactNode;
+  cancelLabel: ReactNode;
+  onCancel: () => void;
+  /** The way out waits for the request too. */
+  cancelDisabled?: boolean;
+}) {
+  return (
+    <div className="actions">
+      <Button type="submit" loading={saving}>
+        {submitLabel}
+      </Button>
+      <Button type="button" variant="ghost" onClick={onCancel} disabled={cancelDisabled}>
+        {cancelLabel}
+      </Button>
+    </div>
+  );
+}

@@ -1,4 +1,5 @@
 import { type ReactNode, useEffect } from "react";
+import { useIntl } from "../i18n/intl.tsx";
 import { ButtonLink } from "./button.tsx";
 
 export interface PageHeaderProps {
@@ -27,6 +28,28 @@ export function PageHeader({ title, description, actions, link }: PageHeaderProp
       </div>
       {side ? <div className="page-actions">{side}</div> : null}
     </header>
+  );
+}
+
+/** A page of one feature: its header, title and lead text from the catalogue, and the feature. */
+export function FeaturePage({
+  titleId,
+  descriptionId,
+  children,
+}: {
+  titleId: string;
+  descriptionId: string;
+  children: ReactNode;
+}) {
+  const intl = useIntl();
+  return (
+    <div className="stack">
+      <PageHeader
+        title={intl.formatMessage({ id: titleId })}
+        description={intl.formatMessage({ id: descriptionId })}
+      />
+      {children}
+    </div>
   );
 }
 

@@ -1,17 +1,14 @@
-import { PageHeader } from "../components/page-header.tsx";
+import { FeaturePage } from "../components/page-header.tsx";
 import { OneRosterImport } from "../features/oneroster/oneroster-import.tsx";
-import { useIntl } from "../i18n/intl.tsx";
 
 // /admin/oneroster (issue 34): rosters from the school's information system.
 export default function AdminOneRosterPage() {
-  const intl = useIntl();
   return (
-    <div className="stack">
-      <PageHeader
-        title={intl.formatMessage({ id: "imports.oneroster.page.title" })}
-        description={intl.formatMessage({ id: "imports.oneroster.page.description" })}
-      />
+    <FeaturePage
+      titleId="imports.oneroster.page.title"
+      descriptionId="imports.oneroster.page.description"
+    >
       <OneRosterImport />
-    </div>
+    </FeaturePage>
   );
 }

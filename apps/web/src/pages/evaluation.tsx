@@ -1,6 +1,6 @@
 import { lazy, Suspense } from "react";
 import { useSession } from "../auth/session.tsx";
-import { PageHeader } from "../components/page-header.tsx";
+import { FeaturePage } from "../components/page-header.tsx";
 import { Spinner } from "../components/spinner.tsx";
 import { EvaluationView } from "../features/evaluation/evaluation-view.tsx";
 import { useIntl } from "../i18n/intl.tsx";
@@ -13,17 +13,13 @@ export default function EvaluationPage() {
   const { user } = useSession();
   const intl = useIntl();
   return (
-    <div className="stack">
-      <PageHeader
-        title={intl.formatMessage({ id: "evaluation.page.title" })}
-        description={intl.formatMessage({ id: "evaluation.page.description" })}
-      />
+    <FeaturePage titleId="evaluation.page.title" descriptionId="evaluation.page.description">
       <EvaluationView viewer={user?.role === "admin" ? "admin" : "teacher"} />
       <Suspense
         fallback={<Spinner label={intl.formatMessage({ id: "evaluation.page.flagsLoading" })} />}
       >
         <FlagSummaryCard />
       </Suspense>
-    </div>
+    </FeaturePage>
   );
 }

@@ -2,8 +2,7 @@ import { messages } from "@gradecast/contract/messages";
 import { type FormEvent, useState } from "react";
 import { Link } from "react-router";
 import { OutcomeAlert } from "../components/alert.tsx";
-import { AuthCard } from "../components/auth-card.tsx";
-import { Button } from "../components/button.tsx";
+import { AuthCard, AuthSubmit } from "../components/auth-card.tsx";
 import { EmailField } from "../components/field.tsx";
 import { useForgotPassword } from "../features/sign-up/api.ts";
 import { useIntl } from "../i18n/intl.tsx";
@@ -38,9 +37,7 @@ export default function ForgotPassword() {
           onChange={(e) => setEmail(e.target.value)}
         />
         <OutcomeAlert outcome={result} />
-        <Button type="submit" loading={asking.isPending} className="btn-block">
-          {t("forgot.submit")}
-        </Button>
+        <AuthSubmit loading={asking.isPending}>{t("forgot.submit")}</AuthSubmit>
       </form>
     </AuthCard>
   );

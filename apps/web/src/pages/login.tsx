@@ -9,7 +9,7 @@ import { useSetupState } from "../api/site.ts";
 import { safeNext } from "../auth/next.ts";
 import { useSession } from "../auth/session.tsx";
 import { Alert } from "../components/alert.tsx";
-import { AuthCard } from "../components/auth-card.tsx";
+import { AuthCard, AuthSubmit } from "../components/auth-card.tsx";
 import { Button, buttonClass } from "../components/button.tsx";
 import { CodeField, EmailField, PasswordField } from "../components/field.tsx";
 import { Spinner } from "../components/spinner.tsx";
@@ -133,9 +133,7 @@ export default function Login() {
             onChange={(e) => setCode(e.target.value)}
             error={error || undefined}
           />
-          <Button type="submit" loading={busy} className="btn-block">
-            {t("login.mfa.verify")}
-          </Button>
+          <AuthSubmit loading={busy}>{t("login.mfa.verify")}</AuthSubmit>
         </form>
       </AuthCard>
     );
@@ -208,9 +206,7 @@ export default function Login() {
         <p className="form-error" role="alert" id="login-error">
           {error}
         </p>
-        <Button type="submit" loading={busy} className="btn-block">
-          {t("login.submit")}
-        </Button>
+        <AuthSubmit loading={busy}>{t("login.submit")}</AuthSubmit>
       </form>
     </AuthCard>
   );

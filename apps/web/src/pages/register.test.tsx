@@ -2,7 +2,7 @@ import { messages } from "@gradecast/contract/messages";
 import { screen, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { localeKey } from "../i18n/locale.tsx";
-import { fakeServer, renderPage, watchAlerts } from "../test/render.tsx";
+import { fakeServer, fieldsRefused, renderPage, watchAlerts } from "../test/render.tsx";
 import Register from "./register.tsx";
 
 // The sign-up form: the server's refusal of a field is written beside that field, and a sign-up
@@ -10,15 +10,8 @@ import Register from "./register.tsx";
 describe("the sign-up page", () => {
   it("writes the server's message beside the field it is about, and nowhere else", async () => {
     fakeServer({
-      "POST /api/auth/register": () => ({
-        status: 400,
-        body: {
-          error: {
-            code: "validation_failed",
-            message: "Check the highlighted fields.",
-            fields: { email: "This email address is already registered." },
-          },
-        },
+      "POST /api/auth/register": fieldsRefused({
+        email: "This email address is already registered.",
       }),
     });
     const { user } = renderPage(<Register />, "/register");
@@ -71,15 +64,8 @@ describe("the sign-up page", () => {
     it("asks a student's date of birth, sends it, and writes the server's refusal beside it", async () => {
       const server = fakeServer({
         "GET /api/setup": () => ({ body: setup }),
-        "POST /api/auth/register": () => ({
-          status: 400,
-          body: {
-            error: {
-              code: "validation_failed",
-              message: "Check the highlighted fields.",
-              fields: { dateOfBirth: "Enter a real date of birth, not in the future." },
-            },
-          },
+        "POST /api/auth/register": fieldsRefused({
+          dateOfBirth: "Enter a real date of birth, not in the future.",
         }),
       });
       const { user } = renderPage(<Register />, "/register");

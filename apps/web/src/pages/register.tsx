@@ -2,8 +2,7 @@ import type { FormEvent } from "react";
 import { Link, Navigate, useNavigate } from "react-router";
 import { useSetupState } from "../api/site.ts";
 import { useSession } from "../auth/session.tsx";
-import { AuthCard } from "../components/auth-card.tsx";
-import { Button } from "../components/button.tsx";
+import { AuthCard, AuthSubmit } from "../components/auth-card.tsx";
 import { EmailField, Field, PasswordField } from "../components/field.tsx";
 import { Select } from "../components/select.tsx";
 import { useFormFields } from "../components/use-form-fields.ts";
@@ -127,13 +126,9 @@ export default function Register() {
         <p className="form-error" role="alert">
           {form.message}
         </p>
-        <Button
-          type="submit"
-          loading={registering.isPending || registering.isSuccess}
-          className="btn-block"
-        >
+        <AuthSubmit loading={registering.isPending || registering.isSuccess}>
           {t("register.submit")}
-        </Button>
+        </AuthSubmit>
       </form>
     </AuthCard>
   );

@@ -2,8 +2,7 @@ import { passwordLimits } from "@gradecast/contract/password-limits";
 import type { FormEvent } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { Alert } from "../components/alert.tsx";
-import { AuthCard } from "../components/auth-card.tsx";
-import { Button } from "../components/button.tsx";
+import { AuthCard, AuthSubmit } from "../components/auth-card.tsx";
 import { PasswordField } from "../components/field.tsx";
 import { useFormFields } from "../components/use-form-fields.ts";
 import { useResetPassword } from "../features/sign-up/api.ts";
@@ -71,13 +70,9 @@ export default function ResetPassword() {
             </p>
           </Alert>
         ) : null}
-        <Button
-          type="submit"
-          loading={resetting.isPending || resetting.isSuccess}
-          className="btn-block"
-        >
+        <AuthSubmit loading={resetting.isPending || resetting.isSuccess}>
           {t("reset.submit")}
-        </Button>
+        </AuthSubmit>
       </form>
     </AuthCard>
   );

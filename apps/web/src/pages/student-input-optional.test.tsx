@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { fromSaved, isAnswer, preferNotValue, toRequest } from "../features/questionnaire/draft.ts";
 import { fakeServer, renderPage, signedInAs, testUser, watchAlerts } from "../test/render.tsx";
 import StudentInput from "./student-input.tsx";
+import { nothingSent } from "./student-input-fixtures.ts";
 
 // Issue 31: the questions the deployment marks optional (GET /api/site) say "optional" and offer
 // "Prefer not to say"; that answer is kept in the draft and sent as null.
@@ -16,22 +17,6 @@ const site = {
   "GET /api/site": () => ({
     body: { contactEmail: null, schoolName: null, optionalQuestions: ["health", "Mjob"] },
   }),
-};
-const nothingSent = {
-  // No guardian's consent needed (the public-task basis): the form shows.
-  "GET /api/consent/mine": () => ({
-    body: {
-      legalBasis: "public-task",
-      state: "not_needed",
-      digitalConsentAge: 13,
-      guardianEmail: null,
-      requestedAt: null,
-      consentedAt: null,
-      withdrawnAt: null,
-    },
-  }),
-  "GET /api/students/mine": () => ({ body: { items: [] } }),
-  "GET /api/predictions/mine": () => ({ body: { items: [], latest: null } }),
 };
 
 describe('the draft\'s "Prefer not to say"', () => {

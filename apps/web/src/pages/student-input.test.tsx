@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { localeKey } from "../i18n/locale.tsx";
 import { fakeServer, renderPage, signedInAs, testUser, watchAlerts } from "../test/render.tsx";
 import StudentInput from "./student-input.tsx";
+import { consentNotNeeded, nothingSent } from "./student-input-fixtures.ts";
 
 // The questionnaire as a student fills it: the progress follows the answers, Save with questions
 // left names the first one and marks every one left beside it, and a complete questionnaire is
@@ -13,28 +14,6 @@ const student = testUser("student");
 const first = questions[0];
 const second = questions[1];
 if (!first || !second) throw new Error("the questionnaire has no questions");
-
-/** No guardian's consent needed (the public-task basis): the form shows (issue 31). */
-const consentNotNeeded = {
-  "GET /api/consent/mine": () => ({
-    body: {
-      legalBasis: "public-task",
-      state: "not_needed",
-      digitalConsentAge: 13,
-      guardianEmail: null,
-      requestedAt: null,
-      consentedAt: null,
-      withdrawnAt: null,
-    },
-  }),
-};
-
-/** Nothing sent yet: no saved questionnaire, no prediction. */
-const nothingSent = {
-  ...consentNotNeeded,
-  "GET /api/students/mine": () => ({ body: { items: [] } }),
-  "GET /api/predictions/mine": () => ({ body: { items: [], latest: null } }),
-};
 
 /** Answers every question with its first listed option (not "Not known yet"). */
 function answerAll(except: readonly string[] = []) {

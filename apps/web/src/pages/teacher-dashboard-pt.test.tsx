@@ -1,7 +1,7 @@
 import type { LinkedReport } from "@gradecast/contract/report-students";
 import { fireEvent, screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { fakeServer, renderPage, signedInAs, testUser } from "../test/render.tsx";
+import { columnHeaders, fakeServer, renderPage, signedInAs, testUser } from "../test/render.tsx";
 import TeacherDashboard from "./teacher-dashboard.tsx";
 
 // The teacher dashboard in European Portuguese (issue 33): the headings, how many reports are
@@ -54,11 +54,7 @@ describe("the teacher dashboard in Portuguese", () => {
     const table = screen.getByRole("table", {
       name: "Relatórios dos alunos, ordenados por mais recentes primeiro",
     });
-    expect(
-      within(table)
-        .getAllByRole("columnheader")
-        .map((h) => h.textContent),
-    ).toEqual([
+    expect(columnHeaders(table)).toEqual([
       "Aluno",
       "Curso",
       "Notas (em 100)",

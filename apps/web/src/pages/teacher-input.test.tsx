@@ -109,15 +109,7 @@ describe("the teacher report form", () => {
 
   it("sends a complete report once with numbers as typed, says so, and empties the form", async () => {
     const { server, user } = await openForm();
-    await user.type(screen.getByRole("combobox", { name: "Student name" }), "Ana Lima");
-    await user.type(screen.getByLabelText("Course"), "Mathematics");
-    await user.type(screen.getByLabelText("Marks"), "80");
-    await user.type(screen.getByLabelText("Attendance"), "95");
-    await user.type(screen.getByLabelText("Assignments"), "5");
-    const behavior = screen.getByLabelText("Behavior") as HTMLSelectElement;
-    const option = behavior.options[1]?.value ?? "";
-    fireEvent.change(behavior, { target: { value: option } });
-    await user.type(screen.getByLabelText("Feedback"), "Steady work all term.");
+    const option = await fillReport(user);
     await user.click(screen.getByRole("button", { name: "Submit Report" }));
     await screen.findByText(messages.reportSubmitted);
     const sent = server.calls.filter((c) => c.route === "POST /api/reports");

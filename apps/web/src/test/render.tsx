@@ -1,6 +1,6 @@
 import type { User } from "@gradecast/contract/auth";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { cleanup, render } from "@testing-library/react";
+import { cleanup, render, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { ReactNode } from "react";
 import { MemoryRouter, Route, Routes, useLocation } from "react-router";
@@ -65,6 +65,20 @@ export function fakeServer(routes: Record<string, FakeRoute>): FakeServer {
   return server;
 }
 
+/** The server's refusal: 400 with its error (code, message and, for a form, each field's). */
+export function refused(error: {
+  code: string;
+  message: string;
+  fields?: Record<string, string>;
+}): FakeRoute {
+  return () => ({ status: 400, body: { error } });
+}
+
+/** The server's refusal of a form: "validation_failed" with a message for each field. */
+export function fieldsRefused(fields: Record<string, string>): FakeRoute {
+  return refused({ code: "validation_failed", message: "Check the highlighted fields.", fields });
+}
+
 export function testUser(role: User["role"], overrides: Partial<User> = {}): User {
   return {
     uid: `uid-${role}`,
@@ -106,6 +120,13 @@ function Settled({ children }: { children: ReactNode }) {
 function Where() {
   const location = useLocation();
   return <output data-testid="location">{location.pathname}</output>;
+}
+
+/** A table's column headings, as read. */
+export function columnHeaders(table: HTMLElement) {
+  return within(table)
+    .getAllByRole("columnheader")
+    .map((h) => h.textContent);
 }
 
 /** Renders `page` at `path` inside the app's providers; other addresses render their path. */

@@ -3,7 +3,7 @@ import QRCode from "qrcode";
 import { type FormEvent, useEffect, useState } from "react";
 import { ApiError } from "../../api/client.ts";
 import { Alert, OutcomeAlert } from "../../components/alert.tsx";
-import { Button } from "../../components/button.tsx";
+import { Button, SubmitOrCancel } from "../../components/button.tsx";
 import { Card } from "../../components/card.tsx";
 import { CodeField } from "../../components/field.tsx";
 import { Spinner } from "../../components/spinner.tsx";
@@ -135,14 +135,12 @@ export function MfaCard() {
             onChange={(e) => setCode(e.target.value)}
             error={codeError}
           />
-          <div className="actions">
-            <Button type="submit" loading={busy}>
-              {t("account.mfa.turnOn")}
-            </Button>
-            <Button type="button" variant="ghost" onClick={() => setEnrolment(null)}>
-              {t("account.cancel")}
-            </Button>
-          </div>
+          <SubmitOrCancel
+            saving={busy}
+            submitLabel={t("account.mfa.turnOn")}
+            cancelLabel={t("account.cancel")}
+            onCancel={() => setEnrolment(null)}
+          />
         </form>
       ) : null}
       {data?.enabled ? (

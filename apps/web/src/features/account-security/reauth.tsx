@@ -1,7 +1,7 @@
 import { reauthMinutes } from "@gradecast/contract/account-security";
 import { type FormEvent, type ReactNode, useCallback, useState } from "react";
 import { ApiError } from "../../api/client.ts";
-import { Button } from "../../components/button.tsx";
+import { SubmitOrCancel } from "../../components/button.tsx";
 import { CodeField, PasswordField } from "../../components/field.tsx";
 import { ModalDialog } from "../../components/modal-dialog.tsx";
 import { useIntl } from "../../i18n/intl.tsx";
@@ -106,14 +106,13 @@ function ReauthDialog({ onDone, onCancel }: { onDone: () => void; onCancel: () =
             {errors.form}
           </p>
         ) : null}
-        <div className="actions">
-          <Button type="submit" loading={busy}>
-            {t("account.reauth.confirm")}
-          </Button>
-          <Button type="button" variant="ghost" onClick={onCancel} disabled={busy}>
-            {t("account.cancel")}
-          </Button>
-        </div>
+        <SubmitOrCancel
+          saving={busy}
+          submitLabel={t("account.reauth.confirm")}
+          cancelLabel={t("account.cancel")}
+          onCancel={onCancel}
+          cancelDisabled={busy}
+        />
       </form>
     </ModalDialog>
   );

@@ -1,7 +1,8 @@
-import type { ClassRisk, RiskItem } from "@gradecast/contract/class-risk";
+import type { RiskItem } from "@gradecast/contract/class-risk";
 import { screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { fakeServer, renderPage, signedInAs, testUser } from "../../test/render.tsx";
+import { columnHeaders, fakeServer, renderPage, signedInAs, testUser } from "../../test/render.tsx";
+import { atRiskStudent, classRisk, recordInputs } from "../../test/risk-list-fixtures.ts";
 import { RiskList } from "./risk-list.tsx";
 
 // The class risk list in European Portuguese (issue 33): columns as the Portuguese CSV names
@@ -9,37 +10,14 @@ import { RiskList } from "./risk-list.tsx";
 // 18/11/2026, the record's sources and the "differs" mark, and plurals.
 
 const teacher = testUser("teacher", { locale: "pt-PT" });
-const ana: RiskItem = {
-  studentId: "ana",
-  name: "Ana Sousa",
-  email: "ana@example.org",
-  answered: true,
-  answeredAt: "2026-11-18T09:00:00.000Z",
-  prediction: 6.5,
-  interval: { low: 4, high: 9.5 },
-  band: "improve",
-  noFinalScoreRisk: 0.3,
-  scoreIfSits: 7,
-  modelSetup: "A",
-  atRisk: true,
-  shared: false,
+const ana = atRiskStudent({
   reasons: [
     { feature: "G2", label: "Second-period grade", value: 5, effect: -3.1 },
     { feature: "other", label: "Other answers", value: null, effect: 0.45 },
   ],
-  explanation: null,
-  notes: [],
-  contest: null,
-  inputs: {
-    G1: { value: 8, source: "school" },
-    G2: { value: 5, source: "student" },
-    absences: { value: 12, source: "school" },
-    failures: { value: null, source: "student" },
-  },
+  inputs: recordInputs(5),
   differs: true,
-  predictedAt: "2026-11-18T09:00:00.000Z",
-  updating: false,
-};
+});
 const rui: RiskItem = {
   ...ana,
   studentId: "rui",
@@ -58,12 +36,7 @@ const rui: RiskItem = {
   differs: false,
   predictedAt: null,
 };
-const list: ClassRisk = {
-  class: { id: "c1", name: "Matemática 10.º B", subject: "mat", year: "2026/27" },
-  counts: { students: 2, answered: 1, atRisk: 1 },
-  withNotes: true,
-  items: [ana, rui],
-};
+const list = classRisk("Matemática 10.º B", { students: 2, answered: 1, atRisk: 1 }, [ana, rui]);
 
 describe("the class risk list in Portuguese", () => {
   it("names its columns, reasons, sources, scores and days in pt-PT", async () => {
@@ -80,9 +53,7 @@ describe("the class risk list in Portuguese", () => {
       "2 alunos · 1 em risco · 1 ainda não respondeu",
     );
     expect(screen.getByLabelText("Só alunos em risco (1)")).toBeTruthy();
-    const headers = within(table)
-      .getAllByRole("columnheader")
-      .map((h) => h.textContent);
+    const headers = columnHeaders(table);
     expect(headers).toEqual([
       "Aluno",
       "Em risco",

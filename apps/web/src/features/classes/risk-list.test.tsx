@@ -1,7 +1,8 @@
 import type { ClassRisk, RiskItem } from "@gradecast/contract/class-risk";
 import { screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { fakeServer, renderPage, signedInAs, testUser } from "../../test/render.tsx";
+import { columnHeaders, fakeServer, renderPage, signedInAs, testUser } from "../../test/render.tsx";
+import { atRiskStudent, classRisk, recordInputs } from "../../test/risk-list-fixtures.ts";
 import { RiskList } from "./risk-list.tsx";
 
 // The risk list's notes are the class's teachers' alone (issue 20): a teacher sees the notes
@@ -15,36 +16,21 @@ const note = {
   author: { id: "uid-teacher", name: "Test teacher" },
   createdAt: "2026-11-20T10:00:00.000Z",
 };
-const amy: RiskItem = {
+const amy = atRiskStudent({
   studentId: "amy",
   name: "Amy Struggling",
   email: "amy@example.org",
-  answered: true,
-  answeredAt: "2026-11-18T09:00:00.000Z",
-  prediction: 6.5,
   interval: { low: 4, high: 9 },
-  band: "improve",
-  noFinalScoreRisk: 0.3,
-  scoreIfSits: 7,
-  modelSetup: "A",
-  atRisk: true,
-  shared: false,
   reasons: [{ feature: "G2", label: "Second-period grade", value: 5, effect: -3.1 }],
-  explanation: null,
   notes: [note],
-  contest: null,
-  inputs: null,
-  differs: false,
-  predictedAt: "2026-11-18T09:00:00.000Z",
-  updating: false,
-};
+});
 
 function listOf(withNotes: boolean): ClassRisk {
   return {
-    class: { id: "c1", name: "Maths 10B", subject: "mat", year: "2026/27" },
-    counts: { students: 1, answered: 1, atRisk: 1 },
+    ...classRisk("Maths 10B", { students: 1, answered: 1, atRisk: 1 }, [
+      { ...amy, notes: withNotes ? [note] : null },
+    ]),
     withNotes,
-    items: [{ ...amy, notes: withNotes ? [note] : null }],
   };
 }
 
@@ -55,12 +41,6 @@ async function open(role: "teacher" | "admin") {
   });
   renderPage(<RiskList classId="c1" />, "/classes/c1");
   return screen.findByRole("table", { name: "Students of the class, sorted by risk" });
-}
-
-function columnHeaders(table: HTMLElement) {
-  return within(table)
-    .getAllByRole("columnheader")
-    .map((h) => h.textContent);
 }
 
 describe("the risk list's intervention notes", () => {
@@ -96,12 +76,7 @@ describe("the risk list's school record", () => {
     email: "ben@example.org",
     atRisk: false,
     prediction: 12,
-    inputs: {
-      G1: { value: 8, source: "school" },
-      G2: { value: 9, source: "student" },
-      absences: { value: 12, source: "school" },
-      failures: { value: null, source: "student" },
-    },
+    inputs: recordInputs(9),
     differs: true,
     predictedAt: "2026-11-21T09:00:00.000Z",
   };

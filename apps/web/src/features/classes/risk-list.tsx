@@ -10,16 +10,16 @@ import { shownScore } from "@gradecast/contract/score";
 import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from "react";
 import { formErrors } from "../../api/form-errors.ts";
 import { Alert } from "../../components/alert.tsx";
-import { Button } from "../../components/button.tsx";
+import { Button, SubmitOrCancel } from "../../components/button.tsx";
 import { Card } from "../../components/card.tsx";
 import { ChartCanvas } from "../../components/chart-canvas.tsx";
 import type { ChartSize } from "../../components/echarts-canvas.ts";
 import { EmptyState } from "../../components/empty-state.tsx";
-import { ErrorState } from "../../components/error-state.tsx";
 import { Field } from "../../components/field.tsx";
 import { palette } from "../../components/palette.ts";
-import { Spinner } from "../../components/spinner.tsx";
+import { QueryView } from "../../components/query-view.tsx";
 import { TableHead } from "../../components/table-head.tsx";
+import { useDownload } from "../../components/use-download.ts";
 import { downloadRisk, useAddNote, useClassRisk } from "./risk-api.ts";
 import { useRiskText } from "./risk-text.ts";
 import "./risk.css";
@@ -40,22 +40,14 @@ export function RiskList({ classId }: { classId: string }) {
   const [atRiskOnly, setAtRiskOnly] = useState(false);
   const [noteFor, setNoteFor] = useState<RiskItem | null>(null);
   const [notice, setNotice] = useState("");
-  const [exporting, setExporting] = useState(false);
-  const [exportError, setExportError] = useState("");
   const filterId = useId();
   const { t } = useRiskText();
 
-  async function exportCsv() {
-    setExporting(true);
-    setExportError("");
-    try {
-      await downloadRisk(classId);
-    } catch (err) {
-      setExportError(formErrors(err, []).message ?? "");
-    } finally {
-      setExporting(false);
-    }
-  }
+  const {
+    running: exporting,
+    error: exportError,
+    start: exportCsv,
+  } = useDownload(() => downloadRisk(classId));
 
   const actions = (
     <Button variant="secondary" onClick={exportCsv} loading={exporting} disabled={!risk.isSuccess}>
@@ -72,49 +64,49 @@ export function RiskList({ classId }: { classId: string }) {
       <p className="muted">{t("risk.oversight")}</p>
       {exportError ? <Alert tone="error">{exportError}</Alert> : null}
       {notice ? <Alert tone="success">{notice}</Alert> : null}
-      {risk.isPending ? (
-        <Spinner label={t("risk.loading")} />
-      ) : risk.isError ? (
-        <ErrorState query={risk} />
-      ) : risk.data.items.length === 0 ? (
-        <EmptyState title={t("risk.empty.title")}>{t("risk.empty.body")}</EmptyState>
-      ) : (
-        <>
-          <p className="risk-counts" data-testid="risk-counts">
-            {countsText(risk.data, t)}
-          </p>
-          <Distribution risk={risk.data} />
-          <div className="check-row">
-            <input
-              id={filterId}
-              type="checkbox"
-              checked={atRiskOnly}
-              onChange={(e) => setAtRiskOnly(e.target.checked)}
-            />
-            <label htmlFor={filterId}>{t("risk.filter", { count: risk.data.counts.atRisk })}</label>
-          </div>
-          <RiskTable
-            items={risk.data.items.filter((i) => !atRiskOnly || i.atRisk)}
-            withNotes={risk.data.withNotes}
-            onNote={(item) => {
-              setNotice("");
-              setNoteFor(item);
-            }}
-          />
-          {noteFor && risk.data.withNotes ? (
-            <NoteForm
-              classId={classId}
-              item={noteFor}
-              onClose={(saved) => {
-                const name = noteFor.name;
-                setNoteFor(null);
-                if (saved) setNotice(t("risk.noteSaved", { name }));
-                document.getElementById(noteButtonId(noteFor.studentId))?.focus();
-              }}
-            />
-          ) : null}
-        </>
-      )}
+      <QueryView query={risk} loading={t("risk.loading")}>
+        {(data) =>
+          data.items.length === 0 ? (
+            <EmptyState title={t("risk.empty.title")}>{t("risk.empty.body")}</EmptyState>
+          ) : (
+            <>
+              <p className="risk-counts" data-testid="risk-counts">
+                {countsText(data, t)}
+              </p>
+              <Distribution risk={data} />
+              <div className="check-row">
+                <input
+                  id={filterId}
+                  type="checkbox"
+                  checked={atRiskOnly}
+                  onChange={(e) => setAtRiskOnly(e.target.checked)}
+                />
+                <label htmlFor={filterId}>{t("risk.filter", { count: data.counts.atRisk })}</label>
+              </div>
+              <RiskTable
+                items={data.items.filter((i) => !atRiskOnly || i.atRisk)}
+                withNotes={data.withNotes}
+                onNote={(item) => {
+                  setNotice("");
+                  setNoteFor(item);
+                }}
+              />
+              {noteFor && data.withNotes ? (
+                <NoteForm
+                  classId={classId}
+                  item={noteFor}
+                  onClose={(saved) => {
+                    const name = noteFor.name;
+                    setNoteFor(null);
+                    if (saved) setNotice(t("risk.noteSaved", { name }));
+                    document.getElementById(noteButtonId(noteFor.studentId))?.focus();
+                  }}
+                />
+              ) : null}
+            </>
+          )
+        }
+      </QueryView>
     </Card>
   );
 }
@@ -499,14 +491,12 @@ function NoteForm({
           onChange={(e) => setValues((v) => ({ ...v, followUpOn: e.target.value }))}
           error={errors.followUpOn}
         />
-        <div className="actions">
-          <Button type="submit" loading={adding.isPending}>
-            {t("risk.note.save")}
-          </Button>
-          <Button type="button" variant="ghost" onClick={() => onClose(false)}>
-            {t("risk.note.cancel")}
-          </Button>
-        </div>
+        <SubmitOrCancel
+          saving={adding.isPending}
+          submitLabel={t("risk.note.save")}
+          cancelLabel={t("risk.note.cancel")}
+          onCancel={() => onClose(false)}
+        />
       </form>
       {message ? <Alert tone="error">{message}</Alert> : null}
     </section>

@@ -1,7 +1,7 @@
 import { consentMessages } from "@gradecast/contract/consent";
 import { screen, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { fakeServer, renderPage, signedInAs, testUser } from "../../test/render.tsx";
+import { fakeServer, fieldsRefused, renderPage, signedInAs, testUser } from "../../test/render.tsx";
 import { ConsentGate } from "./consent-gate.tsx";
 
 // Before the questionnaire (issue 31): a student who needs a guardian's consent sees, in the
@@ -64,16 +64,7 @@ describe("the consent gate before the questionnaire", () => {
     fakeServer({
       ...signedInAs(student),
       "GET /api/consent/mine": () => ({ body: status }),
-      "POST /api/consent/request": () => ({
-        status: 400,
-        body: {
-          error: {
-            code: "validation_failed",
-            message: "Check the highlighted fields.",
-            fields: { guardianEmail: "Enter a valid email address." },
-          },
-        },
-      }),
+      "POST /api/consent/request": fieldsRefused({ guardianEmail: "Enter a valid email address." }),
     });
     const { user } = renderPage(<ConsentGate>{form}</ConsentGate>, "/student-input");
     const email = await screen.findByLabelText("Parent's or guardian's email");

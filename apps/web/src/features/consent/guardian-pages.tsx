@@ -28,6 +28,33 @@ export function PrivacyNoticeLink() {
   );
 }
 
+/**
+ * A guardian's page: its card with the privacy notice's link under it; a link without its token
+ * says so in place of the page's body.
+ */
+function GuardianCard({
+  title,
+  token,
+  children,
+}: {
+  title: string;
+  token: string;
+  children: ReactNode;
+}) {
+  const intl = useIntl();
+  return (
+    <AuthCard title={title} links={<PrivacyNoticeLink />}>
+      {token ? (
+        children
+      ) : (
+        <Alert tone="error">
+          <p>{intl.formatMessage({ id: "consent.incompleteLink" })}</p>
+        </Alert>
+      )}
+    </AuthCard>
+  );
+}
+
 function ConsentText({ view }: { view: ConsentView }) {
   const intl = useIntl();
   return (
@@ -51,13 +78,7 @@ export function GuardianConsent() {
   const shown = confirm.data ?? view.data;
 
   let body: ReactNode;
-  if (!token) {
-    body = (
-      <Alert tone="error">
-        <p>{intl.formatMessage({ id: "consent.incompleteLink" })}</p>
-      </Alert>
-    );
-  } else if (view.isPending) {
+  if (view.isPending) {
     body = <Spinner label={intl.formatMessage({ id: "consent.reading" })} />;
   } else if (view.isError || !shown) {
     body = (
@@ -125,9 +146,9 @@ export function GuardianConsent() {
   }
 
   return (
-    <AuthCard title={intl.formatMessage({ id: "consent.title" })} links={<PrivacyNoticeLink />}>
+    <GuardianCard title={intl.formatMessage({ id: "consent.title" })} token={token}>
       {body}
-    </AuthCard>
+    </GuardianCard>
   );
 }
 
@@ -138,13 +159,7 @@ export function GuardianWithdraw() {
   const [confirming, setConfirming] = useState(false);
 
   let body: ReactNode;
-  if (!token) {
-    body = (
-      <Alert tone="error">
-        <p>{intl.formatMessage({ id: "consent.incompleteLink" })}</p>
-      </Alert>
-    );
-  } else if (withdraw.isSuccess) {
+  if (withdraw.isSuccess) {
     body = (
       <Alert tone="success">
         <p>{withdraw.data.message}</p>
@@ -183,8 +198,8 @@ export function GuardianWithdraw() {
   }
 
   return (
-    <AuthCard title={intl.formatMessage({ id: "consent.withdraw" })} links={<PrivacyNoticeLink />}>
+    <GuardianCard title={intl.formatMessage({ id: "consent.withdraw" })} token={token}>
       {body}
-    </AuthCard>
+    </GuardianCard>
   );
 }

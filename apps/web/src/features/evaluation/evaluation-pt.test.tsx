@@ -1,7 +1,8 @@
-import type { Evaluation, EvaluationFigure } from "@gradecast/contract/evaluation";
+import type { Evaluation } from "@gradecast/contract/evaluation";
 import { screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { fakeServer, renderPage, signedInAs, testUser } from "../../test/render.tsx";
+import { evaluationOf, noOutcomes } from "./evaluation-fixtures.ts";
 import { EvaluationView } from "./evaluation-view.tsx";
 
 // How the model did (issue 29) in European Portuguese (issue 33): the setups, measures and groups
@@ -10,70 +11,11 @@ import { EvaluationView } from "./evaluation-view.tsx";
 
 const teacher = testUser("teacher", { locale: "pt-PT" });
 
-const fig = (
-  measure: EvaluationFigure["measure"],
-  value: number,
-  expected: number | null,
-  worse = false,
-): EvaluationFigure => ({
-  measure,
-  value,
-  interval: { low: value * 0.9, high: value * 1.1 },
-  expected,
-  worse,
+const evaluation = evaluationOf(["Matemática 10.º B", "Português 11.º A"], {
   // The server writes its sentence in English; the page writes its own.
-  note: worse ? "Typical error of the score (RMSE): 1.40 here against 0.83 expected." : null,
+  worseNote: "Typical error of the score (RMSE): 1.40 here against 0.83 expected.",
+  femaleRmse: 2.356,
 });
-
-const evaluation: Evaluation = {
-  classes: [
-    { id: "c1", name: "Matemática 10.º B", subject: "mat" },
-    { id: "c2", name: "Português 11.º A", subject: "por" },
-  ],
-  classId: null,
-  outcomes: 24,
-  resamples: 1000,
-  setups: [
-    {
-      setup: "A",
-      n: 24,
-      sat: 22,
-      figures: [
-        fig("rmse", 1.4, 0.83, true),
-        fig("mae", 1.1, null),
-        fig("accuracy", 0.9, 0.91),
-        fig("brier", 0.05, 0.05),
-        fig("auc", 0.9, 0.9),
-        fig("coverage", 0.8, 0.84),
-      ],
-      calibration: {
-        risk: [{ from: 0, to: 0.05, n: 20, predicted: 0.02, observed: 0.05 }],
-        score: [{ from: 10, to: 12, n: 22, predicted: 11, observed: 11.5 }],
-      },
-      groups: [
-        {
-          kind: "class",
-          label: "Matemática 10.º B",
-          n: 12,
-          sat: 11,
-          rmse: 1.3,
-          accuracy: 0.9,
-          coverage: 0.8,
-        },
-        {
-          kind: "sex",
-          label: "Female",
-          n: 13,
-          sat: 12,
-          rmse: 2.356,
-          accuracy: 0.85,
-          coverage: 0.77,
-        },
-      ],
-      hiddenGroups: 2,
-    },
-  ],
-};
 
 describe("how the model did, in Portuguese", () => {
   it("shows the figures with decimal commas, the worse one in a sentence, and the groups", async () => {
@@ -142,7 +84,7 @@ describe("how the model did, in Portuguese", () => {
     fakeServer({
       ...signedInAs(testUser("admin", { locale: "pt-PT" })),
       "GET /api/evaluation": () => ({
-        body: { ...evaluation, outcomes: 0, setups: [] } satisfies Evaluation,
+        body: noOutcomes(evaluation),
       }),
     });
     renderPage(<EvaluationView viewer="admin" />, "/evaluation");

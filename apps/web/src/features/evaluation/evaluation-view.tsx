@@ -5,17 +5,16 @@ import {
   type SetupEvaluation,
 } from "@gradecast/contract/evaluation";
 import { useState } from "react";
-import { formErrors } from "../../api/form-errors.ts";
 import { Alert } from "../../components/alert.tsx";
 import { Button } from "../../components/button.tsx";
 import { Card } from "../../components/card.tsx";
 import { EmptyState } from "../../components/empty-state.tsx";
-import { ErrorState } from "../../components/error-state.tsx";
 import { palette } from "../../components/palette.ts";
+import { QueryView } from "../../components/query-view.tsx";
 import { ScrollRegion } from "../../components/scroll-region.tsx";
 import { Select } from "../../components/select.tsx";
-import { Spinner } from "../../components/spinner.tsx";
 import { TableHead } from "../../components/table-head.tsx";
+import { useDownload } from "../../components/use-download.ts";
 import { axisName, baseOption, Chart, localNumbers } from "../analytics/chart.tsx";
 import { downloadEvaluation, useEvaluation } from "./api.ts";
 import { useEvaluationText } from "./evaluation-text.ts";
@@ -31,22 +30,14 @@ import "./evaluation.css";
 export function EvaluationView({ viewer }: { viewer: "teacher" | "admin" }) {
   const [classId, setClassId] = useState("");
   const evaluation = useEvaluation(classId);
-  const [exporting, setExporting] = useState(false);
-  const [exportError, setExportError] = useState("");
   const text = useEvaluationText();
   const { t } = text;
 
-  async function exportCsv() {
-    setExporting(true);
-    setExportError("");
-    try {
-      await downloadEvaluation(classId);
-    } catch (err) {
-      setExportError(formErrors(err, []).message ?? "");
-    } finally {
-      setExporting(false);
-    }
-  }
+  const {
+    running: exporting,
+    error: exportError,
+    start: exportCsv,
+  } = useDownload(() => downloadEvaluation(classId));
 
   const classes = evaluation.data?.classes ?? [];
   const options = [
@@ -75,38 +66,40 @@ export function EvaluationView({ viewer }: { viewer: "teacher" | "admin" }) {
           onChange={(e) => setClassId(e.target.value)}
         />
       </Card>
-      {evaluation.isPending ? (
-        <Spinner label={t("evaluation.loading")} />
-      ) : evaluation.isError ? (
-        <ErrorState query={evaluation} />
-      ) : evaluation.data.setups.length === 0 ? (
-        <EmptyState title={t("evaluation.empty.title")}>{text.empty()}</EmptyState>
-      ) : (
-        <>
-          <Card
-            title={t("evaluation.outcomes.title")}
-            actions={
-              <Button type="button" onClick={exportCsv} disabled={exporting}>
-                {exporting ? t("evaluation.outcomes.preparing") : t("evaluation.outcomes.download")}
-              </Button>
-            }
-          >
-            <p>
-              {t("evaluation.outcomes.text", {
-                count: evaluation.data.outcomes,
-                students: text.count(evaluation.data.outcomes),
-                resamples: text.count(evaluation.data.resamples),
-              })}
-            </p>
-            {exportError ? <Alert tone="error">{exportError}</Alert> : null}
-          </Card>
-          <div className="evaluation-setups">
-            {evaluation.data.setups.map((s) => (
-              <SetupCard key={s.setup} setup={s} />
-            ))}
-          </div>
-        </>
-      )}
+      <QueryView query={evaluation} loading={t("evaluation.loading")}>
+        {(data) =>
+          data.setups.length === 0 ? (
+            <EmptyState title={t("evaluation.empty.title")}>{text.empty()}</EmptyState>
+          ) : (
+            <>
+              <Card
+                title={t("evaluation.outcomes.title")}
+                actions={
+                  <Button type="button" onClick={exportCsv} disabled={exporting}>
+                    {exporting
+                      ? t("evaluation.outcomes.preparing")
+                      : t("evaluation.outcomes.download")}
+                  </Button>
+                }
+              >
+                <p>
+                  {t("evaluation.outcomes.text", {
+                    count: data.outcomes,
+                    students: text.count(data.outcomes),
+                    resamples: text.count(data.resamples),
+                  })}
+                </p>
+                {exportError ? <Alert tone="error">{exportError}</Alert> : null}
+              </Card>
+              <div className="evaluation-setups">
+                {data.setups.map((s) => (
+                  <SetupCard key={s.setup} setup={s} />
+                ))}
+              </div>
+            </>
+          )
+        }
+      </QueryView>
       <Measures />
     </div>
   );

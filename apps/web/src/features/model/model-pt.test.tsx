@@ -1,7 +1,8 @@
-import type { ModelState, ModelVersionView } from "@gradecast/contract/model-lifecycle";
+import type { ModelState } from "@gradecast/contract/model-lifecycle";
 import { screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { fakeServer, renderPage, signedInAs, testUser } from "../../test/render.tsx";
+import { cardRow, modelFixtures, trainRoute } from "./model-fixtures.ts";
 import { ModelView } from "./model-view.tsx";
 
 // The admin screen "Model" in European Portuguese (issue 33): the cards and buttons, the model
@@ -10,20 +11,11 @@ import { ModelView } from "./model-view.tsx";
 
 const admin = testUser("admin", { locale: "pt-PT" });
 
-const version = (over: Partial<ModelVersionView>): ModelVersionView => ({
-  id: "v",
-  state: "candidate",
-  shipped: false,
-  createdAt: "2026-11-28T06:00:00.000Z",
-  promotedAt: null,
-  outcomes: 120,
-  weights: [
-    { setup: "A", weight: 2, rows: 60 },
-    { setup: "B", weight: 1.5, rows: 60 },
-  ],
-  gate: null,
-  ...over,
-});
+// Two setups' weights, for the Portuguese decimal comma in "peso 1,5".
+const { version, shipped, modelState, trainingAfterPromotion } = modelFixtures([
+  { setup: "A", weight: 2, rows: 60 },
+  { setup: "B", weight: 1.5, rows: 60 },
+]);
 
 const refusedGate = {
   promotable: false,
@@ -51,55 +43,19 @@ const refusedGate = {
   checks: { monotone: true, additivity: true, failures: [] },
 };
 
-const shipped = version({
-  id: "hurdle-3.0.0-ship",
-  shipped: true,
-  state: "active",
-  createdAt: null,
-});
-
-const state = (over: Partial<ModelState> = {}): ModelState => ({
-  active: shipped,
-  card: [
-    {
-      subject: "mat",
-      setup: "A",
-      protocol: "+other (shipped)",
-      rmseSat: 0.93,
-      brier: 0.054,
-      coverage: 0.8,
-    },
-  ],
-  minOutcomes: 50,
-  outcomes: (["mat", "por"] as const).flatMap((subject) =>
-    (["A", "B", "C"] as const).map((setup) => ({ subject, setup, rows: 60 })),
-  ),
-  students: { mat: 60, por: 60 },
-  training: null,
-  versions: [version({ id: "cand-refused", state: "refused", gate: refusedGate }), shipped],
-  ...over,
-});
+const state = (over: Partial<ModelState> = {}): ModelState =>
+  modelState({
+    card: [cardRow(0.93, 0.8)],
+    versions: [version({ id: "cand-refused", state: "refused", gate: refusedGate }), shipped],
+    ...over,
+  });
 
 describe("the Model screen in Portuguese", () => {
   it("shows the figures with a decimal comma, a refused candidate, and starts a training", async () => {
     fakeServer({
       ...signedInAs(admin),
       "GET /api/admin/model": () => ({ body: state() }),
-      "POST /api/admin/model/train": () => ({
-        status: 202,
-        body: {
-          job: {
-            id: "j1",
-            kind: "model.train",
-            state: "queued",
-            progress: { done: 0, total: null },
-            createdAt: "2026-11-28T06:00:00.000Z",
-            startedAt: null,
-            finishedAt: null,
-            error: null,
-          },
-        },
-      }),
+      ...trainRoute,
     });
     const { user } = renderPage(<ModelView />, "/admin/model");
     expect(await screen.findByRole("heading", { name: "Em uso" })).toBeTruthy();
@@ -147,27 +103,7 @@ describe("the Model screen in Portuguese", () => {
     fakeServer({
       ...signedInAs(admin),
       "GET /api/admin/model": () => ({
-        body: state({
-          active: version({
-            id: "cand-good",
-            state: "active",
-            promotedAt: "2026-11-28T06:00:00.000Z",
-          }),
-          versions: [
-            version({ id: "cand-good", state: "active", promotedAt: "2026-11-28T06:00:00.000Z" }),
-            { ...shipped, state: "retired" },
-          ],
-          training: {
-            id: "j1",
-            kind: "model.train",
-            state: "running",
-            progress: { done: 4, total: 21 },
-            createdAt: "2026-11-28T06:00:00.000Z",
-            startedAt: "2026-11-28T06:00:01.000Z",
-            finishedAt: null,
-            error: null,
-          },
-        }),
+        body: state(trainingAfterPromotion),
       }),
     });
     renderPage(<ModelView />, "/admin/model");

@@ -1,24 +1,17 @@
-import type { ModelState, ModelVersionView } from "@gradecast/contract/model-lifecycle";
+import type { ModelState } from "@gradecast/contract/model-lifecycle";
 import { screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { fakeServer, renderPage, signedInAs, testUser } from "../../test/render.tsx";
+import { cardRow, modelFixtures, trainRoute } from "./model-fixtures.ts";
 import { ModelView } from "./model-view.tsx";
 
 // The admin screen "Model" (issue 30): the version in use, the school's outcomes, a refused
 // candidate with its comparison and reasons (no promote button), a passing one that can be put
 // in use, an earlier version to roll back to, and training's progress.
 
-const version = (over: Partial<ModelVersionView>): ModelVersionView => ({
-  id: "v",
-  state: "candidate",
-  shipped: false,
-  createdAt: "2026-11-28T06:00:00.000Z",
-  promotedAt: null,
-  outcomes: 120,
-  weights: [{ setup: "A", weight: 2, rows: 60 }],
-  gate: null,
-  ...over,
-});
+const { version, shipped, modelState, trainingAfterPromotion } = modelFixtures([
+  { setup: "A", weight: 2, rows: 60 },
+]);
 
 const gate = (promotable: boolean, reasons: string[]) => ({
   promotable,
@@ -42,65 +35,29 @@ const gate = (promotable: boolean, reasons: string[]) => ({
   checks: { monotone: true, additivity: true, failures: [] },
 });
 
-const shipped = version({
-  id: "hurdle-3.0.0-ship",
-  shipped: true,
-  state: "active",
-  createdAt: null,
-});
-
-const state = (over: Partial<ModelState> = {}): ModelState => ({
-  active: shipped,
-  card: [
-    {
-      subject: "mat",
-      setup: "A",
-      protocol: "+other (shipped)",
-      rmseSat: 0.83,
-      brier: 0.054,
-      coverage: 0.84,
-    },
-  ],
-  minOutcomes: 50,
-  outcomes: (["mat", "por"] as const).flatMap((subject) =>
-    (["A", "B", "C"] as const).map((setup) => ({ subject, setup, rows: 60 })),
-  ),
-  students: { mat: 60, por: 60 },
-  training: null,
-  versions: [
-    version({
-      id: "cand-refused",
-      state: "refused",
-      gate: gate(false, [
-        "Setup A: scoreIfSits RMSE 1.2 against 0.9 for the model in use (worse).",
-      ]),
-    }),
-    version({ id: "cand-good", state: "candidate", gate: gate(true, []) }),
-    shipped,
-  ],
-  ...over,
-});
+const state = (over: Partial<ModelState> = {}): ModelState =>
+  modelState({
+    card: [cardRow(0.83, 0.84)],
+    versions: [
+      version({
+        id: "cand-refused",
+        state: "refused",
+        gate: gate(false, [
+          "Setup A: scoreIfSits RMSE 1.2 against 0.9 for the model in use (worse).",
+        ]),
+      }),
+      version({ id: "cand-good", state: "candidate", gate: gate(true, []) }),
+      shipped,
+    ],
+    ...over,
+  });
 
 describe("the Model screen", () => {
   it("shows why a candidate is refused, offers only a passing one, and starts a training", async () => {
     const server = fakeServer({
       ...signedInAs(testUser("admin")),
       "GET /api/admin/model": () => ({ body: state() }),
-      "POST /api/admin/model/train": () => ({
-        status: 202,
-        body: {
-          job: {
-            id: "j1",
-            kind: "model.train",
-            state: "queued",
-            progress: { done: 0, total: null },
-            createdAt: "2026-11-28T06:00:00.000Z",
-            startedAt: null,
-            finishedAt: null,
-            error: null,
-          },
-        },
-      }),
+      ...trainRoute,
     });
     const { user } = renderPage(<ModelView />, "/admin/model");
     expect(await screen.findByText("hurdle-3.0.0-ship")).toBeTruthy();
@@ -121,27 +78,7 @@ describe("the Model screen", () => {
     fakeServer({
       ...signedInAs(testUser("admin")),
       "GET /api/admin/model": () => ({
-        body: state({
-          active: version({
-            id: "cand-good",
-            state: "active",
-            promotedAt: "2026-11-28T06:00:00.000Z",
-          }),
-          versions: [
-            version({ id: "cand-good", state: "active", promotedAt: "2026-11-28T06:00:00.000Z" }),
-            { ...shipped, state: "retired" },
-          ],
-          training: {
-            id: "j1",
-            kind: "model.train",
-            state: "running",
-            progress: { done: 4, total: 21 },
-            createdAt: "2026-11-28T06:00:00.000Z",
-            startedAt: "2026-11-28T06:00:01.000Z",
-            finishedAt: null,
-            error: null,
-          },
-        }),
+        body: state(trainingAfterPromotion),
       }),
     });
     renderPage(<ModelView />, "/admin/model");

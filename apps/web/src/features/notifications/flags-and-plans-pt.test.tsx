@@ -1,42 +1,16 @@
 import type { Plan } from "@gradecast/contract/alerts";
-import type { ClassRisk, RiskItem } from "@gradecast/contract/class-risk";
 import { fireEvent, screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { fakeServer, renderPage, signedInAs, testUser } from "../../test/render.tsx";
+import { atRiskStudent, classRisk } from "../../test/risk-list-fixtures.ts";
 import FlagsAndPlans from "./flags-and-plans.tsx";
 
 // A class's flags and intervention plans in European Portuguese (issue 33): the card, a flag not
 // judged yet with its refusal beside the field, a plan's row with its day as 1/12/2026.
 const teacher = testUser("teacher", { uid: "t1", name: "Prof. Lima", locale: "pt-PT" });
-const ana = {
-  studentId: "ana",
-  name: "Ana Sousa",
-  email: "ana@example.org",
-  answered: true,
-  answeredAt: "2026-11-18T09:00:00.000Z",
-  prediction: 6.5,
-  interval: { low: 4, high: 9.5 },
-  band: "improve",
-  noFinalScoreRisk: 0.3,
-  scoreIfSits: 7,
-  modelSetup: "A",
-  atRisk: true,
-  shared: false,
-  reasons: [],
-  explanation: null,
-  notes: [],
-  contest: null,
-  inputs: null,
-  differs: false,
-  predictedAt: "2026-11-18T09:00:00.000Z",
-  updating: false,
-} as unknown as RiskItem;
-const risk: ClassRisk = {
-  class: { id: "c1", name: "Matemática 10.º B", subject: "mat", year: "2026/27" },
-  counts: { students: 1, answered: 1, atRisk: 1 },
-  withNotes: true,
-  items: [ana],
-};
+const risk = classRisk("Matemática 10.º B", { students: 1, answered: 1, atRisk: 1 }, [
+  atRiskStudent(),
+]);
 const plan: Plan = {
   id: "p1",
   classId: "c1",

@@ -2,11 +2,12 @@ import { type FlagJudgement, flagJudgements, type Plan } from "@gradecast/contra
 import { type FormEvent, type ReactNode, useId, useState } from "react";
 import { formErrors } from "../../api/form-errors.ts";
 import { Alert } from "../../components/alert.tsx";
-import { Button } from "../../components/button.tsx";
+import { Button, SubmitOrCancel } from "../../components/button.tsx";
 import { Card } from "../../components/card.tsx";
 import { EmptyState } from "../../components/empty-state.tsx";
 import { ErrorState } from "../../components/error-state.tsx";
 import { Field, TextArea } from "../../components/field.tsx";
+import { QueryView } from "../../components/query-view.tsx";
 import { Select } from "../../components/select.tsx";
 import { Spinner } from "../../components/spinner.tsx";
 import { useFormats } from "../../components/use-formats.ts";
@@ -100,19 +101,19 @@ export default function FlagsAndPlans({
         />
       ) : null}
       <h3>{t("flags.plans.plans")}</h3>
-      {plans.isPending ? (
-        <Spinner label={t("flags.plans.loadingPlans")} />
-      ) : plans.isError ? (
-        <ErrorState query={plans} />
-      ) : plans.data.items.length === 0 ? (
-        <EmptyState title={t("flags.plans.noPlan")}>{t("flags.plans.noPlanHint")}</EmptyState>
-      ) : (
-        <ul className="plan-list" data-testid="plan-list">
-          {plans.data.items.map((p) => (
-            <PlanRow key={p.id} classId={classId} plan={p} />
-          ))}
-        </ul>
-      )}
+      <QueryView query={plans} loading={t("flags.plans.loadingPlans")}>
+        {(data) =>
+          data.items.length === 0 ? (
+            <EmptyState title={t("flags.plans.noPlan")}>{t("flags.plans.noPlanHint")}</EmptyState>
+          ) : (
+            <ul className="plan-list" data-testid="plan-list">
+              {data.items.map((p) => (
+                <PlanRow key={p.id} classId={classId} plan={p} />
+              ))}
+            </ul>
+          )
+        }
+      </QueryView>
     </Card>
   );
 }
@@ -272,14 +273,12 @@ function PlanForm({
           onChange={(e) => setValues((v) => ({ ...v, reviewOn: e.target.value }))}
           error={errors.reviewOn}
         />
-        <div className="actions">
-          <Button type="submit" loading={create.isPending}>
-            {t("flags.plans.start")}
-          </Button>
-          <Button type="button" variant="ghost" onClick={() => onClose(false)}>
-            {t("flags.plans.cancel")}
-          </Button>
-        </div>
+        <SubmitOrCancel
+          saving={create.isPending}
+          submitLabel={t("flags.plans.start")}
+          cancelLabel={t("flags.plans.cancel")}
+          onCancel={() => onClose(false)}
+        />
       </form>
       {message ? <Alert tone="error">{message}</Alert> : null}
     </section>
@@ -346,14 +345,12 @@ function PlanRow({ classId, plan }: { classId: string; plan: Plan }) {
             onChange={(e) => setOutcome(e.target.value)}
             error={error}
           />
-          <div className="actions">
-            <Button type="submit" loading={update.isPending}>
-              {t("flags.plans.close")}
-            </Button>
-            <Button type="button" variant="ghost" onClick={() => setClosing(false)}>
-              {t("flags.plans.cancel")}
-            </Button>
-          </div>
+          <SubmitOrCancel
+            saving={update.isPending}
+            submitLabel={t("flags.plans.close")}
+            cancelLabel={t("flags.plans.cancel")}
+            onCancel={() => setClosing(false)}
+          />
         </form>
       ) : null}
     </li>

@@ -6,7 +6,7 @@ import {
 import { screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import imports from "../../locales/en/imports.json";
-import { fakeServer, renderPage, signedInAs, testUser } from "../../test/render.tsx";
+import { fakeServer, refused, renderPage, signedInAs, testUser } from "../../test/render.tsx";
 import { OneRosterImport } from "./oneroster-import.tsx";
 
 // The OneRoster import in European Portuguese (issue 33): its sentences, the
@@ -73,17 +73,12 @@ describe("the OneRoster import in Portuguese", () => {
   it("lists each file, line and reason of a refused bundle", async () => {
     fakeServer({
       ...signedInAs(admin),
-      "POST /api/admin/oneroster": () => ({
-        status: 400,
-        body: {
-          error: {
-            code: "invalid_input",
-            message: "O pacote não foi importado: 2 linhas precisam de correção. Nada mudou.",
-            fields: {
-              bundle: "Falta o manifest.csv.",
-              "users.csv line 4": "email não é um endereço de email.",
-            },
-          },
+      "POST /api/admin/oneroster": refused({
+        code: "invalid_input",
+        message: "O pacote não foi importado: 2 linhas precisam de correção. Nada mudou.",
+        fields: {
+          bundle: "Falta o manifest.csv.",
+          "users.csv line 4": "email não é um endereço de email.",
         },
       }),
     });

@@ -5,7 +5,7 @@ import {
 } from "@gradecast/contract/oneroster";
 import { screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { fakeServer, renderPage, signedInAs, testUser } from "../../test/render.tsx";
+import { fakeServer, refused, renderPage, signedInAs, testUser } from "../../test/render.tsx";
 import { OneRosterImport } from "./oneroster-import.tsx";
 
 // The admin's OneRoster import (issue 34): a bundle is chosen, previewed (nothing written), then
@@ -74,17 +74,12 @@ describe("OneRoster import screen", () => {
   it("lists each file, line and reason of a refused bundle", async () => {
     fakeServer({
       ...signedInAs(testUser("admin")),
-      "POST /api/admin/oneroster": () => ({
-        status: 400,
-        body: {
-          error: {
-            code: "invalid_input",
-            message: "The bundle was not imported: 2 lines need fixing. Nothing was changed.",
-            fields: {
-              "users.csv line 4": "email is not an email address.",
-              "enrollments.csv line 2": 'classSourcedId "nope" is not in the bundle.',
-            },
-          },
+      "POST /api/admin/oneroster": refused({
+        code: "invalid_input",
+        message: "The bundle was not imported: 2 lines need fixing. Nothing was changed.",
+        fields: {
+          "users.csv line 4": "email is not an email address.",
+          "enrollments.csv line 2": 'classSourcedId "nope" is not in the bundle.',
         },
       }),
     });

@@ -1,7 +1,7 @@
 import { contestLimit, oversightNotice } from "@gradecast/contract/consent";
 import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { fakeServer, renderPage, signedInAs, testUser } from "../../test/render.tsx";
+import { fakeServer, fieldsRefused, renderPage, signedInAs, testUser } from "../../test/render.tsx";
 import { ContestForm, OversightNotice } from "./contest-form.tsx";
 
 // Human oversight (issue 31): the notice, and "this prediction is wrong because…" with its
@@ -44,15 +44,8 @@ describe("contesting a prediction", () => {
   it("writes the server's refusal beside the field", async () => {
     fakeServer({
       ...signedInAs(student),
-      "POST /api/predictions/p-1/contest": () => ({
-        status: 400,
-        body: {
-          error: {
-            code: "validation_failed",
-            message: "Check the highlighted fields.",
-            fields: { reason: "Say why the estimate is wrong." },
-          },
-        },
+      "POST /api/predictions/p-1/contest": fieldsRefused({
+        reason: "Say why the estimate is wrong.",
       }),
     });
     const { user } = renderPage(<ContestForm predictionId="p-1" />, "/prediction");

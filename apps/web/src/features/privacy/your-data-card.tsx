@@ -3,12 +3,12 @@ import { routes } from "@gradecast/contract/routes/index";
 import { useState } from "react";
 import { Link } from "react-router";
 import { call, downloadFile, routeUrl } from "../../api/client.ts";
-import { formErrors } from "../../api/form-errors.ts";
 import { useSession } from "../../auth/session.tsx";
 import { Alert } from "../../components/alert.tsx";
 import { Button } from "../../components/button.tsx";
 import { Card } from "../../components/card.tsx";
 import { ConfirmDialog } from "../../components/confirm-dialog.tsx";
+import { useDownload } from "../../components/use-download.ts";
 import { useIntl } from "../../i18n/intl.tsx";
 import { useReauth } from "../account-security/reauth.tsx";
 import { useShortDay } from "./short-day.ts";
@@ -22,22 +22,16 @@ export function YourDataCard() {
   const title = intl.formatMessage({ id: "privacyPages.yourData.title" });
   const { signOut } = useSession();
   const reauth = useReauth();
-  const [exporting, setExporting] = useState(false);
-  const [exportError, setExportError] = useState("");
   const [confirming, setConfirming] = useState(false);
   const [deleted, setDeleted] = useState<string | null>(null);
 
-  async function download() {
-    setExporting(true);
-    setExportError("");
-    try {
-      await downloadFile(routeUrl(routes.privacy.exportMine.key), "gradecast-export.zip");
-    } catch (err) {
-      setExportError(formErrors(err, []).message ?? "");
-    } finally {
-      setExporting(false);
-    }
-  }
+  const {
+    running: exporting,
+    error: exportError,
+    start: download,
+  } = useDownload(() =>
+    downloadFile(routeUrl(routes.privacy.exportMine.key), "gradecast-export.zip"),
+  );
 
   async function deleteAccount() {
     const answer = await reauth.run(() =>

@@ -7,6 +7,7 @@ import type {
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import {
+  columnHeaders,
   type FakeRoute,
   fakeServer,
   renderPage,
@@ -93,10 +94,7 @@ describe("the gradebook", () => {
   it("is a table with a row per student and labelled cells, each saying who set it", async () => {
     await open("teacher");
     const table = screen.getByRole("table");
-    const headers = within(table)
-      .getAllByRole("columnheader")
-      .map((h) => h.textContent);
-    expect(headers).toEqual([
+    expect(columnHeaders(table)).toEqual([
       "Student",
       "G1",
       "G2",

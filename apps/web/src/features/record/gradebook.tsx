@@ -19,9 +19,8 @@ import { useSession } from "../../auth/session.tsx";
 import { Button } from "../../components/button.tsx";
 import { Card } from "../../components/card.tsx";
 import { EmptyState } from "../../components/empty-state.tsx";
-import { ErrorState } from "../../components/error-state.tsx";
+import { QueryView } from "../../components/query-view.tsx";
 import { ScrollRegion } from "../../components/scroll-region.tsx";
-import { Spinner } from "../../components/spinner.tsx";
 import { TableHead } from "../../components/table-head.tsx";
 import { useIntl } from "../../i18n/intl.tsx";
 import { saveCell, useClassRecord, useRowSaved } from "./api.ts";
@@ -100,15 +99,15 @@ export function Gradebook({ classId }: { classId: string }) {
   return (
     <Card title={t("gradebook.title")} className="gradebook-card">
       <p className="muted">{t("gradebook.intro")}</p>
-      {record.isPending ? (
-        <Spinner label={t("gradebook.loading")} />
-      ) : record.isError ? (
-        <ErrorState query={record} />
-      ) : record.data.items.length === 0 ? (
-        <EmptyState title={t("gradebook.empty.title")}>{t("gradebook.empty.text")}</EmptyState>
-      ) : (
-        <GradebookBody classId={classId} record={record.data} />
-      )}
+      <QueryView query={record} loading={t("gradebook.loading")}>
+        {(data) =>
+          data.items.length === 0 ? (
+            <EmptyState title={t("gradebook.empty.title")}>{t("gradebook.empty.text")}</EmptyState>
+          ) : (
+            <GradebookBody classId={classId} record={data} />
+          )
+        }
+      </QueryView>
     </Card>
   );
 }

@@ -1,8 +1,7 @@
 import type { RecordHistory as History, RecordRow } from "@gradecast/contract/school-record";
 import { useEffect, useId, useRef } from "react";
 import { Button } from "../../components/button.tsx";
-import { ErrorState } from "../../components/error-state.tsx";
-import { Spinner } from "../../components/spinner.tsx";
+import { QueryView } from "../../components/query-view.tsx";
 import { TableHead } from "../../components/table-head.tsx";
 import { useIntl } from "../../i18n/intl.tsx";
 import { formatDateTime } from "../analytics/format.ts";
@@ -53,52 +52,54 @@ export function RecordHistory({
       <h3 id={titleId} ref={headingRef} tabIndex={-1}>
         {t("gradebook.history.title", { name: row.name })}
       </h3>
-      {history.isPending ? (
-        <Spinner label={t("gradebook.history.loading")} />
-      ) : history.isError ? (
-        <ErrorState query={history} />
-      ) : history.data.items.length === 0 ? (
-        <p className="muted">{t("gradebook.history.empty", { name: row.name })}</p>
-      ) : (
-        <table className="gradebook-history-table">
-          <TableHead
-            caption={t("gradebook.history.caption", { name: row.name })}
-            columns={[
-              t("gradebook.history.when"),
-              t("gradebook.history.field"),
-              t("gradebook.history.value"),
-              t("gradebook.history.by"),
-              t("gradebook.history.how"),
-            ]}
-          />
-          <tbody>
-            {history.data.items.map((entry, i) => {
-              const before = replaced(history.data.items, i);
-              return (
-                <tr
-                  key={`${entry.field}-${entry.setAt}-${String(entry.value)}`}
-                  data-testid="history-entry"
-                >
-                  <td>
-                    <time dateTime={entry.setAt}>{formatDateTime(entry.setAt, intl.locale)}</time>
-                  </td>
-                  <td>{fieldLabel(t, entry.field)}</td>
-                  <td>
-                    {shown(t, entry.value)}
-                    {before ? (
-                      <span className="muted">
-                        {t("gradebook.history.correction", { value: shown(t, before.value) })}
-                      </span>
-                    ) : null}
-                  </td>
-                  <td>{entry.setBy.name}</td>
-                  <td>{t(viaKeys[entry.via])}</td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      )}
+      <QueryView query={history} loading={t("gradebook.history.loading")}>
+        {(data) =>
+          data.items.length === 0 ? (
+            <p className="muted">{t("gradebook.history.empty", { name: row.name })}</p>
+          ) : (
+            <table className="gradebook-history-table">
+              <TableHead
+                caption={t("gradebook.history.caption", { name: row.name })}
+                columns={[
+                  t("gradebook.history.when"),
+                  t("gradebook.history.field"),
+                  t("gradebook.history.value"),
+                  t("gradebook.history.by"),
+                  t("gradebook.history.how"),
+                ]}
+              />
+              <tbody>
+                {data.items.map((entry, i) => {
+                  const before = replaced(data.items, i);
+                  return (
+                    <tr
+                      key={`${entry.field}-${entry.setAt}-${String(entry.value)}`}
+                      data-testid="history-entry"
+                    >
+                      <td>
+                        <time dateTime={entry.setAt}>
+                          {formatDateTime(entry.setAt, intl.locale)}
+                        </time>
+                      </td>
+                      <td>{fieldLabel(t, entry.field)}</td>
+                      <td>
+                        {shown(t, entry.value)}
+                        {before ? (
+                          <span className="muted">
+                            {t("gradebook.history.correction", { value: shown(t, before.value) })}
+                          </span>
+                        ) : null}
+                      </td>
+                      <td>{entry.setBy.name}</td>
+                      <td>{t(viaKeys[entry.via])}</td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          )
+        }
+      </QueryView>
       <div className="actions">
         <Button variant="ghost" onClick={onClose}>
           {t("gradebook.history.close")}

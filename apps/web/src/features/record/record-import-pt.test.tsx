@@ -1,7 +1,7 @@
 import type { RecordImport as ImportAnswer } from "@gradecast/contract/school-record";
 import { screen, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { fakeServer, renderPage, signedInAs, testUser } from "../../test/render.tsx";
+import { fakeServer, refused, renderPage, signedInAs, testUser } from "../../test/render.tsx";
 import { RecordImport } from "./record-import.tsx";
 
 // The gradebook's CSV import in European Portuguese (issue 33): the columns keep their names
@@ -66,18 +66,13 @@ describe("the gradebook's CSV import in Portuguese", () => {
   it("says beside the field that no file is chosen, and lists refused lines in Portuguese", async () => {
     fakeServer({
       ...signedInAs(teacher),
-      "POST /api/classes/c1/record/import": () => ({
-        status: 400,
-        body: {
-          error: {
-            code: "validation",
-            message: "O ficheiro não foi importado: corrija as linhas indicadas e tente de novo.",
-            fields: {
-              "line 12": "Nenhum aluno da turma tem este email.",
-              "line 3": "Nota do 1.º período (G1) é um número inteiro de 0 a 20.",
-              file: "O ficheiro está vazio.",
-            },
-          },
+      "POST /api/classes/c1/record/import": refused({
+        code: "validation",
+        message: "O ficheiro não foi importado: corrija as linhas indicadas e tente de novo.",
+        fields: {
+          "line 12": "Nenhum aluno da turma tem este email.",
+          "line 3": "Nota do 1.º período (G1) é um número inteiro de 0 a 20.",
+          file: "O ficheiro está vazio.",
         },
       }),
     });

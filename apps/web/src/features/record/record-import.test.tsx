@@ -1,7 +1,7 @@
 import type { RecordImport as ImportAnswer } from "@gradecast/contract/school-record";
 import { screen, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { fakeServer, renderPage, signedInAs, testUser } from "../../test/render.tsx";
+import { fakeServer, refused, renderPage, signedInAs, testUser } from "../../test/render.tsx";
 import { RecordImport } from "./record-import.tsx";
 
 // The gradebook's CSV import (issue 29): the preview lists each value that would change, from
@@ -79,17 +79,12 @@ describe("the gradebook's CSV import", () => {
   it("lists each bad line of a refused file with its reason", async () => {
     fakeServer({
       ...signedInAs(testUser("teacher")),
-      "POST /api/classes/c1/record/import": () => ({
-        status: 400,
-        body: {
-          error: {
-            code: "validation",
-            message: "The file was not imported: fix the lines listed and try again.",
-            fields: {
-              "line 12": "No student with this email is in the class.",
-              "line 3": "First period grade (G1) is a whole number from 0 to 20.",
-            },
-          },
+      "POST /api/classes/c1/record/import": refused({
+        code: "validation",
+        message: "The file was not imported: fix the lines listed and try again.",
+        fields: {
+          "line 12": "No student with this email is in the class.",
+          "line 3": "First period grade (G1) is a whole number from 0 to 20.",
         },
       }),
     });
