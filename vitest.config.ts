@@ -30,6 +30,7 @@ export default defineConfig({
           name: "web",
           include: ["apps/web/src/**/*.test.tsx"],
           environment: "happy-dom",
+          setupFiles: ["apps/web/src/test/setup.ts"],
           // A whole page typed into by user-event: seconds, not milliseconds, on a busy machine.
           testTimeout: 30_000,
         },
