@@ -5,7 +5,7 @@ import { postLogin, type SignedInUser, totpCode } from "../support/accounts.ts";
 import { makeClass } from "../support/class-fixtures.ts";
 import { apiTests } from "../support/fixtures.ts";
 import { auditOf, dialects, errorOf, type TestApp } from "../support/helpers.ts";
-import { call, deleteMine, fillEverything, runDailyJob, uniqueName } from "./support.ts";
+import { call, deleteMine, fillEverything, runDailyJob, uniqueName, userRows } from "./support.ts";
 
 // Issue 31 through the API: what each role's export holds (and never another person's data),
 // deleting an account by its owner or by an admin (re-authentication, the grace period, signing
@@ -147,11 +147,7 @@ describe.each(dialects)("data rights (%s)", (dialect) => {
     // Past the grace period nothing is purged: the account stays.
     clock.tick(20 * day);
     await runDailyJob(t);
-    const kept = await t.database.db
-      .selectFrom("users")
-      .select("id")
-      .where("id", "=", student.user.uid)
-      .execute();
+    const kept = await userRows(t, student);
     expect(kept).toHaveLength(1);
   });
 
@@ -199,11 +195,7 @@ describe.each(dialects)("data rights (%s)", (dialect) => {
 
     clock.tick(15 * day);
     await runDailyJob(t);
-    const gone = await t.database.db
-      .selectFrom("users")
-      .select("id")
-      .where("id", "=", student.user.uid)
-      .execute();
+    const gone = await userRows(t, student);
     expect(gone).toEqual([]);
     // The audit log keeps the entries, the person replaced by a pseudonym.
     expect(await auditOf(t, "privacy.deletion_requested", student.user.uid)).toEqual([]);

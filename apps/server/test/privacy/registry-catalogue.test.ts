@@ -3,7 +3,7 @@ import { sql } from "kysely";
 import { describe, expect } from "vitest";
 import { apiTests } from "../support/fixtures.ts";
 import { dialects, type TestApp } from "../support/helpers.ts";
-import { call, deleteMine, fillEverything, runDailyJob, uniqueName } from "./support.ts";
+import { call, deleteMine, fillEverything, runDailyJob, uniqueName, userRows } from "./support.ts";
 
 // The person-data registry (contract personal-data.ts) against the database's own catalogue, on
 // PGlite and PostgreSQL: a table with a person column (a foreign key to users(id), or a column
@@ -147,11 +147,7 @@ describe.each(dialects)("the person-data registry (%s)", (dialect) => {
     }
     expect(found).toEqual([]);
     // Somebody else's data stays.
-    const still = await t.database.db
-      .selectFrom("users")
-      .select("id")
-      .where("id", "=", bystander.user.uid)
-      .execute();
+    const still = await userRows(t, bystander);
     expect(still).toHaveLength(1);
   });
 });
