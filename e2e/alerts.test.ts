@@ -3,27 +3,13 @@ import { createClassByApi, post, signUpByApi } from "./api-calls.ts";
 import { logIn, person } from "./browser-accounts.ts";
 import { describe, expect, test } from "./fixtures.ts";
 import { saveScreenshot } from "./harness.ts";
-import { sampleAnswers } from "./sample-answers.ts";
+import { doingWell, struggling } from "./sample-answers.ts";
 
 // Early warning in Chromium (issue 32): a student's new prediction crosses into risk; their
 // teacher sees the unread count in the header, opens the notifications, goes to the class,
 // marks the flag "acknowledged" and starts an intervention plan.
 const teacher = person("Tess Teacher", "alerts tess 7");
 const amy = person("Amy Crossing", "alerts amy 7");
-
-const doingWell = { ...sampleAnswers, studytime: "3", absences: "2", G1: "15", G2: "16" };
-const struggling = {
-  ...sampleAnswers,
-  studytime: "1",
-  failures: "2",
-  higher: "no",
-  goout: "5",
-  romantic: "yes",
-  absences: "20",
-  G1: "6",
-  G2: "5",
-  subject: "mat",
-};
 
 test.override("serverEnv", { TEACHER_SIGNUP: "open", RATE_LIMITS: "off" });
 

@@ -7,7 +7,7 @@ import { createClassByApi, post, signUpByApi } from "./api-calls.ts";
 import { logIn, person } from "./browser-accounts.ts";
 import { describe, expect, test } from "./fixtures.ts";
 import { artifactsDir, openPage, saveScreenshot } from "./harness.ts";
-import { sampleAnswers } from "./sample-answers.ts";
+import { doingWell, struggling } from "./sample-answers.ts";
 
 // The class risk list in Chromium (issue 20): a teacher opens their class, sees the enrolled
 // students sorted by risk with the reasons from the school record (never a private answer),
@@ -18,20 +18,6 @@ const teacher = person("Rita Teacher", "risk list rita 7");
 const amy = person("Amy Struggling", "risk list amy 7");
 const ben = person("Ben Doing Well", "risk list ben 7");
 const cleo = person("Cleo Not Answered", "risk list cleo 7");
-
-const struggling = {
-  ...sampleAnswers,
-  studytime: "1",
-  failures: "2",
-  higher: "no",
-  goout: "5",
-  romantic: "yes",
-  absences: "20",
-  G1: "6",
-  G2: "5",
-  subject: "mat",
-};
-const doingWell = { ...sampleAnswers, studytime: "3", absences: "2", G1: "15", G2: "16" };
 
 const scrollsSideways = (page: Page) =>
   page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);

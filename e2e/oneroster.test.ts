@@ -19,10 +19,8 @@ test.override("commandLineAccounts", [admin]);
 const stamp = Date.now().toString(36);
 const school = (enrolments: string[]) =>
   b.zipBundle({
-    academicSessions: b.csv(b.headers.academicSessions, [
-      "term1,,,Year 2027,schoolYear,2026-09-01,2027-07-31,,2027",
-    ]),
-    courses: b.csv(b.headers.courses, ["c1,,,,Maths,MAT101,,org1,,"]),
+    academicSessions: b.schoolYear2027,
+    courses: b.csv(b.headers.courses, [b.courseLine("c1", "Maths", "MAT101")]),
     classes: b.csv(b.headers.classes, [b.classLine("k1", "Maths 10A", "c1")]),
     users: b.csv(b.headers.users, [
       b.userLine("t1", "Tess", "Teacher", `tess.${stamp}@school.test`),

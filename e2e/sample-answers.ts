@@ -1,3 +1,22 @@
+import { sampleAnswers } from "../apps/server/test/support/sample-answers.ts";
+
 // The sample questionnaire answers live with the API tests, which share them with the browser
 // tests; this keeps the browser tests' import of them short.
-export { sampleAnswers } from "../apps/server/test/support/sample-answers.ts";
+export { sampleAnswers };
+
+/** Answers (as the form sends them) of a student doing well: far from the risk line. */
+export const doingWell = { ...sampleAnswers, studytime: "3", absences: "2", G1: "15", G2: "16" };
+
+/** Answers (as the form sends them, maths) of a student struggling: at risk. */
+export const struggling = {
+  ...sampleAnswers,
+  studytime: "1",
+  failures: "2",
+  higher: "no",
+  goout: "5",
+  romantic: "yes",
+  absences: "20",
+  G1: "6",
+  G2: "5",
+  subject: "mat",
+};

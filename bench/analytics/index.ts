@@ -22,15 +22,15 @@ import {
 } from "../../apps/server/scripts/demo-school.ts";
 import { hashPassword } from "../../apps/server/src/auth/passwords.ts";
 import { loadDefaultModel } from "../../packages/model/src/index.ts";
-import { numberArg } from "../lib/args.ts";
+import { flag, numberArg } from "../lib/args.ts";
 import { startBareHttp } from "../lib/load.ts";
-import { createBenchDatabase } from "../lib/postgres.ts";
+import { withBenchDatabase } from "../lib/postgres.ts";
 import { seedDatabase, withDataDir, withGradecast } from "../lib/seeded.ts";
 
 const N = numberArg("n", 200);
 const REPORTS = numberArg("reports", 100_000);
 const STUDENTS = Math.round(REPORTS / 20);
-const skipPostgres = process.argv.includes("--skip-postgres");
+const skipPostgres = flag("skip-postgres");
 
 interface Stats {
   p50: number;
@@ -134,12 +134,10 @@ async function main() {
   results.push(["PGlite", await benchDialect("PGlite", school)]);
 
   if (!skipPostgres) {
-    const database = await createBenchDatabase();
-    try {
-      results.push(["PostgreSQL", await benchDialect("PostgreSQL", school, database.url)]);
-    } finally {
-      await database.drop();
-    }
+    const r = await withBenchDatabase((database) =>
+      benchDialect("PostgreSQL", school, database.url),
+    );
+    results.push(["PostgreSQL", r]);
   }
 
   const fmt = (x: number) => x.toFixed(2).padStart(9);

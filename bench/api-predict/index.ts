@@ -29,7 +29,7 @@ import path from "node:path";
 import pg from "pg";
 import { repoRoot } from "../../e2e/harness.ts";
 import { benchAccount, questionnaireBodies } from "../lib/accounts.ts";
-import { numberArg } from "../lib/args.ts";
+import { flag, numberArg } from "../lib/args.ts";
 import {
   checkGeneratorCeiling,
   type LoadRequest,
@@ -191,7 +191,7 @@ async function main() {
   const bare = await startBareHttp();
   const targets: string[] = [];
   const table: string[] = [];
-  const databases = process.argv.includes("--skip-postgres") ? [false] : [false, true];
+  const databases = flag("skip-postgres") ? [false] : [false, true];
   try {
     const json = { "content-type": "application/json" };
     await checkGeneratorCeiling(bare, posts("/", json), CLIENTS, "parsing the same bodies");
@@ -295,7 +295,7 @@ async function main() {
               targetLine(`${name} ${scenario.label}, no failed answers`, false, `${failed} failed`),
             );
         }
-        if (process.argv.includes("--what-if")) {
+        if (flag("what-if")) {
           const whatIf = await interleave(bare, server, [
             { route: "/api/predict?store=false", headers: scenarios[0]!.h, from: bodies },
           ]);

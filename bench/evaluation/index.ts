@@ -15,7 +15,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import { mulberry32 } from "../../packages/model/src/prng.ts";
-import { numberArg } from "../lib/args.ts";
+import { flag, numberArg } from "../lib/args.ts";
 import {
   checkGeneratorCeiling,
   type LoadResult,
@@ -24,7 +24,7 @@ import {
   type Started,
   startBareHttp,
 } from "../lib/load.ts";
-import { createBenchDatabase } from "../lib/postgres.ts";
+import { withBenchDatabase } from "../lib/postgres.ts";
 import { type BenchDb, seedDatabase, withDataDir, withGradecast } from "../lib/seeded.ts";
 import { makeAdmin, signIn } from "../lib/staff.ts";
 
@@ -33,7 +33,7 @@ const SECONDS = numberArg("seconds", 10);
 const ROUNDS = numberArg("rounds", 2);
 const CLIENTS = numberArg("clients", 4);
 const CLASSES = 40;
-const skipPostgres = process.argv.includes("--skip-postgres");
+const skipPostgres = flag("skip-postgres");
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
@@ -174,12 +174,10 @@ async function main() {
     await checkGeneratorCeiling(bare, [{ method: "GET", path: "/" }], CLIENTS, "(GET)");
     results.push(["PGlite", await benchDialect("PGlite", bare)]);
     if (!skipPostgres) {
-      const database = await createBenchDatabase();
-      try {
-        results.push(["PostgreSQL", await benchDialect("PostgreSQL", bare, database.url)]);
-      } finally {
-        await database.drop();
-      }
+      const r = await withBenchDatabase((database) =>
+        benchDialect("PostgreSQL", bare, database.url),
+      );
+      results.push(["PostgreSQL", r]);
     }
   } finally {
     await bare.stop();

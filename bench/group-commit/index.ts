@@ -14,7 +14,7 @@ import path from "node:path";
 import { migrate, openDatabase } from "../../apps/server/src/db/database.ts";
 import { groupCommit } from "../../apps/server/src/db/group-commit.ts";
 import { repoRoot } from "../../e2e/harness.ts";
-import { numberArg } from "../lib/args.ts";
+import { flag, numberArg } from "../lib/args.ts";
 import { loadAverage } from "../lib/load.ts";
 import { createBenchDatabase } from "../lib/postgres.ts";
 
@@ -107,7 +107,7 @@ try {
   await pglite.close();
   await rm(dataDir, { recursive: true, force: true });
 }
-if (!process.argv.includes("--skip-postgres")) {
+if (!flag("skip-postgres")) {
   const { url, drop } = await createBenchDatabase();
   const database = await openDatabase({ url });
   try {

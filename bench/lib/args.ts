@@ -3,3 +3,6 @@ export function numberArg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? Number(process.argv[i + 1]) || fallback : fallback;
 }
+
+/** A flag of the bench's command line, `--name`: whether it is there. */
+export const flag = (name: string): boolean => process.argv.includes(`--${name}`);

@@ -12,3 +12,16 @@ export const pgAdminUrl =
 /** A new empty database on that server; drop() removes it, connections and all. */
 export const createBenchDatabase = (prefix = "gradecast_bench") =>
   createPostgresDatabase(prefix, pgAdminUrl);
+
+/** `run` on a new empty database of its own, dropped afterwards whatever happened. */
+export async function withBenchDatabase<T>(
+  run: (database: { name: string; url: string }) => Promise<T>,
+  prefix?: string,
+): Promise<T> {
+  const database = await createBenchDatabase(prefix);
+  try {
+    return await run(database);
+  } finally {
+    await database.drop();
+  }
+}

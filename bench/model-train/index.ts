@@ -36,7 +36,7 @@ import { repoRoot } from "../../e2e/harness.ts";
 import { mulberry32 } from "../../packages/model/src/prng.ts";
 import { buildArtifact } from "../../packages/model/src/train.ts";
 import { benchAccount, questionnaireBodies } from "../lib/accounts.ts";
-import { numberArg } from "../lib/args.ts";
+import { flag, numberArg } from "../lib/args.ts";
 import {
   checkGeneratorCeiling,
   type LoadResult,
@@ -215,8 +215,8 @@ async function main() {
   console.log(
     `model-train, ${new Date().toISOString()}, ${SCHOOL_ROWS} school rows, load average ${loadAverage()}`,
   );
-  if (!process.argv.includes("--skip-server")) await predictDuringTraining();
-  if (!process.argv.includes("--skip-time")) await trainingTime();
+  if (!flag("skip-server")) await predictDuringTraining();
+  if (!flag("skip-time")) await trainingTime();
 }
 
 await main();

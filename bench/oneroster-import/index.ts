@@ -26,9 +26,11 @@ import { signIn } from "../../apps/server/test/support/accounts.ts";
 import type { TestApp } from "../../apps/server/test/support/helpers.ts";
 import {
   classLine,
+  courseLine,
   csv,
   enrolLine,
   headers,
+  schoolYear2027,
   userLine,
   zipBundle,
 } from "../../apps/server/test/support/oneroster-bundle.ts";
@@ -61,10 +63,11 @@ function bundle(tag: string) {
   }
   return {
     zip: zipBundle({
-      academicSessions: csv(headers.academicSessions, [
-        "term1,,,Year 2027,schoolYear,2026-09-01,2027-07-31,,2027",
+      academicSessions: schoolYear2027,
+      courses: csv(headers.courses, [
+        courseLine("c1", "Maths", "MAT101"),
+        courseLine("c2", "Port", "POR12"),
       ]),
-      courses: csv(headers.courses, ["c1,,,,Maths,MAT101,,org1,,", "c2,,,,Port,POR12,,org1,,"]),
       classes: csv(headers.classes, classes),
       users: csv(headers.users, users),
       enrollments: csv(headers.enrollments, enrolments),

@@ -23,7 +23,7 @@ import { insertDatedPredictions } from "../../apps/server/src/db/predictions.ts"
 import { enqueueJob, jobKinds } from "../../apps/server/src/jobs/queue.ts";
 import { questionnaireSchema } from "../../packages/contract/src/questionnaire.ts";
 import { benchAccount, questionnaireBodies } from "../lib/accounts.ts";
-import { numberArg } from "../lib/args.ts";
+import { flag, numberArg } from "../lib/args.ts";
 import { cpuMsOf } from "../lib/cpu-time.ts";
 import {
   checkGeneratorCeiling,
@@ -44,7 +44,7 @@ const CLIENTS = numberArg("clients", 8);
 const CLASSES = 8;
 /** Seconds from the rows' writing to the job being due: the start must have ended by then. */
 const DELAY = numberArg("delay", 25);
-const skipPostgres = process.argv.includes("--skip-postgres");
+const skipPostgres = flag("skip-postgres");
 
 const bodies = questionnaireBodies();
 const json = { "content-type": "application/json" };

@@ -20,7 +20,7 @@ import path from "node:path";
 import { seedSyntheticReports } from "../../apps/server/scripts/synthetic-reports.ts";
 import { migrate, openDatabase } from "../../apps/server/src/db/database.ts";
 import { type RunningServer, startServer } from "../../e2e/harness.ts";
-import { numberArg } from "../lib/args.ts";
+import { flag, numberArg } from "../lib/args.ts";
 import { postgresCpuMs } from "../lib/cpu-time.ts";
 import {
   checkGeneratorCeiling,
@@ -29,7 +29,7 @@ import {
   type Started,
   startBareHttp,
 } from "../lib/load.ts";
-import { createBenchDatabase } from "../lib/postgres.ts";
+import { withBenchDatabase } from "../lib/postgres.ts";
 import { makeAdmin, signIn } from "../lib/staff.ts";
 
 const REPORTS = numberArg("reports", 100_000);
@@ -37,8 +37,8 @@ const SECONDS = numberArg("seconds", 8);
 const ROUNDS = numberArg("rounds", 4);
 const CLIENTS = numberArg("clients", 16);
 const WARMUP_SECONDS = 1;
-const skipPostgres = process.argv.includes("--skip-postgres");
-const skipPglite = process.argv.includes("--skip-pglite");
+const skipPostgres = flag("skip-postgres");
+const skipPglite = flag("skip-pglite");
 
 interface Result {
   rps: number;
@@ -196,8 +196,7 @@ async function main() {
     }
 
     if (!skipPostgres) {
-      const { url, drop } = await createBenchDatabase();
-      try {
+      await withBenchDatabase(async ({ url }) => {
         const database = await openDatabase({ url, poolSize: 2 });
         let email: string;
         try {
@@ -212,9 +211,7 @@ async function main() {
           env: { DATABASE_URL: url, RATE_LIMITS: "off" },
         });
         await benchServer("PostgreSQL", server, email, bare, rows);
-      } finally {
-        await drop();
-      }
+      });
     }
   } finally {
     await bare.stop();

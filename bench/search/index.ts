@@ -34,7 +34,7 @@ import { readsMostReports } from "../../apps/server/src/reports/reader-share.ts"
 import { createOrPromoteAdmin } from "../../apps/server/src/users/admin.ts";
 import { repoRoot } from "../../e2e/harness.ts";
 import { benchPassword } from "../lib/accounts.ts";
-import { numberArg } from "../lib/args.ts";
+import { flag, numberArg } from "../lib/args.ts";
 import { cpuMsOf } from "../lib/cpu-time.ts";
 import {
   checkGeneratorCeiling,
@@ -346,7 +346,7 @@ async function main() {
     await rm(dataDir, { recursive: true, force: true });
   }
 
-  if (process.argv.includes("--skip-pglite")) return;
+  if (flag("skip-pglite")) return;
   // PGlite against a bare loop on the same data directory.
   const liteDir = await mkdtemp(path.join(repoRoot, "bench/results/search-lite-"));
   try {

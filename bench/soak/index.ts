@@ -29,6 +29,7 @@ import { seedSyntheticReports } from "../../apps/server/scripts/synthetic-report
 import { migrate, openDatabase } from "../../apps/server/src/db/database.ts";
 import { createOrPromoteAdmin } from "../../apps/server/src/users/admin.ts";
 import { freePort, repoRoot, startServer } from "../../e2e/harness.ts";
+import { flag } from "../lib/args.ts";
 import { checkGeneratorCeiling, startBareHttp } from "../lib/load.ts";
 import { createBenchDatabase } from "../lib/postgres.ts";
 import { type Account, type Kind, kinds, Mix, type Planned } from "./mix.ts";
@@ -44,7 +45,7 @@ const REPORTS = 10_000;
 const TEACHERS = 10;
 const STUDENTS = 60;
 const PASSWORD = "soak test passphrase 2026";
-const onPostgres = process.argv.includes("--postgres");
+const onPostgres = flag("postgres");
 
 interface Tally {
   latencies: Record<Kind, number[]>;

@@ -13,7 +13,7 @@ import { describe, expect } from "vitest";
 import { evaluateAlert, evaluateAlerts } from "../../src/alerts/evaluate.ts";
 import { enqueueJob } from "../../src/jobs/queue.ts";
 import type { SignedInUser } from "../support/accounts.ts";
-import { classStaff, makeClass } from "../support/class-fixtures.ts";
+import { classStaff, staffClasses } from "../support/class-fixtures.ts";
 import { api } from "../support/class-helpers.ts";
 import { apiTests, type Person } from "../support/fixtures.ts";
 import { auditOf, dialects, errorOf, recordingMailer, type TestApp } from "../support/helpers.ts";
@@ -73,19 +73,12 @@ describe.each(dialects)("alerts (%s)", (dialect) => {
   test.beforeAll(async ({ t, people }) => {
     tTest = t;
     call = api(t).call;
-    classId = await makeClass(t, {
-      teachers: [
-        people.teacher.user.uid,
-        people.coTeacher.user.uid,
-        people.unverifiedTeacher.user.uid,
-      ],
-      students: [people.amy.user.uid, people.ben.user.uid, people.dan.user.uid],
-      name: "Maths 10A",
-    });
-    otherClassId = await makeClass(t, {
-      teachers: [people.otherTeacher.user.uid],
-      students: [people.otherStudent.user.uid],
-    });
+    ({ classId, otherClassId } = await staffClasses(
+      t,
+      people,
+      [people.amy, people.ben, people.dan],
+      "Maths 10A",
+    ));
     await predict(people.ben, doingWell);
     await predict(people.amy, doingWell);
     await predict(people.amy, struggling);

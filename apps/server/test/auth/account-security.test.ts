@@ -23,6 +23,7 @@ const tests = apiTests({ clock: true });
 
 describe.each(dialects)("account security (%s)", (dialect) => {
   const test = tests[dialect];
+  test.beforeEach(({ clock }) => clock.reset());
 
   const inject = (
     t: TestApp,
@@ -66,9 +67,7 @@ describe.each(dialects)("account security (%s)", (dialect) => {
   describe("sessions", () => {
     test("lists each session with its address and browser; one ended from the list can neither refresh nor call", async ({
       t,
-      clock,
     }) => {
-      clock.reset();
       const owner = await signIn(t, "student");
       const phone = sessionOf(await login(t, owner.email, owner.password, "Phone browser 1.0"));
       const list = await inject(t, "GET", "/api/me/sessions", { auth: owner.auth });
@@ -111,9 +110,7 @@ describe.each(dialects)("account security (%s)", (dialect) => {
 
     test("ends every other session, and an admin ends all sessions of an account (audited)", async ({
       t,
-      clock,
     }) => {
-      clock.reset();
       const owner = await signIn(t, "teacher");
       const laptop = sessionOf(await login(t, owner.email, owner.password));
       const tablet = sessionOf(await login(t, owner.email, owner.password));
@@ -147,7 +144,6 @@ describe.each(dialects)("account security (%s)", (dialect) => {
       t,
       clock,
     }) => {
-      clock.reset();
       const owner = await signIn(t, "student");
       let cookie = owner.refreshToken;
       for (let d = 6; d < 30; d += 6) {
@@ -162,7 +158,6 @@ describe.each(dialects)("account security (%s)", (dialect) => {
     });
 
     test("a session unused for 7 days ends; used within them it goes on", async ({ t, clock }) => {
-      clock.reset();
       const owner = await signIn(t, "student");
       clock.tick(6 * day);
       const used = await refresh(t, owner.refreshToken);
@@ -177,7 +172,6 @@ describe.each(dialects)("account security (%s)", (dialect) => {
       t,
       clock,
     }) => {
-      clock.reset();
       const owner = await signIn(t, "student");
       const start = await inject(t, "POST", "/api/me/mfa/totp", { auth: owner.auth });
       expect(start.statusCode).toBe(200);
@@ -283,7 +277,6 @@ describe.each(dialects)("account security (%s)", (dialect) => {
       t,
       clock,
     }) => {
-      clock.reset();
       const owner = await signIn(t, "student");
       const { secret } = await enrolMfa(t, owner.auth, clock.now());
       clock.tick(minute);
@@ -313,7 +306,6 @@ describe.each(dialects)("account security (%s)", (dialect) => {
       t,
       clock,
     }) => {
-      clock.reset();
       const admin = await signIn(t, "admin", { mfa: false });
       const users = await inject(t, "GET", "/api/admin/users", { auth: admin.auth });
       expect(users.statusCode).toBe(403);
@@ -336,7 +328,6 @@ describe.each(dialects)("account security (%s)", (dialect) => {
       t,
       clock,
     }) => {
-      clock.reset();
       const owner = await signIn(t, "teacher");
       const { secret } = await enrolMfa(t, owner.auth, clock.now());
       clock.tick(11 * minute);
@@ -402,7 +393,6 @@ describe.each(dialects)("account security (%s)", (dialect) => {
       t,
       clock,
     }) => {
-      clock.reset();
       const owner = await signIn(t, "student");
       const change = (newPassword: string, currentPassword: string) =>
         inject(t, "POST", "/api/me/password", {
@@ -442,7 +432,6 @@ describe.each(dialects)("account security (%s)", (dialect) => {
       t,
       clock,
     }) => {
-      clock.reset();
       const admin = await signIn(t, "admin");
       const a = await signIn(t, "teacher", { pending: true });
       const b = await signIn(t, "teacher", { pending: true });

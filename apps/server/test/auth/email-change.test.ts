@@ -25,6 +25,7 @@ const tests = apiTests({ clock: true });
 
 describe.each(dialects)("changing one's email address (%s)", (dialect) => {
   const test = tests[dialect];
+  test.beforeEach(({ clock }) => clock.reset());
 
   const inject = (
     t: TestApp,
@@ -53,7 +54,6 @@ describe.each(dialects)("changing one's email address (%s)", (dialect) => {
 
   /** Signed in 11 minutes ago, past the 10-minute window, with a renewed ID token. */
   async function signedInLongAgo(t: TestApp, clock: TestClock, role: "student" | "admin") {
-    clock.reset();
     const who = await signIn(t, role);
     clock.tick(11 * minute);
     await renewed(t, who);
@@ -70,9 +70,7 @@ describe.each(dialects)("changing one's email address (%s)", (dialect) => {
 
   test("right after sign-in: changes it, the account is unverified until the new address confirms, the old one is told, audited", async ({
     t,
-    clock,
   }) => {
-    clock.reset();
     const owner = await signIn(t, "student");
     const next = uniqueEmail("moved");
     const res = await changeTo(t, owner, `  ${next.toUpperCase()} `);
@@ -153,9 +151,7 @@ describe.each(dialects)("changing one's email address (%s)", (dialect) => {
 
   test("refuses an address another account uses (409, as sign-up does) and changes nothing", async ({
     t,
-    clock,
   }) => {
-    clock.reset();
     const owner = await signIn(t, "student");
     const other = await signIn(t, "teacher");
     const res = await changeTo(t, owner, other.email.toUpperCase());
@@ -170,9 +166,7 @@ describe.each(dialects)("changing one's email address (%s)", (dialect) => {
 
   test("refuses a bad address, a missing one and its own with a clear message, changing nothing", async ({
     t,
-    clock,
   }) => {
-    clock.reset();
     const owner = await signIn(t, "student");
     for (const email of ["not an email", "", 42, null, `${"a".repeat(250)}@example.com`]) {
       const res = await changeTo(t, owner, email);

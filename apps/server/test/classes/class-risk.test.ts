@@ -19,7 +19,7 @@ import { routeSchema } from "../../src/http/route-schemas.ts";
 import { riskWordsOf } from "../../src/i18n/risk-words.ts";
 import { csvHeaderText } from "../../src/i18n/translate.ts";
 import { type SignedInUser, signIn } from "../support/accounts.ts";
-import { classStaff, makeClass } from "../support/class-fixtures.ts";
+import { classStaff, makeClass, staffClasses } from "../support/class-fixtures.ts";
 import { api, riskItemOf } from "../support/class-helpers.ts";
 import { apiTests, type People, type Person } from "../support/fixtures.ts";
 import { auditOf, dialects, errorOf } from "../support/helpers.ts";
@@ -73,24 +73,12 @@ describe.each(dialects)("class risk list (%s)", (dialect) => {
 
   test.beforeAll(async ({ t, people }) => {
     ({ call, riskList } = api(t));
-    classId = await makeClass(t, {
-      teachers: [
-        people.teacher.user.uid,
-        people.coTeacher.user.uid,
-        people.unverifiedTeacher.user.uid,
-      ],
-      students: [
-        people.amy.user.uid,
-        people.ben.user.uid,
-        people.cleo.user.uid,
-        people.dan.user.uid,
-      ],
-      name: "Maths 10B",
-    });
-    otherClassId = await makeClass(t, {
-      teachers: [people.otherTeacher.user.uid],
-      students: [people.otherStudent.user.uid],
-    });
+    ({ classId, otherClassId } = await staffClasses(
+      t,
+      people,
+      [people.amy, people.ben, people.cleo, people.dan],
+      "Maths 10B",
+    ));
     await predict(people.amy, struggling);
     await predict(people.ben, doingWell);
     await predict(people.dan, middling);

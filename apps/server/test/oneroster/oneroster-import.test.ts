@@ -1,13 +1,16 @@
 import type { OneRosterResult } from "@gradecast/contract/oneroster";
 import { describe, expect } from "vitest";
-import { randomIp, type SignedInUser, signIn, uniqueEmail } from "../support/accounts.ts";
+import { randomIp, signIn, uniqueEmail } from "../support/accounts.ts";
 import { apiTests } from "../support/fixtures.ts";
-import { dialects, errorOf, type TestApp } from "../support/helpers.ts";
+import { dialects, errorOf } from "../support/helpers.ts";
+import { classesNamed, classNamed, postBundle } from "../support/oneroster-api.ts";
 import {
   classLine,
+  courseLine,
   csv,
   enrolLine,
   headers,
+  schoolYear2027,
   userLine,
   zipBundle,
 } from "../support/oneroster-bundle.ts";
@@ -17,27 +20,16 @@ import {
 // a bad bundle is refused whole with file, line and reason; only admins may import.
 const tests = apiTests({ env: { RATE_LIMITS: "off", ONEROSTER_SUBJECTS: "MAT101=mat,POR12=por" } });
 
-const post = (t: TestApp, who: SignedInUser | undefined, zip: Buffer, query: string) =>
-  t.app.inject({
-    method: "POST",
-    url: `/api/admin/oneroster?${query}`,
-    remoteAddress: randomIp(),
-    headers: { ...(who ? who.auth : {}), "content-type": "application/zip" },
-    payload: zip,
-  });
-
 describe.each(dialects)("OneRoster import (%s)", (dialect) => {
   const test = tests[dialect];
 
   /** A school of one maths class, one unmapped class, a teacher and two students. */
   function school(teacher: string, student: string, newcomer: string, prefix: string) {
     return {
-      academicSessions: csv(headers.academicSessions, [
-        "term1,,,Year 2027,schoolYear,2026-09-01,2027-07-31,,2027",
-      ]),
+      academicSessions: schoolYear2027,
       courses: csv(headers.courses, [
-        `${prefix}c1,,,,Maths,MAT101,,org1,,`,
-        `${prefix}c2,,,,Art,ART1,,org1,,`,
+        courseLine(`${prefix}c1`, "Maths", "MAT101"),
+        courseLine(`${prefix}c2`, "Art", "ART1"),
       ]),
       classes: csv(headers.classes, [
         classLine(`${prefix}k1`, `Maths 10A ${prefix}`, `${prefix}c1`),
@@ -63,7 +55,7 @@ describe.each(dialects)("OneRoster import (%s)", (dialect) => {
     const newcomer = uniqueEmail("nia");
     const zip = zipBundle(school(futureTeacher.email, student.email, newcomer, "a-"));
 
-    const preview = await post(t, admin, zip, "dryRun=true");
+    const preview = await postBundle(t, admin, zip, "dryRun=true");
     expect(preview.statusCode).toBe(200);
     const planned = preview.json() as OneRosterResult;
     expect(planned.dryRun).toBe(true);
@@ -71,14 +63,10 @@ describe.each(dialects)("OneRoster import (%s)", (dialect) => {
     expect(planned.changes.unmappedClasses.items).toEqual(["Art a- (ART1)"]);
     expect(planned.changes.teachersApproved.count).toBe(1);
     expect(planned.changes.studentsInvited.count).toBe(2);
-    const none = await t.database.db
-      .selectFrom("classes")
-      .select("id")
-      .where("name", "=", "Maths 10A a-")
-      .execute();
+    const none = await classesNamed(t, "Maths 10A a-");
     expect(none).toEqual([]);
 
-    const applied = (await post(t, admin, zip, "dryRun=false")).json() as OneRosterResult;
+    const applied = (await postBundle(t, admin, zip, "dryRun=false")).json() as OneRosterResult;
     expect(applied.dryRun).toBe(false);
     expect(applied.changes.teachersAdded.count).toBe(1);
     const klass = await t.database.db
@@ -107,16 +95,12 @@ describe.each(dialects)("OneRoster import (%s)", (dialect) => {
       ].sort((a, b) => a.email.localeCompare(b.email)),
     );
 
-    const again = (await post(t, admin, zip, "dryRun=false")).json() as OneRosterResult;
+    const again = (await postBundle(t, admin, zip, "dryRun=false")).json() as OneRosterResult;
     for (const [kind, change] of Object.entries(again.changes)) {
       if (kind !== "unmappedClasses")
         expect({ kind, count: change.count }).toEqual({ kind, count: 0 });
     }
-    const classes = await t.database.db
-      .selectFrom("classes")
-      .select("id")
-      .where("name", "=", "Maths 10A a-")
-      .execute();
+    const classes = await classesNamed(t, "Maths 10A a-");
     expect(classes).toHaveLength(1);
   });
 
@@ -128,12 +112,8 @@ describe.each(dialects)("OneRoster import (%s)", (dialect) => {
     const student = await signIn(t, "student");
     const other = uniqueEmail("other");
     const files = school(teacher, student.email, other, "b-");
-    expect((await post(t, admin, zipBundle(files), "dryRun=false")).statusCode).toBe(200);
-    const klass = await t.database.db
-      .selectFrom("classes")
-      .select("id")
-      .where("name", "=", "Maths 10A b-")
-      .executeTakeFirstOrThrow();
+    expect((await postBundle(t, admin, zipBundle(files), "dryRun=false")).statusCode).toBe(200);
+    const klass = await classNamed(t, "Maths 10A b-");
     // The student accepts: enrolled now.
     const accepted = await t.app.inject({
       method: "POST",
@@ -151,7 +131,7 @@ describe.each(dialects)("OneRoster import (%s)", (dialect) => {
       ]),
     };
     const bulk = (
-      await post(t, admin, zipBundle(without), "dryRun=false")
+      await postBundle(t, admin, zipBundle(without), "dryRun=false")
     ).json() as OneRosterResult;
     expect(bulk.changes.enrolmentsEnded.count).toBe(1);
     const enrolled = await t.database.db
@@ -171,7 +151,7 @@ describe.each(dialects)("OneRoster import (%s)", (dialect) => {
       },
       "delta",
     );
-    const res = await post(t, admin, delta, "dryRun=false&mode=delta");
+    const res = await postBundle(t, admin, delta, "dryRun=false&mode=delta");
     expect(res.statusCode, res.body).toBe(200);
     const applied = res.json() as OneRosterResult;
     expect(applied.changes.studentsInvited.count).toBe(1);
@@ -187,7 +167,7 @@ describe.each(dialects)("OneRoster import (%s)", (dialect) => {
   test("refuses a bad bundle whole, naming file, line and reason", async ({ t, admin }) => {
     const ok = school(uniqueEmail("t"), uniqueEmail("s"), uniqueEmail("n"), "c-");
     const refused = async (zip: Buffer, mode = "bulk") => {
-      const res = await post(t, admin, zip, `dryRun=false&mode=${mode}`);
+      const res = await postBundle(t, admin, zip, `dryRun=false&mode=${mode}`);
       expect(res.statusCode, res.body).toBe(400);
       return errorOf(res.body).fields ?? {};
     };
@@ -224,22 +204,18 @@ describe.each(dialects)("OneRoster import (%s)", (dialect) => {
     expect(fields["enrollments.csv line 4"]).toMatch(/role/);
     expect(fields["enrollments.csv line 5"]).toMatch(/status/);
     // Nothing of it was stored.
-    const stored = await t.database.db
-      .selectFrom("classes")
-      .select("id")
-      .where("name", "=", "Maths 10A c-")
-      .execute();
+    const stored = await classesNamed(t, "Maths 10A c-");
     expect(stored).toEqual([]);
   });
 
   test("only admins import", async ({ t, signedIn }) => {
     const zip = zipBundle(school(uniqueEmail("t"), uniqueEmail("s"), uniqueEmail("n"), "d-"));
     for (const role of ["student", "teacher"] as const) {
-      const res = await post(t, await signedIn(role), zip, "dryRun=true");
+      const res = await postBundle(t, await signedIn(role), zip, "dryRun=true");
       expect(res.statusCode).toBe(403);
     }
     const pending = await signIn(t, "teacher", { pending: true });
-    expect((await post(t, pending, zip, "dryRun=true")).statusCode).toBe(403);
-    expect((await post(t, undefined, zip, "dryRun=true")).statusCode).toBe(401);
+    expect((await postBundle(t, pending, zip, "dryRun=true")).statusCode).toBe(403);
+    expect((await postBundle(t, undefined, zip, "dryRun=true")).statusCode).toBe(401);
   });
 });

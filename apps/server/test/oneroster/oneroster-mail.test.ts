@@ -1,18 +1,15 @@
 import type { OneRosterResult } from "@gradecast/contract/oneroster";
 import { describe, expect, it } from "vitest";
-import {
-  parseMail,
-  randomIp,
-  type SignedInUser,
-  signIn,
-  uniqueEmail,
-} from "../support/accounts.ts";
-import { dialects, type TestApp, withTestApp } from "../support/helpers.ts";
+import { parseMail, randomIp, signIn, uniqueEmail } from "../support/accounts.ts";
+import { dialects, withTestApp } from "../support/helpers.ts";
+import { classNamed, postBundle } from "../support/oneroster-api.ts";
 import {
   classLine,
+  courseLine,
   csv,
   enrolLine,
   headers,
+  schoolYear2027,
   userLine,
   zipBundle,
 } from "../support/oneroster-bundle.ts";
@@ -28,15 +25,6 @@ import { smtpInbox } from "../support/smtp-inbox.ts";
 const inbox = smtpInbox();
 const { received } = inbox;
 
-const post = (t: TestApp, who: SignedInUser, zip: Buffer, query: string) =>
-  t.app.inject({
-    method: "POST",
-    url: `/api/admin/oneroster?${query}`,
-    remoteAddress: randomIp(),
-    headers: { ...who.auth, "content-type": "application/zip" },
-    payload: zip,
-  });
-
 function school(
   teacher: string,
   student: string,
@@ -47,10 +35,8 @@ function school(
   const co = coTeacher ? [coTeacher] : [];
   const extra = Array.from({ length: extraClasses }, (_, k) => k + 2);
   return {
-    academicSessions: csv(headers.academicSessions, [
-      "term1,,,Year 2027,schoolYear,2026-09-01,2027-07-31,,2027",
-    ]),
-    courses: csv(headers.courses, ["c1,,,,Maths,MAT101,,org1,,"]),
+    academicSessions: schoolYear2027,
+    courses: csv(headers.courses, [courseLine("c1", "Maths", "MAT101")]),
     classes: csv(headers.classes, [
       classLine("k1", "Maths 10A", "c1"),
       ...extra.map((k) => classLine(`k${k}`, `Maths 10${"ABCDEFG"[k - 1]}`, "c1")),
@@ -89,13 +75,13 @@ describe.each(dialects)("OneRoster invitation emails and roster teachers (%s)", 
       const newcomers = [uniqueEmail("nia"), uniqueEmail("noa")];
       const zip = zipBundle(school(teacher.email, student.email, newcomers));
 
-      const preview = (await post(t, admin, zip, "dryRun=true")).json() as OneRosterResult;
+      const preview = (await postBundle(t, admin, zip, "dryRun=true")).json() as OneRosterResult;
       expect(preview.emailsQueued).toBe(2);
       await t.app.jobs.idle();
       const mailTo = (email: string) => received.filter((m) => m.to.includes(email));
       expect(newcomers.flatMap(mailTo)).toEqual([]);
 
-      const applied = (await post(t, admin, zip, "dryRun=false")).json() as OneRosterResult;
+      const applied = (await postBundle(t, admin, zip, "dryRun=false")).json() as OneRosterResult;
       expect(applied.emailsQueued).toBe(2);
       await t.app.jobs.idle();
       for (const email of newcomers) {
@@ -112,11 +98,11 @@ describe.each(dialects)("OneRoster invitation emails and roster teachers (%s)", 
       // The same bundle again, and the newcomers' enrolments ended then listed again: nothing
       // is sent twice (the second time the addresses go to the job, which finds them emailed
       // for the same class).
-      const again = (await post(t, admin, zip, "dryRun=false")).json() as OneRosterResult;
+      const again = (await postBundle(t, admin, zip, "dryRun=false")).json() as OneRosterResult;
       expect(again.emailsQueued).toBe(0);
       const without = zipBundle(school(teacher.email, student.email, []));
-      expect((await post(t, admin, without, "dryRun=false")).statusCode).toBe(200);
-      const back = (await post(t, admin, zip, "dryRun=false")).json() as OneRosterResult;
+      expect((await postBundle(t, admin, without, "dryRun=false")).statusCode).toBe(200);
+      const back = (await postBundle(t, admin, zip, "dryRun=false")).json() as OneRosterResult;
       expect(back.changes.studentsInvited.count).toBe(2);
       await t.app.jobs.idle();
       for (const email of newcomers) expect(mailTo(email)).toHaveLength(1);
@@ -137,10 +123,10 @@ describe.each(dialects)("OneRoster invitation emails and roster teachers (%s)", 
       const other = uniqueEmail("cid"); // in Maths 10A only
       const two = zipBundle(school(teacher.email, other, newcomers, undefined, 1));
 
-      const preview = (await post(t, admin, two, "dryRun=true")).json() as OneRosterResult;
+      const preview = (await postBundle(t, admin, two, "dryRun=true")).json() as OneRosterResult;
       expect(preview.changes.studentsInvited.count).toBe(5);
       expect(preview.emailsQueued).toBe(3);
-      const applied = (await post(t, admin, two, "dryRun=false")).json() as OneRosterResult;
+      const applied = (await postBundle(t, admin, two, "dryRun=false")).json() as OneRosterResult;
       expect(applied.emailsQueued).toBe(3);
       await t.app.jobs.idle();
       const mailTo = (email: string) => received.filter((m) => m.to.includes(email));
@@ -160,7 +146,7 @@ describe.each(dialects)("OneRoster invitation emails and roster teachers (%s)", 
 
       // A third class later: one new email each, listing the three classes.
       const three = zipBundle(school(teacher.email, other, newcomers, undefined, 2));
-      const added = (await post(t, admin, three, "dryRun=false")).json() as OneRosterResult;
+      const added = (await postBundle(t, admin, three, "dryRun=false")).json() as OneRosterResult;
       expect(added.changes.studentsInvited.count).toBe(2);
       await t.app.jobs.idle();
       for (const email of newcomers) {
@@ -172,7 +158,8 @@ describe.each(dialects)("OneRoster invitation emails and roster teachers (%s)", 
       }
       // The same bundle again: nothing more.
       expect(
-        ((await post(t, admin, three, "dryRun=false")).json() as OneRosterResult).emailsQueued,
+        ((await postBundle(t, admin, three, "dryRun=false")).json() as OneRosterResult)
+          .emailsQueued,
       ).toBe(0);
       await t.app.jobs.idle();
       for (const email of newcomers) expect(mailTo(email)).toHaveLength(2);
@@ -186,12 +173,8 @@ describe.each(dialects)("OneRoster invitation emails and roster teachers (%s)", 
       const teacher = await signIn(t, "teacher");
       const colleague = await signIn(t, "teacher");
       const zip = zipBundle(school(teacher.email, uniqueEmail("s"), [], colleague.email));
-      expect((await post(t, admin, zip, "dryRun=false")).statusCode).toBe(200);
-      const klass = await t.database.db
-        .selectFrom("classes")
-        .select("id")
-        .where("name", "=", "Maths 10A")
-        .executeTakeFirstOrThrow();
+      expect((await postBundle(t, admin, zip, "dryRun=false")).statusCode).toBe(200);
+      const klass = await classNamed(t, "Maths 10A");
       const removed = await t.app.inject({
         method: "DELETE",
         url: `/api/classes/${klass.id}/teachers/${teacher.user.uid}`,
@@ -200,10 +183,10 @@ describe.each(dialects)("OneRoster invitation emails and roster teachers (%s)", 
       });
       expect(removed.statusCode, removed.body).toBe(204);
 
-      const preview = (await post(t, admin, zip, "dryRun=true")).json() as OneRosterResult;
+      const preview = (await postBundle(t, admin, zip, "dryRun=true")).json() as OneRosterResult;
       expect(preview.changes.teachersRestored.items).toEqual([`${teacher.email} -> Maths 10A`]);
       expect(preview.changes.teachersAdded.count).toBe(0);
-      const applied = (await post(t, admin, zip, "dryRun=false")).json() as OneRosterResult;
+      const applied = (await postBundle(t, admin, zip, "dryRun=false")).json() as OneRosterResult;
       expect(applied.changes.teachersRestored.count).toBe(1);
       const teaching = await t.database.db
         .selectFrom("class_teachers")

@@ -5,7 +5,7 @@ import { postLogin, type SignedInUser, totpCode } from "../support/accounts.ts";
 import { makeClass } from "../support/class-fixtures.ts";
 import { apiTests } from "../support/fixtures.ts";
 import { auditOf, dialects, errorOf, type TestApp } from "../support/helpers.ts";
-import { call, deleteMine, fillEverything, runDailyJob, uniqueName } from "./support.ts";
+import { call, deleteMine, fillEverything, runDailyJob, uniqueName, userRows } from "./support.ts";
 
 // Issue 31 through the API: what each role's export holds (and never another person's data),
 // deleting an account by its owner or by an admin (re-authentication, the grace period, signing
@@ -38,6 +38,7 @@ async function reauth(t: TestApp, who: SignedInUser) {
 
 describe.each(dialects)("data rights (%s)", (dialect) => {
   const test = tests[dialect];
+  test.afterEach(({ clock }) => clock.reset());
 
   test("a student's export holds their answers, predictions, reports about them, records and audit entries", async ({
     t,
@@ -115,47 +116,39 @@ describe.each(dialects)("data rights (%s)", (dialect) => {
     signedIn,
     clock,
   }) => {
-    try {
-      const student = await signedIn("student");
-      const anon = await call(t, "POST", "/api/me/deletion", undefined, {
-        confirm: "delete-account",
-      });
-      expect(anon.statusCode).toBe(401);
-      expect((await call(t, "POST", "/api/me/deletion", student, {})).statusCode).toBe(400);
-      clock.tick(11 * 60_000);
-      const stale = await deleteMine(t, student);
-      expect(stale.statusCode).toBe(403);
-      expect(errorOf(stale.body).code).toBe("reauth_required");
-      await reauth(t, student);
-      const res = await deleteMine(t, student);
-      expect(res.statusCode, res.body).toBe(202);
-      const answer = res.json() as { dueAt: string; graceDays: number };
-      expect(answer.graceDays).toBe(14);
-      expect(new Date(answer.dueAt).getTime() - t.now().getTime()).toBe(14 * day);
-      expect((await call(t, "GET", "/api/me", student)).statusCode).toBe(401);
-      expect(await auditOf(t, "privacy.deletion_requested", student.user.uid)).toHaveLength(1);
+    const student = await signedIn("student");
+    const anon = await call(t, "POST", "/api/me/deletion", undefined, {
+      confirm: "delete-account",
+    });
+    expect(anon.statusCode).toBe(401);
+    expect((await call(t, "POST", "/api/me/deletion", student, {})).statusCode).toBe(400);
+    clock.tick(11 * 60_000);
+    const stale = await deleteMine(t, student);
+    expect(stale.statusCode).toBe(403);
+    expect(errorOf(stale.body).code).toBe("reauth_required");
+    await reauth(t, student);
+    const res = await deleteMine(t, student);
+    expect(res.statusCode, res.body).toBe(202);
+    const answer = res.json() as { dueAt: string; graceDays: number };
+    expect(answer.graceDays).toBe(14);
+    expect(new Date(answer.dueAt).getTime() - t.now().getTime()).toBe(14 * day);
+    expect((await call(t, "GET", "/api/me", student)).statusCode).toBe(401);
+    expect(await auditOf(t, "privacy.deletion_requested", student.user.uid)).toHaveLength(1);
 
-      clock.tick(3 * day);
-      const login = await postLogin(t, student.email);
-      expect(login.statusCode).toBe(200);
-      expect(login.json()).toMatchObject({ deletionCancelled: true });
-      const waiting = await t.database.db.selectFrom("account_deletions").selectAll().execute();
-      expect(waiting.filter((d) => d.user_id === student.user.uid)).toEqual([]);
-      expect(await auditOf(t, "privacy.deletion_cancelled", student.user.uid)).toHaveLength(1);
-      // The next sign-in says nothing more.
-      expect((await postLogin(t, student.email)).json()).not.toHaveProperty("deletionCancelled");
-      // Past the grace period nothing is purged: the account stays.
-      clock.tick(20 * day);
-      await runDailyJob(t);
-      const kept = await t.database.db
-        .selectFrom("users")
-        .select("id")
-        .where("id", "=", student.user.uid)
-        .execute();
-      expect(kept).toHaveLength(1);
-    } finally {
-      clock.reset();
-    }
+    clock.tick(3 * day);
+    const login = await postLogin(t, student.email);
+    expect(login.statusCode).toBe(200);
+    expect(login.json()).toMatchObject({ deletionCancelled: true });
+    const waiting = await t.database.db.selectFrom("account_deletions").selectAll().execute();
+    expect(waiting.filter((d) => d.user_id === student.user.uid)).toEqual([]);
+    expect(await auditOf(t, "privacy.deletion_cancelled", student.user.uid)).toHaveLength(1);
+    // The next sign-in says nothing more.
+    expect((await postLogin(t, student.email)).json()).not.toHaveProperty("deletionCancelled");
+    // Past the grace period nothing is purged: the account stays.
+    clock.tick(20 * day);
+    await runDailyJob(t);
+    const kept = await userRows(t, student);
+    expect(kept).toHaveLength(1);
   });
 
   test("an admin deletes an account on request: only an admin, re-authenticated, with a reason; it can be cancelled", async ({
@@ -163,73 +156,57 @@ describe.each(dialects)("data rights (%s)", (dialect) => {
     signedIn,
     clock,
   }) => {
-    try {
-      const admin = await signedIn("admin");
-      const teacher = await signedIn("teacher");
-      const student = await signedIn("student", { name: uniqueName("Dora") });
-      const other = await signedIn("student");
-      const url = `/api/admin/users/${student.user.uid}/deletion`;
-      const body = { confirm: "delete-account", reason: "Asked by email on 27 November" };
-      // A teacher, or a student on another student: refused, and nothing waits.
-      expect((await call(t, "POST", url, teacher, body)).statusCode).toBe(403);
-      expect((await call(t, "POST", url, other, body)).statusCode).toBe(403);
-      expect((await call(t, "DELETE", url, other)).statusCode).toBe(403);
-      expect((await call(t, "POST", url, admin, { confirm: "delete-account" })).statusCode).toBe(
-        400,
-      );
-      const self = await call(
-        t,
-        "POST",
-        `/api/admin/users/${admin.user.uid}/deletion`,
-        admin,
-        body,
-      );
-      expect(self.statusCode).toBe(400);
-      const none = await call(t, "POST", "/api/admin/users/not-an-id/deletion", admin, body);
-      expect(none.statusCode).toBe(404);
-      clock.tick(11 * 60_000);
-      const stale = await call(t, "POST", url, admin, body);
-      expect(errorOf(stale.body).code).toBe("reauth_required");
-      await reauth(t, admin);
-      expect((await call(t, "POST", url, admin, body)).statusCode).toBe(202);
-      expect((await call(t, "GET", "/api/me", student)).statusCode).toBe(401);
+    const admin = await signedIn("admin");
+    const teacher = await signedIn("teacher");
+    const student = await signedIn("student", { name: uniqueName("Dora") });
+    const other = await signedIn("student");
+    const url = `/api/admin/users/${student.user.uid}/deletion`;
+    const body = { confirm: "delete-account", reason: "Asked by email on 27 November" };
+    // A teacher, or a student on another student: refused, and nothing waits.
+    expect((await call(t, "POST", url, teacher, body)).statusCode).toBe(403);
+    expect((await call(t, "POST", url, other, body)).statusCode).toBe(403);
+    expect((await call(t, "DELETE", url, other)).statusCode).toBe(403);
+    expect((await call(t, "POST", url, admin, { confirm: "delete-account" })).statusCode).toBe(400);
+    const self = await call(t, "POST", `/api/admin/users/${admin.user.uid}/deletion`, admin, body);
+    expect(self.statusCode).toBe(400);
+    const none = await call(t, "POST", "/api/admin/users/not-an-id/deletion", admin, body);
+    expect(none.statusCode).toBe(404);
+    clock.tick(11 * 60_000);
+    const stale = await call(t, "POST", url, admin, body);
+    expect(errorOf(stale.body).code).toBe("reauth_required");
+    await reauth(t, admin);
+    expect((await call(t, "POST", url, admin, body)).statusCode).toBe(202);
+    expect((await call(t, "GET", "/api/me", student)).statusCode).toBe(401);
 
-      const page = await call(t, "GET", "/api/admin/data-protection", admin);
-      expect(page.statusCode).toBe(200);
-      const listed = (page.json() as { deletions: { uid: string; via: string }[] }).deletions;
-      expect(listed.find((d) => d.uid === student.user.uid)).toMatchObject({ via: "admin" });
+    const page = await call(t, "GET", "/api/admin/data-protection", admin);
+    expect(page.statusCode).toBe(200);
+    const listed = (page.json() as { deletions: { uid: string; via: string }[] }).deletions;
+    expect(listed.find((d) => d.uid === student.user.uid)).toMatchObject({ via: "admin" });
 
-      expect((await call(t, "DELETE", url, admin)).statusCode).toBe(204);
-      // Again: nothing waits, nothing to do.
-      expect((await call(t, "DELETE", url, admin)).statusCode).toBe(204);
-      expect(await auditOf(t, "privacy.deletion_cancelled", student.user.uid)).toHaveLength(1);
-      expect((await call(t, "POST", url, admin, body)).statusCode).toBe(202);
-      const entries = await auditOf(t, "privacy.deletion_requested", student.user.uid);
-      expect(entries).toHaveLength(2);
-      expect(entries[0]?.actor_id).toBe(admin.user.uid);
-      expect(JSON.stringify(entries)).not.toContain("Asked by email");
+    expect((await call(t, "DELETE", url, admin)).statusCode).toBe(204);
+    // Again: nothing waits, nothing to do.
+    expect((await call(t, "DELETE", url, admin)).statusCode).toBe(204);
+    expect(await auditOf(t, "privacy.deletion_cancelled", student.user.uid)).toHaveLength(1);
+    expect((await call(t, "POST", url, admin, body)).statusCode).toBe(202);
+    const entries = await auditOf(t, "privacy.deletion_requested", student.user.uid);
+    expect(entries).toHaveLength(2);
+    expect(entries[0]?.actor_id).toBe(admin.user.uid);
+    expect(JSON.stringify(entries)).not.toContain("Asked by email");
 
-      clock.tick(15 * day);
-      await runDailyJob(t);
-      const gone = await t.database.db
-        .selectFrom("users")
-        .select("id")
-        .where("id", "=", student.user.uid)
-        .execute();
-      expect(gone).toEqual([]);
-      // The audit log keeps the entries, the person replaced by a pseudonym.
-      expect(await auditOf(t, "privacy.deletion_requested", student.user.uid)).toEqual([]);
-      const purged = await t.database.db
-        .selectFrom("audit_log")
-        .selectAll()
-        .where("action", "=", "privacy.account_purged")
-        .execute();
-      const pseudonym = purged.map((p) => p.target).find((p) => p?.startsWith("erased-"));
-      expect(pseudonym).toBeDefined();
-      expect(await auditOf(t, "privacy.deletion_requested", pseudonym as string)).toHaveLength(2);
-    } finally {
-      clock.reset();
-    }
+    clock.tick(15 * day);
+    await runDailyJob(t);
+    const gone = await userRows(t, student);
+    expect(gone).toEqual([]);
+    // The audit log keeps the entries, the person replaced by a pseudonym.
+    expect(await auditOf(t, "privacy.deletion_requested", student.user.uid)).toEqual([]);
+    const purged = await t.database.db
+      .selectFrom("audit_log")
+      .selectAll()
+      .where("action", "=", "privacy.account_purged")
+      .execute();
+    const pseudonym = purged.map((p) => p.target).find((p) => p?.startsWith("erased-"));
+    expect(pseudonym).toBeDefined();
+    expect(await auditOf(t, "privacy.deletion_requested", pseudonym as string)).toHaveLength(2);
   });
 
   test("reports about a deleted student are kept anonymised, or deleted, as the school set", async ({
@@ -296,7 +273,6 @@ describe.each(dialects)("data rights (%s)", (dialect) => {
       expect(left).toEqual([]);
       expect(admin.user.role).toBe("admin");
     } finally {
-      clock.reset();
       await t.database.db
         .updateTable("privacy_settings")
         .set({ deleted_student_reports: "anonymise" })
@@ -309,29 +285,25 @@ describe.each(dialects)("data rights (%s)", (dialect) => {
     signedIn,
     clock,
   }) => {
-    try {
-      const teacher = await signedIn("teacher", { name: uniqueName("Gus") });
-      const student = await signedIn("student", { name: uniqueName("Hana") });
-      const classId = await fillEverything(t, student, teacher);
-      expect((await deleteMine(t, teacher)).statusCode).toBe(202);
-      clock.tick(15 * day);
-      await runDailyJob(t);
-      const report = await t.database.db
-        .selectFrom("student_reports as r")
-        .innerJoin("users as u", "u.id", "r.author_id")
-        .select(["u.name", "r.student_id"])
-        .where("r.class_id", "=", classId)
-        .executeTakeFirstOrThrow();
-      expect(report).toEqual({ name: formerStaffName, student_id: student.user.uid });
-      const note = await t.database.db
-        .selectFrom("intervention_notes")
-        .select(["author_id", "author_name"])
-        .where("class_id", "=", classId)
-        .executeTakeFirstOrThrow();
-      expect(note).toEqual({ author_id: null, author_name: formerStaffName });
-    } finally {
-      clock.reset();
-    }
+    const teacher = await signedIn("teacher", { name: uniqueName("Gus") });
+    const student = await signedIn("student", { name: uniqueName("Hana") });
+    const classId = await fillEverything(t, student, teacher);
+    expect((await deleteMine(t, teacher)).statusCode).toBe(202);
+    clock.tick(15 * day);
+    await runDailyJob(t);
+    const report = await t.database.db
+      .selectFrom("student_reports as r")
+      .innerJoin("users as u", "u.id", "r.author_id")
+      .select(["u.name", "r.student_id"])
+      .where("r.class_id", "=", classId)
+      .executeTakeFirstOrThrow();
+    expect(report).toEqual({ name: formerStaffName, student_id: student.user.uid });
+    const note = await t.database.db
+      .selectFrom("intervention_notes")
+      .select(["author_id", "author_name"])
+      .where("class_id", "=", classId)
+      .executeTakeFirstOrThrow();
+    expect(note).toEqual({ author_id: null, author_name: formerStaffName });
   });
 
   test("the daily job waits in the jobs table for its next run: one, whatever runs before it", async ({

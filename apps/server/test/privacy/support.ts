@@ -178,3 +178,7 @@ export async function fillEverything(
     .execute();
   return classId;
 }
+
+/** The users table's rows of this person: one while the account lasts, none once purged. */
+export const userRows = (t: TestApp, who: SignedInUser) =>
+  t.database.db.selectFrom("users").select("id").where("id", "=", who.user.uid).execute();

@@ -1,4 +1,5 @@
 import { forgetRecordContext } from "../../src/db/record-context.ts";
+import type { SignedInUser } from "./accounts.ts";
 import type { Person } from "./fixtures.ts";
 import type { TestApp } from "./helpers.ts";
 
@@ -60,4 +61,29 @@ export async function enrol(t: TestApp, classId: string, studentId: string): Pro
     .execute();
   // As the classes routes do: the server forgets what it kept of the student's classes.
   forgetRecordContext(studentId);
+}
+
+/**
+ * The class of `classStaff` (its teacher, co-teacher and unverified teacher) with these students,
+ * then another class: the other teacher's, with the other student. For the tests of who sees what.
+ */
+export async function staffClasses(
+  t: TestApp,
+  people: Record<
+    "teacher" | "coTeacher" | "unverifiedTeacher" | "otherTeacher" | "otherStudent",
+    SignedInUser
+  >,
+  students: SignedInUser[],
+  name: string,
+): Promise<{ classId: string; otherClassId: string }> {
+  const classId = await makeClass(t, {
+    teachers: [people.teacher, people.coTeacher, people.unverifiedTeacher].map((p) => p.user.uid),
+    students: students.map((s) => s.user.uid),
+    name,
+  });
+  const otherClassId = await makeClass(t, {
+    teachers: [people.otherTeacher.user.uid],
+    students: [people.otherStudent.user.uid],
+  });
+  return { classId, otherClassId };
 }

@@ -52,3 +52,10 @@ export const enrolLine = (id: string, cls: string, user: string, role: string, s
   `${id},${status},,${cls},org1,${user},${role},,,`;
 export const classLine = (id: string, title: string, course: string, status = "") =>
   `${id},${status},,${title},,${course},,scheduled,,org1,term1,,,`;
+export const courseLine = (id: string, title: string, code: string) =>
+  `${id},,,,${title},${code},,org1,,`;
+
+/** The one academic session of the sample bundles: the school year 2027 (term1). */
+export const schoolYear2027 = csv(headers.academicSessions, [
+  "term1,,,Year 2027,schoolYear,2026-09-01,2027-07-31,,2027",
+]);
