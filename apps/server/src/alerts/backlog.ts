@@ -123,12 +123,17 @@ export interface StoredClassPrediction {
   made_by: "student" | "school";
   model_version: string;
   inputs: unknown;
+  created_at: unknown;
 }
+
+/** A timestamp as a driver returns it (a Date, or text), in milliseconds. */
+const msOf = (v: unknown) => (v instanceof Date ? v : new Date(String(v))).getTime();
 
 /**
  * Evaluates the backlog rows older than `olderThanMs` (left by a crash or a failed evaluation;
  * younger ones are an instance's own, about to be evaluated), oldest first, from the stored
- * predictions (one erased meanwhile is skipped). `contributionsOf` gives a prediction's
+ * predictions (one erased meanwhile is skipped, and so is one older than the prediction its
+ * pair's state was last moved by). `contributionsOf` gives a prediction's
  * explanation for the reasons a crossing's notification carries. How many predictions it
  * evaluated.
  */
@@ -174,10 +179,25 @@ export async function sweepAlertBacklog(
         .where("id", "in", order)
         .where("class_id", "is not", null)
         .execute();
+      // A pair's state already moved by a newer prediction (evaluated live since) is not moved
+      // back by an older one.
+      const evaluatedUpTo = new Map(
+        (rows.length === 0
+          ? []
+          : await tx
+              .selectFrom("alert_states as s")
+              .innerJoin("predictions as p", "p.id", "s.prediction_id")
+              .select(["s.class_id", "s.student_id", "p.created_at"])
+              .where("s.student_id", "in", [...new Set(rows.map((r) => r.user_id))])
+              .execute()
+        ).map((s) => [`${s.class_id} ${s.student_id}`, msOf(s.created_at)]),
+      );
       const byId = new Map(rows.map((r) => [r.id, r as StoredClassPrediction]));
       const items = order.flatMap((id): StoredForClass[] => {
         const p = byId.get(id);
         if (!p) return [];
+        const upTo = evaluatedUpTo.get(`${p.class_id} ${p.user_id}`);
+        if (upTo !== undefined && msOf(p.created_at) < upTo) return [];
         return [
           {
             predictionId: p.id,

@@ -128,6 +128,23 @@ describe.each(dialects)("the alert backlog (%s)", (dialect) => {
     expect(await alertsAbout(people.teacher, people.amy)).toEqual(once);
   });
 
+  test("an older batch swept after a newer one was evaluated does not move the state back", async ({
+    t,
+    people,
+  }) => {
+    // Evaluated in order, Amy is at risk by her newer prediction.
+    await crashBefore(t, predictionIds);
+    expect(await sweepAlerts(services(t), 0)).toBe(2);
+    // Then the older batch alone, left behind by a failed evaluation, is swept: judged after
+    // the newer one it would move her out of risk.
+    await t.database.db
+      .insertInto("alert_backlog")
+      .values({ id: crypto.randomUUID(), prediction_ids: uuidArray([predictionIds[0]!]) })
+      .execute();
+    expect(await sweepAlerts(services(t), 0)).toBe(0);
+    expect((await alertsAbout(people.teacher, people.amy)).map((n) => n.kind)).toEqual(["risk_up"]);
+  });
+
   test("a prediction erased before its alert was evaluated is skipped", async ({ t, people }) => {
     await crashBefore(t, [crypto.randomUUID()]);
     expect(await sweepAlerts(services(t), 0)).toBe(0);
