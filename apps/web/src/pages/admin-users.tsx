@@ -17,7 +17,7 @@ import { InviteTeacher } from "../features/admin/invite-teacher.tsx";
 import { PagedTable } from "../features/admin/paged-table.tsx";
 import { requestDeletion } from "../features/privacy/api.ts";
 import "../features/admin/admin.css";
-import { type PageIntl, useIntl } from "../i18n/intl.tsx";
+import { type PageIntl, useIntl, useT } from "../i18n/intl.tsx";
 
 // /admin/users (issue 8): find accounts by name or email, see role, verification and creation
 // date, change a role, approve or reject a pending teacher, disable or re-enable an account, and send a
@@ -57,8 +57,7 @@ export default function AdminUsers() {
   const [notice, setNotice] = useState("");
   const list = useUserList(search, pendingOnly, reviewOnly);
   const users = list.data?.pages.flatMap((p) => p.items) ?? [];
-  const intl = useIntl();
-  const t = (id: string) => intl.formatMessage({ id });
+  const { t } = useT();
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -316,8 +315,7 @@ function UserTable({
   empty: ReactNode;
 }) {
   const activeAdmins = state.data?.pages[0]?.activeAdminCount ?? 0;
-  const intl = useIntl();
-  const t = (id: string) => intl.formatMessage({ id });
+  const { intl, t } = useT();
   const formats = useFormats();
   const column = {
     name: t("admin.users.col.name"),

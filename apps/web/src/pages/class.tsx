@@ -171,13 +171,7 @@ function ClassScreen({ id }: { id: string }) {
           <>
             <ul className="member-list">
               {members.data.students.map((s) => (
-                <Member
-                  key={s.id}
-                  member={s}
-                  kind="student"
-                  removeLabel={t("class.students.remove", { name: s.name })}
-                  onAsk={setConfirm}
-                />
+                <Member key={s.id} member={s} kind="student" onAsk={setConfirm} />
               ))}
             </ul>
             {members.data.invitations.length > 0 ? (
@@ -278,6 +272,12 @@ function JoinCodeCard({ c, onAsk }: { c: ClassView; onAsk: (a: Confirm) => void 
   );
 }
 
+/** The remove button's accessible name, per kind of member. */
+const removeKeys = {
+  student: "class.students.remove",
+  teacher: "class.teachers.remove",
+} as const;
+
 /**
  * A member of the class by name and email, and the button that asks to remove them (its
  * accessible name says whom), or instead why they stay (`kept`).
@@ -285,13 +285,11 @@ function JoinCodeCard({ c, onAsk }: { c: ClassView; onAsk: (a: Confirm) => void 
 function Member({
   member,
   kind,
-  removeLabel,
   onAsk,
   kept = null,
 }: {
   member: { id: string; name: string; email: string };
   kind: "student" | "teacher";
-  removeLabel: string;
   onAsk: (a: Confirm) => void;
   kept?: ReactNode;
 }) {
@@ -305,7 +303,7 @@ function Member({
         <Button
           variant="ghost"
           onClick={() => onAsk({ kind, id: member.id, name: member.name })}
-          aria-label={removeLabel}
+          aria-label={intl.formatMessage({ id: removeKeys[kind] }, { name: member.name })}
         >
           {intl.formatMessage({ id: "class.remove.confirm" })}
         </Button>
@@ -348,7 +346,6 @@ function TeachersCard({
             key={teacher.id}
             member={teacher}
             kind="teacher"
-            removeLabel={t("class.teachers.remove", { name: teacher.name })}
             onAsk={onAsk}
             kept={
               c.teachers.length > 1 ? null : (
