@@ -1,7 +1,7 @@
 import type { MessageFormatElement } from "@formatjs/icu-messageformat-parser";
 import type { Locale } from "@gradecast/contract/locale-tags";
 import { type FormatXMLElementFn, IntlMessageFormat, type PrimitiveType } from "intl-messageformat";
-import { createContext, Fragment, type ReactNode, useContext, useMemo } from "react";
+import { createContext, Fragment, type ReactNode, useCallback, useContext, useMemo } from "react";
 import type { Messages } from "./types.ts";
 
 // The page's messages, formatted by FormatJS's own ICU formatter (intl-messageformat: CLDR plural
@@ -30,6 +30,19 @@ export function useIntl(): PageIntl {
   const intl = useContext(IntlContext);
   if (!intl) throw new Error("useIntl outside IntlProvider");
   return intl;
+}
+
+/**
+ * The page's intl and `t(id, values)`, its plain-text message (the same function while the
+ * language stays, so it can be a hook's dependency).
+ */
+export function useT() {
+  const intl = useIntl();
+  const t = useCallback(
+    (id: string, values?: MessageValues) => intl.formatMessage({ id }, values),
+    [intl],
+  );
+  return { intl, t };
 }
 
 export function IntlProvider({

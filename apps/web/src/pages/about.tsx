@@ -1,13 +1,12 @@
 import type { ReactNode } from "react";
 import { Card } from "../components/card.tsx";
 import { PageHeader } from "../components/page-header.tsx";
-import { useIntl } from "../i18n/intl.tsx";
+import { useT } from "../i18n/intl.tsx";
 
 const b = (chunks: ReactNode[]) => <strong>{chunks}</strong>;
 
 export default function About() {
-  const intl = useIntl();
-  const t = (id: string) => intl.formatMessage({ id });
+  const { intl, t } = useT();
   return (
     <div className="stack">
       <PageHeader title={t("about.title")} description={t("about.description")} />

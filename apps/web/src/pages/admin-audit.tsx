@@ -17,7 +17,7 @@ import { AdminFilters } from "../features/admin/admin-filters.tsx";
 import { type AuditFilters, noFilters, useAuditLog } from "../features/admin/api.ts";
 import { PagedTable } from "../features/admin/paged-table.tsx";
 import "../features/admin/admin.css";
-import { type PageIntl, useIntl } from "../i18n/intl.tsx";
+import { type PageIntl, useIntl, useT } from "../i18n/intl.tsx";
 
 // /admin/audit (issue 8): who did what, when and from which address, newest first, paged, with
 // filters on the action, the actor (part of an email, or an account id) and a period of days.
@@ -99,8 +99,7 @@ export default function AdminAudit() {
   const [filters, setFilters] = useState<AuditFilters>(noFilters);
   const [localError, setLocalError] = useState<Partial<Record<keyof AuditFilters, string>>>({});
   const log = useAuditLog(filters);
-  const intl = useIntl();
-  const t = (id: string) => intl.formatMessage({ id });
+  const { intl, t } = useT();
   const entries = log.data?.pages.flatMap((p) => p.items) ?? [];
   const serverFields = log.error instanceof ApiError ? log.error.fields : {};
   const fieldError = (name: keyof AuditFilters) => localError[name] ?? serverFields[name];
@@ -185,8 +184,7 @@ function AuditTable({
   filtered: boolean;
   refreshing: boolean;
 }) {
-  const intl = useIntl();
-  const t = (id: string) => intl.formatMessage({ id });
+  const { intl, t } = useT();
   const formats = useFormats();
   const words = auditWords(intl);
   const when = t("admin.audit.when");

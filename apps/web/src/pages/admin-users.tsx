@@ -17,7 +17,7 @@ import { InviteTeacher } from "../features/admin/invite-teacher.tsx";
 import { PagedTable } from "../features/admin/paged-table.tsx";
 import { requestDeletion } from "../features/privacy/api.ts";
 import "../features/admin/admin.css";
-import { type PageIntl, useIntl } from "../i18n/intl.tsx";
+import { type PageIntl, useIntl, useT } from "../i18n/intl.tsx";
 
 // /admin/users (issue 8): find accounts by name or email, see role, verification and creation
 // date, change a role, approve or reject a pending teacher, disable or re-enable an account, and send a
@@ -57,8 +57,7 @@ export default function AdminUsers() {
   const [notice, setNotice] = useState("");
   const list = useUserList(search, pendingOnly, reviewOnly);
   const users = list.data?.pages.flatMap((p) => p.items) ?? [];
-  const intl = useIntl();
-  const t = (id: string) => intl.formatMessage({ id });
+  const { t } = useT();
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -295,6 +294,11 @@ function RowActions({
   );
 }
 
+/** A short state beside a value, in its tone's colours. */
+const tag = (tone: "ok" | "warn" | "danger", text: string) => (
+  <span className={`tag tag-${tone}`}>{text}</span>
+);
+
 function UserTable({
   state,
   users,
@@ -311,8 +315,7 @@ function UserTable({
   empty: ReactNode;
 }) {
   const activeAdmins = state.data?.pages[0]?.activeAdminCount ?? 0;
-  const intl = useIntl();
-  const t = (id: string) => intl.formatMessage({ id });
+  const { intl, t } = useT();
   const formats = useFormats();
   const column = {
     name: t("admin.users.col.name"),
@@ -348,27 +351,21 @@ function UserTable({
             <td data-label={column.role}>
               <span className="admin-tags">
                 {t(roleKeys[u.role])}
-                {u.pendingRole ? (
-                  <span className="tag tag-warn">{t("admin.users.wantsTeacher")}</span>
-                ) : null}
+                {u.pendingRole ? tag("warn", t("admin.users.wantsTeacher")) : null}
               </span>
             </td>
             <td data-label={column.verified}>
-              {u.emailVerified ? (
-                <span className="tag tag-ok">{t("admin.users.verified")}</span>
-              ) : (
-                <span className="tag tag-warn">{t("admin.users.notVerified")}</span>
-              )}
+              {u.emailVerified
+                ? tag("ok", t("admin.users.verified"))
+                : tag("warn", t("admin.users.notVerified"))}
             </td>
             <td data-label={column.created}>
               <time dateTime={u.createdAt}>{formats.day(u.createdAt)}</time>
             </td>
             <td data-label={column.status}>
-              {u.disabled ? (
-                <span className="tag tag-danger">{t("admin.users.disabled")}</span>
-              ) : (
-                <span className="tag tag-ok">{t("admin.users.active")}</span>
-              )}
+              {u.disabled
+                ? tag("danger", t("admin.users.disabled"))
+                : tag("ok", t("admin.users.active"))}
             </td>
             <td data-label={column.actions}>
               <RowActions
@@ -417,13 +414,8 @@ function ActionDialog({
   const roleIn = (r: Role) => say(roleInSentence[r]);
   // A role change needs a sign-in or a password confirmation in the last 10 minutes.
   const reauth = useReauth();
-  const changeRole = async (next: Role) => {
-    let changed: AdminUser | undefined;
-    await reauth.run(async () => {
-      changed = await updateUser(user.uid, { role: next });
-    });
-    return changed as AdminUser;
-  };
+  const changeRole = (next: Role) => reauth.run(() => updateUser(user.uid, { role: next }));
+  const setDisabled = (disabled: boolean) => updateUser(user.uid, { disabled });
 
   // Each action: what the dialog asks, and what confirming does and then says (with the
   // account as it now is, when the change returns it). Role changes, rejections and resets of
@@ -459,32 +451,23 @@ function ActionDialog({
       confirmLabel: say("admin.users.reject.confirm"),
       variant: "danger",
       body: <p>{say("admin.users.reject.body")}</p>,
-      confirm: async () => {
-        let changed: AdminUser | undefined;
-        await reauth.run(async () => {
-          changed = await rejectTeacher(user.uid);
-        });
-        return [say("admin.users.reject.done"), changed];
-      },
+      confirm: async () => [
+        say("admin.users.reject.done"),
+        await reauth.run(() => rejectTeacher(user.uid)),
+      ],
     },
     disable: {
       title: say("admin.users.disable.title"),
       confirmLabel: say("admin.users.disable.confirm"),
       variant: "danger",
       body: <p>{say("admin.users.disable.body")}</p>,
-      confirm: async () => [
-        say("admin.users.disable.done"),
-        await updateUser(user.uid, { disabled: true }),
-      ],
+      confirm: async () => [say("admin.users.disable.done"), await setDisabled(true)],
     },
     enable: {
       title: say("admin.users.enable.title"),
       confirmLabel: say("admin.users.enable.confirm"),
       body: <p>{say("admin.users.enable.body")}</p>,
-      confirm: async () => [
-        say("admin.users.enable.done"),
-        await updateUser(user.uid, { disabled: false }),
-      ],
+      confirm: async () => [say("admin.users.enable.done"), await setDisabled(false)],
     },
     sessions: {
       title: say("admin.users.sessions.title"),
@@ -502,10 +485,7 @@ function ActionDialog({
       variant: "danger",
       body: <p>{say("admin.users.mfa.body", { admin: user.role === "admin" ? "yes" : "no" })}</p>,
       confirm: async () => {
-        let message = "";
-        await reauth.run(async () => {
-          message = (await resetMfa(user.uid)).message;
-        });
+        const { message } = await reauth.run(() => resetMfa(user.uid));
         return [`${user.name}: ${message}`];
       },
     },
@@ -527,11 +507,8 @@ function ActionDialog({
         </>
       ),
       confirm: async () => {
-        let due = "";
-        await reauth.run(async () => {
-          due = (await requestDeletion(user.uid, reason)).dueAt;
-        });
-        return [say("admin.users.delete.done", { day: formats.day(due) })];
+        const { dueAt } = await reauth.run(() => requestDeletion(user.uid, reason));
+        return [say("admin.users.delete.done", { day: formats.day(dueAt) })];
       },
     },
     reset: {

@@ -1,5 +1,5 @@
 import type { ClassView } from "@gradecast/contract/classes";
-import { type FormEvent, lazy, Suspense, useState } from "react";
+import { type FormEvent, lazy, type ReactNode, Suspense, useState } from "react";
 import { useNavigate, useParams } from "react-router";
 import { formErrors } from "../api/form-errors.ts";
 import { useSession } from "../auth/session.tsx";
@@ -171,18 +171,7 @@ function ClassScreen({ id }: { id: string }) {
           <>
             <ul className="member-list">
               {members.data.students.map((s) => (
-                <li key={s.id} className="member">
-                  <span>
-                    {s.name} <span className="muted">({s.email})</span>
-                  </span>
-                  <Button
-                    variant="ghost"
-                    onClick={() => setConfirm({ kind: "student", id: s.id, name: s.name })}
-                    aria-label={t("class.students.remove", { name: s.name })}
-                  >
-                    {t("class.remove.confirm")}
-                  </Button>
-                </li>
+                <Member key={s.id} member={s} kind="student" onAsk={setConfirm} />
               ))}
             </ul>
             {members.data.invitations.length > 0 ? (
@@ -283,6 +272,46 @@ function JoinCodeCard({ c, onAsk }: { c: ClassView; onAsk: (a: Confirm) => void 
   );
 }
 
+/** The remove button's accessible name, per kind of member. */
+const removeKeys = {
+  student: "class.students.remove",
+  teacher: "class.teachers.remove",
+} as const;
+
+/**
+ * A member of the class by name and email, and the button that asks to remove them (its
+ * accessible name says whom), or instead why they stay (`kept`).
+ */
+function Member({
+  member,
+  kind,
+  onAsk,
+  kept = null,
+}: {
+  member: { id: string; name: string; email: string };
+  kind: "student" | "teacher";
+  onAsk: (a: Confirm) => void;
+  kept?: ReactNode;
+}) {
+  const intl = useIntl();
+  return (
+    <li className="member">
+      <span>
+        {member.name} <span className="muted">({member.email})</span>
+      </span>
+      {kept ?? (
+        <Button
+          variant="ghost"
+          onClick={() => onAsk({ kind, id: member.id, name: member.name })}
+          aria-label={intl.formatMessage({ id: removeKeys[kind] }, { name: member.name })}
+        >
+          {intl.formatMessage({ id: "class.remove.confirm" })}
+        </Button>
+      )}
+    </li>
+  );
+}
+
 function TeachersCard({
   c,
   onAsk,
@@ -313,22 +342,17 @@ function TeachersCard({
     <Card title={t("class.teachers.title")}>
       <ul className="member-list">
         {c.teachers.map((teacher) => (
-          <li key={teacher.id} className="member">
-            <span>
-              {teacher.name} <span className="muted">({teacher.email})</span>
-            </span>
-            {c.teachers.length > 1 ? (
-              <Button
-                variant="ghost"
-                onClick={() => onAsk({ kind: "teacher", id: teacher.id, name: teacher.name })}
-                aria-label={t("class.teachers.remove", { name: teacher.name })}
-              >
-                {t("class.remove.confirm")}
-              </Button>
-            ) : (
-              <span className="muted">{t("class.teachers.only")}</span>
-            )}
-          </li>
+          <Member
+            key={teacher.id}
+            member={teacher}
+            kind="teacher"
+            onAsk={onAsk}
+            kept={
+              c.teachers.length > 1 ? null : (
+                <span className="muted">{t("class.teachers.only")}</span>
+              )
+            }
+          />
         ))}
         {c.teachers.length === 0 ? <li className="muted">{t("class.teachers.none")}</li> : null}
       </ul>

@@ -5,14 +5,13 @@ import { OutcomeAlert } from "../components/alert.tsx";
 import { AuthCard, AuthSubmit } from "../components/auth-card.tsx";
 import { EmailField } from "../components/field.tsx";
 import { useForgotPassword } from "../features/sign-up/api.ts";
-import { useIntl } from "../i18n/intl.tsx";
+import { useT } from "../i18n/intl.tsx";
 
 export default function ForgotPassword() {
   const [email, setEmail] = useState("");
   const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
   const asking = useForgotPassword();
-  const intl = useIntl();
-  const t = (id: string) => intl.formatMessage({ id });
+  const { t } = useT();
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();

@@ -2,7 +2,7 @@ import { joinCodeLength } from "@gradecast/contract/classes";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { PageHeader } from "../components/page-header.tsx";
-import { useIntl } from "../i18n/intl.tsx";
+import { useIntl, useT } from "../i18n/intl.tsx";
 
 // /help: what people ask in their first weeks (issue 28), by topic: classes, predictions,
 // privacy, then passwords and the account. Linked from every signed-in page's top bar.
@@ -54,8 +54,7 @@ const texts: Record<string, [string, string]> = {
 };
 
 export default function Help() {
-  const intl = useIntl();
-  const t = (id: string) => intl.formatMessage({ id });
+  const { intl, t } = useT();
   return (
     <div className="stack">
       <PageHeader title={t("help.title")} description={t("help.description")} />

@@ -13,15 +13,14 @@ import { AuthCard, AuthSubmit } from "../components/auth-card.tsx";
 import { Button, buttonClass } from "../components/button.tsx";
 import { CodeField, EmailField, PasswordField } from "../components/field.tsx";
 import { Spinner } from "../components/spinner.tsx";
-import { useIntl } from "../i18n/intl.tsx";
+import { useT } from "../i18n/intl.tsx";
 
 const messageOf = (err: unknown) =>
   err instanceof ApiError || err instanceof Error ? err.message : String(err);
 
 export default function Login() {
   const { status, endedBy, signIn, completeMfa, resume } = useSession();
-  const intl = useIntl();
-  const t = (id: string) => intl.formatMessage({ id });
+  const { intl, t } = useT();
   const [params] = useSearchParams();
   const location = useLocation();
   const notice = (location.state as { notice?: string } | null)?.notice;

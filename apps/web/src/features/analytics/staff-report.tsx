@@ -16,6 +16,7 @@ import {
   axisName,
   baseOption,
   Chart,
+  type ChartProps,
   categoryAxisName,
   fittedCategoryAxis,
   localNumbers,
@@ -164,6 +165,24 @@ export function StaffReportView({ report }: { report: StaffReport }) {
     title: t("analytics.report.staff.noModel.title"),
     body: t("analytics.report.staff.noModel.body"),
   };
+  const shown: ChartProps[] = [
+    { title: t("analytics.report.staff.marks.title"), ...charts.marks, empty: noReports },
+    { title: t("analytics.report.staff.scatter.title"), ...charts.scatter, empty: noReports },
+    {
+      title: t("analytics.report.staff.courses.title"),
+      ...charts.courses,
+      empty: noReports,
+      tall: report.courses.length > 8,
+    },
+    { title: t("analytics.report.staff.behavior.title"), ...charts.behavior, empty: noReports },
+    { title: t("analytics.report.staff.bands.title"), ...charts.bands, empty: noPredictions },
+    {
+      title: t("analytics.report.staff.importance.title"),
+      ...charts.importance,
+      empty: noModel,
+      tall: true,
+    },
+  ];
   return (
     <ReportPages
       lead={
@@ -182,34 +201,9 @@ export function StaffReportView({ report }: { report: StaffReport }) {
         </section>
       }
     >
-      <Chart title={t("analytics.report.staff.marks.title")} {...charts.marks} empty={noReports} />
-      <Chart
-        title={t("analytics.report.staff.scatter.title")}
-        {...charts.scatter}
-        empty={noReports}
-      />
-      <Chart
-        title={t("analytics.report.staff.courses.title")}
-        {...charts.courses}
-        empty={noReports}
-        tall={report.courses.length > 8}
-      />
-      <Chart
-        title={t("analytics.report.staff.behavior.title")}
-        {...charts.behavior}
-        empty={noReports}
-      />
-      <Chart
-        title={t("analytics.report.staff.bands.title")}
-        {...charts.bands}
-        empty={noPredictions}
-      />
-      <Chart
-        title={t("analytics.report.staff.importance.title")}
-        {...charts.importance}
-        empty={noModel}
-        tall
-      />
+      {shown.map((chart) => (
+        <Chart key={chart.title} {...chart} />
+      ))}
       <AtRiskList atRisk={report.atRisk} text={text} />
     </ReportPages>
   );

@@ -28,6 +28,23 @@ function useText() {
   };
 }
 
+/** A class as the student sees it in a list: name, subject, year and its teachers. */
+function ClassLine({
+  of,
+}: {
+  of: Pick<ClassView, "name" | "subject" | "year"> & { teachers: readonly { name: string }[] };
+}) {
+  const { subject } = useText();
+  return (
+    <span>
+      <strong>{of.name}</strong> · {subject(of.subject)} · {of.year}
+      {of.teachers.length > 0 ? (
+        <span className="muted"> · {of.teachers.map((t) => t.name).join(", ")}</span>
+      ) : null}
+    </span>
+  );
+}
+
 /**
  * "Join a class" on the student dashboard: a verified student types the code their teacher gave
  * them, and sees the classes they are in. Shown to students only (nobody else can join).
@@ -52,7 +69,7 @@ function ClassInvitations() {
   const accepting = useAcceptInvitation();
   const declining = useDeclineInvitation();
   const [notice, setNotice] = useState<{ tone: "success" | "error"; text: string } | null>(null);
-  const { t, subject } = useText();
+  const { t } = useText();
   const items = invitations.data?.items ?? [];
   if (items.length === 0 && !notice) return null;
 
@@ -79,12 +96,7 @@ function ClassInvitations() {
           <ul className="list invitation-list">
             {items.map((i) => (
               <li key={i.classId} className="invitation-item">
-                <span>
-                  <strong>{i.name}</strong> · {subject(i.subject)} · {i.year}
-                  {i.teachers.length > 0 ? (
-                    <span className="muted"> · {i.teachers.map((t) => t.name).join(", ")}</span>
-                  ) : null}
-                </span>
+                <ClassLine of={i} />
                 <span className="actions">
                   <Button
                     disabled={busy}
@@ -119,7 +131,7 @@ function JoinClassBox({ verified }: { verified: boolean }) {
   const [leave, setLeave] = useState<ClassView | null>(null);
   const form = useFormFields({ code: "" });
   const [notice, setNotice] = useState("");
-  const { t, subject } = useText();
+  const { t } = useText();
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -166,12 +178,7 @@ function JoinClassBox({ verified }: { verified: boolean }) {
           <ul className="list">
             {classes.data.map((c) => (
               <li key={c.id} className="invitation-item">
-                <span>
-                  <strong>{c.name}</strong> · {subject(c.subject)} · {c.year}
-                  {c.teachers.length > 0 ? (
-                    <span className="muted"> · {c.teachers.map((t) => t.name).join(", ")}</span>
-                  ) : null}
-                </span>
+                <ClassLine of={c} />
                 <Button
                   variant="ghost"
                   aria-label={t("join.leaveLabel", { name: c.name })}

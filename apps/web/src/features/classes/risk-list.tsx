@@ -8,18 +8,18 @@ import {
 import { recordDiffers, recordInputKeys } from "@gradecast/contract/school-record";
 import { shownScore } from "@gradecast/contract/score";
 import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from "react";
-import { formErrors } from "../../api/form-errors.ts";
 import { Alert } from "../../components/alert.tsx";
 import { Button, SubmitOrCancel } from "../../components/button.tsx";
 import { Card } from "../../components/card.tsx";
 import { ChartCanvas } from "../../components/chart-canvas.tsx";
 import type { ChartSize } from "../../components/echarts-canvas.ts";
 import { EmptyState } from "../../components/empty-state.tsx";
-import { Field } from "../../components/field.tsx";
+import { Field, TextArea } from "../../components/field.tsx";
 import { palette } from "../../components/palette.ts";
 import { QueryView } from "../../components/query-view.tsx";
 import { TableHead } from "../../components/table-head.tsx";
 import { useDownload } from "../../components/use-download.ts";
+import { useFormFields } from "../../components/use-form-fields.ts";
 import { downloadRisk, useAddNote, useClassRisk } from "./risk-api.ts";
 import { useRiskText } from "./risk-text.ts";
 import "./risk.css";
@@ -401,11 +401,8 @@ function NoteForm({
   const adding = useAddNote(classId);
   const headingRef = useRef<HTMLHeadingElement>(null);
   const actionId = useId();
-  const [values, setValues] = useState({ action: "", doneOn: today(), followUpOn: "" });
-  const [errors, setErrors] = useState<Partial<Record<"action" | "doneOn" | "followUpOn", string>>>(
-    {},
-  );
-  const [message, setMessage] = useState<string | null>(null);
+  const form = useFormFields({ action: "", doneOn: today(), followUpOn: "" });
+  const { values } = form;
   const { t, formats } = useRiskText();
 
   useEffect(() => {
@@ -414,8 +411,7 @@ function NoteForm({
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    setErrors({});
-    setMessage(null);
+    form.clear();
     const note = {
       action: values.action,
       doneOn: values.doneOn,
@@ -425,11 +421,7 @@ function NoteForm({
       { studentId: item.studentId, note },
       {
         onSuccess: () => onClose(true),
-        onError: (err) => {
-          const split = formErrors(err, ["action", "doneOn", "followUpOn"] as const);
-          setErrors(split.fields);
-          setMessage(split.message);
-        },
+        onError: form.refused,
       },
     );
   }
@@ -456,40 +448,19 @@ function NoteForm({
       ) : null}
       <p className="muted">{t("risk.note.seenBy")}</p>
       <form className="class-form" onSubmit={submit} noValidate>
-        <div className={errors.action ? "field field-invalid" : "field"}>
-          <label className="field-label" htmlFor={actionId}>
-            {t("risk.note.action")}
-          </label>
-          <textarea
-            id={actionId}
-            className="input"
-            rows={3}
-            maxLength={noteLimits.action}
-            value={values.action}
-            onChange={(e) => setValues((v) => ({ ...v, action: e.target.value }))}
-            aria-invalid={errors.action ? true : undefined}
-            aria-describedby={errors.action ? `${actionId}-error` : undefined}
-          />
-          {errors.action ? (
-            <p className="field-error" id={`${actionId}-error`}>
-              {errors.action}
-            </p>
-          ) : null}
-        </div>
-        <Field
-          label={t("risk.note.doneOn")}
-          type="date"
-          value={values.doneOn}
-          onChange={(e) => setValues((v) => ({ ...v, doneOn: e.target.value }))}
-          error={errors.doneOn}
+        <TextArea
+          id={actionId}
+          label={t("risk.note.action")}
+          rows={3}
+          maxLength={noteLimits.action}
+          {...form.field("action")}
         />
+        <Field label={t("risk.note.doneOn")} type="date" {...form.field("doneOn")} />
         <Field
           label={t("risk.note.followUpOn")}
           type="date"
-          value={values.followUpOn}
           min={values.doneOn || undefined}
-          onChange={(e) => setValues((v) => ({ ...v, followUpOn: e.target.value }))}
-          error={errors.followUpOn}
+          {...form.field("followUpOn")}
         />
         <SubmitOrCancel
           saving={adding.isPending}
@@ -498,7 +469,7 @@ function NoteForm({
           onCancel={() => onClose(false)}
         />
       </form>
-      {message ? <Alert tone="error">{message}</Alert> : null}
+      {form.message ? <Alert tone="error">{form.message}</Alert> : null}
     </section>
   );
 }

@@ -6,7 +6,7 @@ import { AuthCard } from "../../components/auth-card.tsx";
 import { Button } from "../../components/button.tsx";
 import { errorMessage } from "../../components/error-state.tsx";
 import { Spinner } from "../../components/spinner.tsx";
-import { useIntl } from "../../i18n/intl.tsx";
+import { useIntl, useT } from "../../i18n/intl.tsx";
 import { isTextOutdated, useConfirmConsent, useConsentView, useWithdrawConsent } from "./api.ts";
 import { useLinkToken } from "./link-token.ts";
 import "./consent.css";
@@ -41,14 +41,14 @@ function GuardianCard({
   token: string;
   children: ReactNode;
 }) {
-  const intl = useIntl();
+  const { t } = useT();
   return (
     <AuthCard title={title} links={<PrivacyNoticeLink />}>
       {token ? (
         children
       ) : (
         <Alert tone="error">
-          <p>{intl.formatMessage({ id: "consent.incompleteLink" })}</p>
+          <p>{t("consent.incompleteLink")}</p>
         </Alert>
       )}
     </AuthCard>
@@ -56,21 +56,19 @@ function GuardianCard({
 }
 
 function ConsentText({ view }: { view: ConsentView }) {
-  const intl = useIntl();
+  const { t } = useT();
   return (
     <div className="consent-text">
       {view.text.split("\n\n").map((paragraph) => (
         <p key={paragraph}>{paragraph}</p>
       ))}
-      <p className="consent-version">
-        {intl.formatMessage({ id: "consent.textVersion" }, { version: view.textVersion })}
-      </p>
+      <p className="consent-version">{t("consent.textVersion", { version: view.textVersion })}</p>
     </div>
   );
 }
 
 export function GuardianConsent() {
-  const intl = useIntl();
+  const { intl, t } = useT();
   const token = useLinkToken();
   // The text in the page's language; the confirmation names the version of the one shown.
   const view = useConsentView(token, intl.locale);
@@ -79,15 +77,11 @@ export function GuardianConsent() {
 
   let body: ReactNode;
   if (view.isPending) {
-    body = <Spinner label={intl.formatMessage({ id: "consent.reading" })} />;
+    body = <Spinner label={t("consent.reading")} />;
   } else if (view.isError || !shown) {
     body = (
       <Alert tone="error">
-        <p>
-          {view.error
-            ? errorMessage(view.error)
-            : intl.formatMessage({ id: "consent.linkInvalid" })}
-        </p>
+        <p>{view.error ? errorMessage(view.error) : t("consent.linkInvalid")}</p>
       </Alert>
     );
   } else if (shown.state === "given") {
@@ -107,9 +101,7 @@ export function GuardianConsent() {
   } else if (shown.state === "withdrawn") {
     body = (
       <Alert tone="info">
-        <p>
-          {intl.formatMessage({ id: "consent.withdrawnNotice" }, { student: shown.studentName })}
-        </p>
+        <p>{t("consent.withdrawnNotice", { student: shown.studentName })}</p>
       </Alert>
     );
   } else {
@@ -130,30 +122,28 @@ export function GuardianConsent() {
           <Alert tone="error">
             <p>
               {isTextOutdated(confirm.error)
-                ? intl.formatMessage({ id: "consent.textOutdated" })
+                ? t("consent.textOutdated")
                 : errorMessage(confirm.error)}
             </p>
           </Alert>
         ) : null}
         <Button loading={confirm.isPending} onClick={() => confirm.mutate(shown.textVersion)}>
-          {intl.formatMessage({ id: "consent.agree" })}
+          {t("consent.agree")}
         </Button>
-        <p className="consent-note">
-          {intl.formatMessage({ id: "consent.disagreeNote" }, { student: shown.studentName })}
-        </p>
+        <p className="consent-note">{t("consent.disagreeNote", { student: shown.studentName })}</p>
       </>
     );
   }
 
   return (
-    <GuardianCard title={intl.formatMessage({ id: "consent.title" })} token={token}>
+    <GuardianCard title={t("consent.title")} token={token}>
       {body}
     </GuardianCard>
   );
 }
 
 export function GuardianWithdraw() {
-  const intl = useIntl();
+  const { t } = useT();
   const token = useLinkToken();
   const withdraw = useWithdrawConsent(token);
   const [confirming, setConfirming] = useState(false);
@@ -168,17 +158,17 @@ export function GuardianWithdraw() {
   } else if (!confirming) {
     body = (
       <>
-        <p>{intl.formatMessage({ id: "consent.withdrawExplain" })}</p>
+        <p>{t("consent.withdrawExplain")}</p>
         <Button variant="danger" onClick={() => setConfirming(true)}>
-          {intl.formatMessage({ id: "consent.withdraw" })}
+          {t("consent.withdraw")}
         </Button>
       </>
     );
   } else {
     body = (
       <>
-        <Alert tone="warning" title={intl.formatMessage({ id: "consent.withdrawConfirmTitle" })}>
-          <p>{intl.formatMessage({ id: "consent.withdrawConfirm" })}</p>
+        <Alert tone="warning" title={t("consent.withdrawConfirmTitle")}>
+          <p>{t("consent.withdrawConfirm")}</p>
         </Alert>
         {withdraw.isError ? (
           <Alert tone="error">
@@ -187,10 +177,10 @@ export function GuardianWithdraw() {
         ) : null}
         <div className="consent-actions">
           <Button variant="danger" loading={withdraw.isPending} onClick={() => withdraw.mutate()}>
-            {intl.formatMessage({ id: "consent.withdrawYes" })}
+            {t("consent.withdrawYes")}
           </Button>
           <Button variant="secondary" onClick={() => setConfirming(false)}>
-            {intl.formatMessage({ id: "consent.keep" })}
+            {t("consent.keep")}
           </Button>
         </div>
       </>
@@ -198,7 +188,7 @@ export function GuardianWithdraw() {
   }
 
   return (
-    <GuardianCard title={intl.formatMessage({ id: "consent.withdraw" })} token={token}>
+    <GuardianCard title={t("consent.withdraw")} token={token}>
       {body}
     </GuardianCard>
   );

@@ -17,6 +17,12 @@ const digestKey = ["digest"] as const;
 const flagsKey = (classId: string) => ["classes", "flags", classId] as const;
 const plansKey = (classId: string) => ["classes", "plans", classId] as const;
 
+/** A write after which the answers under `queryKey` are fetched again. */
+function useWriteThenRead<V, T>(queryKey: readonly unknown[], mutationFn: (v: V) => Promise<T>) {
+  const client = useQueryClient();
+  return useMutation({ mutationFn, onSuccess: () => client.invalidateQueries({ queryKey }) });
+}
+
 export function useNotifications(enabled = true) {
   return useQuery<NotificationList>({
     queryKey: notificationsKey,
@@ -28,12 +34,9 @@ export function useNotifications(enabled = true) {
 }
 
 export function useMarkRead() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (body: { all: true } | { ids: string[] }) =>
-      call("POST /api/notifications/read", { body }),
-    onSuccess: () => client.invalidateQueries({ queryKey: notificationsKey }),
-  });
+  return useWriteThenRead(notificationsKey, (body: { all: true } | { ids: string[] }) =>
+    call("POST /api/notifications/read", { body }),
+  );
 }
 
 export function useDigest() {
@@ -61,15 +64,14 @@ export function useFlags(classId: string, enabled: boolean) {
 }
 
 export function useJudgeFlag(classId: string) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (v: { studentId: string; judgement: FlagJudgement; reason?: string }) =>
+  return useWriteThenRead(
+    flagsKey(classId),
+    (v: { studentId: string; judgement: FlagJudgement; reason?: string }) =>
       call("PUT /api/classes/:id/students/:uid/flag", {
         params: { id: classId, uid: v.studentId },
         body: { judgement: v.judgement, ...(v.reason ? { reason: v.reason } : {}) },
       }),
-    onSuccess: () => client.invalidateQueries({ queryKey: flagsKey(classId) }),
-  });
+  );
 }
 
 export function usePlans(classId: string, enabled: boolean) {
@@ -82,25 +84,23 @@ export function usePlans(classId: string, enabled: boolean) {
 }
 
 export function useCreatePlan(classId: string) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (v: { studentId: string; plan: PlanCreate }): Promise<Plan> =>
+  return useWriteThenRead(
+    plansKey(classId),
+    (v: { studentId: string; plan: PlanCreate }): Promise<Plan> =>
       call("POST /api/classes/:id/students/:uid/plans", {
         params: { id: classId, uid: v.studentId },
         body: v.plan,
       }).then((r) => r.plan),
-    onSuccess: () => client.invalidateQueries({ queryKey: plansKey(classId) }),
-  });
+  );
 }
 
 export function useUpdatePlan(classId: string) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (v: { planId: string; change: PlanUpdate }): Promise<Plan> =>
+  return useWriteThenRead(
+    plansKey(classId),
+    (v: { planId: string; change: PlanUpdate }): Promise<Plan> =>
       call("PATCH /api/classes/:id/plans/:planId", {
         params: { id: classId, planId: v.planId },
         body: v.change,
       }).then((r) => r.plan),
-    onSuccess: () => client.invalidateQueries({ queryKey: plansKey(classId) }),
-  });
+  );
 }

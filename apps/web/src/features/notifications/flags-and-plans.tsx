@@ -10,6 +10,7 @@ import { Field, TextArea } from "../../components/field.tsx";
 import { QueryView } from "../../components/query-view.tsx";
 import { Select } from "../../components/select.tsx";
 import { Spinner } from "../../components/spinner.tsx";
+import { useFormFields } from "../../components/use-form-fields.ts";
 import { useFormats } from "../../components/use-formats.ts";
 import { useIntl } from "../../i18n/intl.tsx";
 import { useClassRisk } from "../classes/risk-api.ts";
@@ -200,20 +201,12 @@ function PlanForm({
 }) {
   const create = useCreatePlan(classId);
   const titleId = useId();
-  const [values, setValues] = useState({
-    tier: "1",
-    ownerId: myId,
-    goal: "",
-    reviewOn: inDays(14),
-  });
-  const fields = ["tier", "ownerId", "goal", "reviewOn"] as const;
-  const [errors, setErrors] = useState<Partial<Record<(typeof fields)[number], string>>>({});
-  const [message, setMessage] = useState<string | null>(null);
+  const form = useFormFields({ tier: "1", ownerId: myId, goal: "", reviewOn: inDays(14) });
+  const { values } = form;
   const { t } = useWords();
   function submit(event: FormEvent) {
     event.preventDefault();
-    setErrors({});
-    setMessage(null);
+    form.clear();
     create.mutate(
       {
         studentId: student.id,
@@ -226,11 +219,7 @@ function PlanForm({
       },
       {
         onSuccess: () => onClose(true),
-        onError: (err) => {
-          const split = formErrors(err, fields);
-          setErrors(split.fields);
-          setMessage(split.message);
-        },
+        onError: form.refused,
       },
     );
   }
@@ -245,33 +234,20 @@ function PlanForm({
             value: tier,
             label: t("flags.plans.tierN", { tier }),
           }))}
-          value={values.tier}
-          onChange={(e) => setValues((v) => ({ ...v, tier: e.target.value }))}
-          error={errors.tier}
+          {...form.field("tier")}
         />
         <Select
           label={t("flags.plans.owner")}
           hint={t("flags.plans.ownerHint")}
           options={teachers.map((t) => ({ value: t.id, label: t.name }))}
-          value={values.ownerId}
-          onChange={(e) => setValues((v) => ({ ...v, ownerId: e.target.value }))}
-          error={errors.ownerId}
+          {...form.field("ownerId")}
         />
-        <TextArea
-          label={t("flags.plans.goal")}
-          rows={3}
-          maxLength={1000}
-          value={values.goal}
-          onChange={(e) => setValues((v) => ({ ...v, goal: e.target.value }))}
-          error={errors.goal}
-        />
+        <TextArea label={t("flags.plans.goal")} rows={3} maxLength={1000} {...form.field("goal")} />
         <Field
           label={t("flags.plans.reviewDate")}
           type="date"
           min={today()}
-          value={values.reviewOn}
-          onChange={(e) => setValues((v) => ({ ...v, reviewOn: e.target.value }))}
-          error={errors.reviewOn}
+          {...form.field("reviewOn")}
         />
         <SubmitOrCancel
           saving={create.isPending}
@@ -280,7 +256,7 @@ function PlanForm({
           onCancel={() => onClose(false)}
         />
       </form>
-      {message ? <Alert tone="error">{message}</Alert> : null}
+      {form.message ? <Alert tone="error">{form.message}</Alert> : null}
     </section>
   );
 }

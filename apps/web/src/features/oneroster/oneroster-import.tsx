@@ -4,6 +4,7 @@ import {
   type OneRosterResult,
   oneRosterChangeKinds,
   oneRosterLimits,
+  oneRosterModes,
 } from "@gradecast/contract/oneroster";
 import { type ReactNode, useState } from "react";
 import { Alert } from "../../components/alert.tsx";
@@ -25,6 +26,12 @@ const writes = (r: OneRosterResult) =>
     .reduce((n, k) => n + r.changes[k].count, 0);
 
 const code = (chunks: ReactNode[]) => <code>{chunks}</code>;
+
+/** The mode choices' labels. */
+const modeKeys: Record<OneRosterMode, string> = {
+  bulk: "imports.oneroster.bulk",
+  delta: "imports.oneroster.delta",
+};
 
 /**
  * What each kind of change means, for the preview: the English is the contract's
@@ -78,32 +85,21 @@ export function OneRosterImport() {
       >
         <fieldset className="field">
           <legend className="field-label">{t("imports.oneroster.mode")}</legend>
-          <label>
-            <input
-              type="radio"
-              name={`${inputId}-mode`}
-              value="bulk"
-              checked={mode === "bulk"}
-              onChange={() => {
-                setMode("bulk");
-                state.reset();
-              }}
-            />{" "}
-            {t("imports.oneroster.bulk")}
-          </label>
-          <label>
-            <input
-              type="radio"
-              name={`${inputId}-mode`}
-              value="delta"
-              checked={mode === "delta"}
-              onChange={() => {
-                setMode("delta");
-                state.reset();
-              }}
-            />{" "}
-            {t("imports.oneroster.delta")}
-          </label>
+          {oneRosterModes.map((choice) => (
+            <label key={choice}>
+              <input
+                type="radio"
+                name={`${inputId}-mode`}
+                value={choice}
+                checked={mode === choice}
+                onChange={() => {
+                  setMode(choice);
+                  state.reset();
+                }}
+              />{" "}
+              {t(modeKeys[choice])}
+            </label>
+          ))}
         </fieldset>
       </FileImportForm>
       {busy ? (

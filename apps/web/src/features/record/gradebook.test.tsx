@@ -1,8 +1,9 @@
-import type {
-  ClassRecord,
-  RecordCell,
-  RecordField,
-  RecordRow,
+import {
+  type ClassRecord,
+  type RecordCell,
+  type RecordField,
+  type RecordRow,
+  recordFields,
 } from "@gradecast/contract/school-record";
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
@@ -27,14 +28,8 @@ const cell = (value: RecordCell["value"]): RecordCell => ({
   setBy: by,
   setAt: "2026-11-20T10:00:00.000Z",
 });
-const empty = (): RecordRow["values"] => ({
-  G1: null,
-  G2: null,
-  absences: null,
-  failures: null,
-  G3: null,
-  sat: null,
-});
+const empty = () =>
+  Object.fromEntries(recordFields.map((field) => [field, null])) as RecordRow["values"];
 const rows: RecordRow[] = [
   {
     studentId: "amy",

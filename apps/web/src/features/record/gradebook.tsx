@@ -22,7 +22,7 @@ import { EmptyState } from "../../components/empty-state.tsx";
 import { QueryView } from "../../components/query-view.tsx";
 import { ScrollRegion } from "../../components/scroll-region.tsx";
 import { TableHead } from "../../components/table-head.tsx";
-import { useIntl } from "../../i18n/intl.tsx";
+import { useT } from "../../i18n/intl.tsx";
 import { saveCell, useClassRecord, useRowSaved } from "./api.ts";
 import {
   cellLabel,
@@ -86,12 +86,6 @@ function reasonOf(t: Translate, err: unknown): string {
 
 /** A text with a part only screen readers hear: "History<hidden> of Amy</hidden>". */
 const hidden = (chunks: ReactNode[]) => <span className="visually-hidden">{chunks}</span>;
-
-function useT() {
-  const intl = useIntl();
-  const t: Translate = useCallback((id, values) => intl.formatMessage({ id }, values), [intl]);
-  return { intl, t };
-}
 
 export function Gradebook({ classId }: { classId: string }) {
   const record = useClassRecord(classId);
