@@ -20,6 +20,7 @@ import type { z } from "zod";
 import { audit, who } from "../audit/audit.ts";
 import type { Actor } from "../auth/actor.ts";
 import type { ClassAccess } from "../classes/policy.ts";
+import { hasRow } from "../db/rows.ts";
 import type { DB } from "../db/schema.ts";
 import { conflict, invalid, notFound } from "../domain-errors.ts";
 import type { Services } from "../services.ts";
@@ -188,14 +189,7 @@ async function currentFlag(db: Kysely<DB>, classId: string, studentId: string) {
 }
 
 async function isEnrolled(db: Kysely<DB>, classId: string, studentId: string) {
-  if (!isId(studentId)) return false;
-  const row = await db
-    .selectFrom("enrolments")
-    .select("student_id")
-    .where("class_id", "=", classId)
-    .where("student_id", "=", studentId)
-    .executeTakeFirst();
-  return row !== undefined;
+  return isId(studentId) && hasRow(db, "enrolments", { class_id: classId, student_id: studentId });
 }
 
 export async function judgeFlag(

@@ -464,27 +464,28 @@ export async function getMe(ctx: AuthContext, userId: string): Promise<User> {
   return toUser(row);
 }
 
+/**
+ * Changes the user's own name, or their language: only the field of the route's body. The user
+ * as they now are.
+ */
 export async function updateMe(
   ctx: AuthContext,
   userId: string,
-  { name }: z.output<typeof updateNameSchema>,
+  body: z.output<typeof updateNameSchema> | z.output<typeof setLocaleSchema>,
 ): Promise<User> {
-  const row = await users.updateUser(ctx.services.db, userId, { name }, ctx.services.now());
+  const changes = "name" in body ? { name: body.name } : { locale: body.locale };
+  const row = await users.updateUser(ctx.services.db, userId, changes, ctx.services.now());
   ctx.services.database.usersChanged();
   if (!row) throw sessionExpired();
   return toUser(row);
 }
 
-export async function setLocale(
+/** Sets the user's language (null: follow the browser's); the user as they now are. */
+export const setLocale: (
   ctx: AuthContext,
   userId: string,
-  { locale }: z.output<typeof setLocaleSchema>,
-): Promise<User> {
-  const row = await users.updateUser(ctx.services.db, userId, { locale }, ctx.services.now());
-  ctx.services.database.usersChanged();
-  if (!row) throw sessionExpired();
-  return toUser(row);
-}
+  body: z.output<typeof setLocaleSchema>,
+) => Promise<User> = updateMe;
 
 export const wrongCurrentPasswordMessage = messages.currentPasswordWrong;
 

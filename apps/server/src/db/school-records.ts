@@ -1,6 +1,7 @@
 import type { Subject } from "@gradecast/contract/questionnaire";
 import type { RecordField, RecordInputKey } from "@gradecast/contract/school-record";
 import { type Insertable, type Kysely, sql } from "kysely";
+import { hasRow } from "./rows.ts";
 import type { DB, RecordEntriesTable, SchoolRecordsTable } from "./schema.ts";
 
 // The school record's repository (migration 0024): `school_records` (current values) and
@@ -175,18 +176,8 @@ export async function enrolledStudentsOf(
 }
 
 /** True when the student is enrolled in the class. */
-export async function isEnrolledIn(
-  db: Kysely<DB>,
-  classId: string,
-  studentId: string,
-): Promise<boolean> {
-  const row = await db
-    .selectFrom("enrolments")
-    .select("student_id")
-    .where("class_id", "=", classId)
-    .where("student_id", "=", studentId)
-    .executeTakeFirst();
-  return row !== undefined;
+export function isEnrolledIn(db: Kysely<DB>, classId: string, studentId: string): Promise<boolean> {
+  return hasRow(db, "enrolments", { class_id: classId, student_id: studentId });
 }
 
 /** Every entry of a student's record in a class, newest first. */

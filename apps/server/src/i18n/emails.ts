@@ -9,7 +9,7 @@ import {
 } from "@gradecast/contract/emails";
 import type { Locale } from "@gradecast/contract/locale";
 import type { Subject } from "@gradecast/contract/subjects";
-import { greeted, intlOf, t } from "./translate.ts";
+import { greeted, intlOf, localizedEmail, t } from "./translate.ts";
 
 // The invitation, guardian consent and digest emails in the recipient's language (issue 33,
 // decision 0029). English is the contract's own text, letter for letter; other languages are
@@ -39,18 +39,12 @@ function classLines(locale: Locale, c: { name: string; subject: Subject; year: s
 }
 
 /** To an address an admin (or a roster import) invited as a teacher. */
-export function localizedTeacherInvitationEmail(
-  locale: Locale,
-  p: { name: string; invitedBy: string; appUrl: string },
-): Email {
-  if (locale === "en") return teacherInvitationEmail(p);
-  return greeted(
-    locale,
-    p.name,
-    t(locale, "emails.teacherInvitation.subject"),
-    t(locale, "emails.teacherInvitation.body", { invitedBy: p.invitedBy, appUrl: p.appUrl }),
-  );
-}
+export const localizedTeacherInvitationEmail = localizedEmail(
+  teacherInvitationEmail,
+  "emails.greeting",
+  "emails.teacherInvitation.subject",
+  "emails.teacherInvitation.body",
+);
 
 /** A teacher's invitation of one address to one class. */
 export function localizedClassInvitationEmail(
@@ -104,37 +98,21 @@ export function localizedRosterInvitationEmail(
   };
 }
 
-/** To the guardian a student named: in the student's language (the guardian has no account). */
-export function localizedGuardianConsentEmail(
-  locale: Locale,
-  p: { studentName: string; link: string; days: number },
-): Email {
-  if (locale === "en") return guardianConsentEmail(p);
-  return {
-    subject: t(locale, "emails.guardianConsent.subject", { studentName: p.studentName }),
-    text: lines(
-      t(locale, "emails.guardian.greeting"),
-      "",
-      t(locale, "emails.guardianConsent.body", p),
-    ),
-  };
-}
+/** To the guardian a student named, in the student's language (the guardian has no account). */
+export const localizedGuardianConsentEmail = localizedEmail(
+  guardianConsentEmail,
+  "emails.guardian.greeting",
+  "emails.guardianConsent.subject",
+  "emails.guardianConsent.body",
+);
 
 /** To the guardian once they consented, with the withdrawal link: in the student's language. */
-export function localizedGuardianConsentGivenEmail(
-  locale: Locale,
-  p: { studentName: string; withdrawLink: string },
-): Email {
-  if (locale === "en") return guardianConsentGivenEmail(p);
-  return {
-    subject: t(locale, "emails.guardianConsentGiven.subject", { studentName: p.studentName }),
-    text: lines(
-      t(locale, "emails.guardian.greeting"),
-      "",
-      t(locale, "emails.guardianConsentGiven.body", p),
-    ),
-  };
-}
+export const localizedGuardianConsentGivenEmail = localizedEmail(
+  guardianConsentGivenEmail,
+  "emails.guardian.greeting",
+  "emails.guardianConsentGiven.subject",
+  "emails.guardianConsentGiven.body",
+);
 
 /** The notification digest in its recipient's language; days as the language writes them. */
 export function localizedDigestEmail(locale: Locale, p: Parameters<typeof digestEmail>[0]): Email {

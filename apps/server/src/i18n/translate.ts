@@ -127,76 +127,59 @@ export function greeted(locale: Locale, name: string, subject: string, body: str
   return { subject, text: [t(locale, "emails.greeting", { name }), "", body].join("\n") };
 }
 
-/** The password reset email in `locale` (English: the contract's text). */
-export function localizedPasswordResetEmail(
-  locale: Locale,
-  p: { name: string; link: string; minutes: number },
-): Email {
-  if (locale === "en") return passwordResetEmail(p);
-  return greeted(
-    locale,
-    p.name,
-    t(locale, "emails.reset.subject"),
-    t(locale, "emails.reset.body", { link: p.link, minutes: p.minutes }),
-  );
+/**
+ * An email in a language: English is the contract's `english` text, letter for letter; other
+ * languages format the `greeting`, `subject` and `body` messages with the email's own values.
+ */
+export function localizedEmail<P extends Values>(
+  english: (p: P) => Email,
+  greeting: string,
+  subject: string,
+  body: string,
+): (locale: Locale, p: P) => Email {
+  return (locale, p) => {
+    if (locale === "en") return english(p);
+    const text = [t(locale, greeting, p), "", t(locale, body, p)].join("\n");
+    return { subject: t(locale, subject, p), text };
+  };
 }
+
+/** The password reset email in `locale` (English: the contract's text). */
+export const localizedPasswordResetEmail = localizedEmail(
+  passwordResetEmail,
+  "emails.greeting",
+  "emails.reset.subject",
+  "emails.reset.body",
+);
 
 /** To the old address when an account's address changes, in `locale`. */
-export function localizedEmailChangedEmail(
-  locale: Locale,
-  p: { name: string; newEmail: string; appUrl: string },
-): Email {
-  if (locale === "en") return emailChangedEmail(p);
-  return greeted(
-    locale,
-    p.name,
-    t(locale, "emails.emailChanged.subject"),
-    t(locale, "emails.emailChanged.body", { newEmail: p.newEmail, appUrl: p.appUrl }),
-  );
-}
+export const localizedEmailChangedEmail = localizedEmail(
+  emailChangedEmail,
+  "emails.greeting",
+  "emails.emailChanged.subject",
+  "emails.emailChanged.body",
+);
 
 /** To an admin when a teacher's sign-up waits, in the admin's language. */
-export function localizedTeacherRequestEmail(
-  locale: Locale,
-  p: { name: string; teacherName: string; teacherEmail: string; appUrl: string },
-): Email {
-  if (locale === "en") return teacherRequestEmail(p);
-  return greeted(
-    locale,
-    p.name,
-    t(locale, "emails.teacherRequest.subject", { teacherName: p.teacherName }),
-    t(locale, "emails.teacherRequest.body", {
-      teacherName: p.teacherName,
-      teacherEmail: p.teacherEmail,
-      appUrl: p.appUrl,
-    }),
-  );
-}
+export const localizedTeacherRequestEmail = localizedEmail(
+  teacherRequestEmail,
+  "emails.greeting",
+  "emails.teacherRequest.subject",
+  "emails.teacherRequest.body",
+);
 
 /** To the teacher whose sign-up an admin approved, in their language. */
-export function localizedTeacherApprovedEmail(
-  locale: Locale,
-  p: { name: string; appUrl: string },
-): Email {
-  if (locale === "en") return teacherApprovedEmail(p);
-  return greeted(
-    locale,
-    p.name,
-    t(locale, "emails.teacherApproved.subject"),
-    t(locale, "emails.teacherApproved.body", { appUrl: p.appUrl }),
-  );
-}
+export const localizedTeacherApprovedEmail = localizedEmail(
+  teacherApprovedEmail,
+  "emails.greeting",
+  "emails.teacherApproved.subject",
+  "emails.teacherApproved.body",
+);
 
 /** To the person whose teacher sign-up an admin refused, in their language. */
-export function localizedTeacherRefusedEmail(
-  locale: Locale,
-  p: { name: string; appUrl: string },
-): Email {
-  if (locale === "en") return teacherRefusedEmail(p);
-  return greeted(
-    locale,
-    p.name,
-    t(locale, "emails.teacherRefused.subject"),
-    t(locale, "emails.teacherRefused.body", { appUrl: p.appUrl }),
-  );
-}
+export const localizedTeacherRefusedEmail = localizedEmail(
+  teacherRefusedEmail,
+  "emails.greeting",
+  "emails.teacherRefused.subject",
+  "emails.teacherRefused.body",
+);

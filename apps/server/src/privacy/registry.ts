@@ -199,47 +199,36 @@ export function agedEntries(category: RetentionCategory): PersonalDataEntry[] {
   return personalData.filter((e) => e.category === category && e.agedBy);
 }
 
-/** Rows of the category older than `days` at `now`. */
-export function countDue(
-  db: Db,
-  category: RetentionCategory,
-  days: number,
-  now: Date,
-): Promise<number> {
-  return sumOverDue(category, days, now, async (table, older) => {
-    const row = await sql<{ n: string | number }>`
-      select count(*) as n from ${table} where ${older}`.execute(db);
-    return Number(row.rows[0]?.n ?? 0);
-  });
+/**
+ * A statement over a category's rows older than `days` at `now`: `each` runs on every table of
+ * the category, given the table and its "too old" condition, and the results are summed.
+ */
+function overDue(
+  each: (db: Db, table: RawBuilder<unknown>, older: RawBuilder<unknown>) => Promise<number>,
+): (db: Db, category: RetentionCategory, days: number, now: Date) => Promise<number> {
+  return async (db, category, days, now) => {
+    const cutoff = new Date(now.getTime() - days * 86_400_000);
+    let total = 0;
+    for (const entry of agedEntries(category)) {
+      total += await each(
+        db,
+        sql.table(entry.table),
+        sql`${sql.ref(entry.agedBy as string)} < ${cutoff.toISOString()}::timestamptz`,
+      );
+    }
+    return total;
+  };
 }
+
+/** Rows of the category older than `days` at `now`. */
+export const countDue = overDue(async (db, table, older) => {
+  const row = await sql<{ n: string | number }>`
+    select count(*) as n from ${table} where ${older}`.execute(db);
+  return Number(row.rows[0]?.n ?? 0);
+});
 
 /** Deletes the category's rows older than `days`; how many. */
-export function purgeDue(
-  db: Db,
-  category: RetentionCategory,
-  days: number,
-  now: Date,
-): Promise<number> {
-  return sumOverDue(category, days, now, async (table, older) => {
-    const result = await sql`delete from ${table} where ${older}`.execute(db);
-    return Number(result.numAffectedRows ?? 0);
-  });
-}
-
-/** The sum of `each` over the category's tables, given each table and its "too old" condition. */
-async function sumOverDue(
-  category: RetentionCategory,
-  days: number,
-  now: Date,
-  each: (table: RawBuilder<unknown>, older: RawBuilder<unknown>) => Promise<number>,
-): Promise<number> {
-  const cutoff = new Date(now.getTime() - days * 86_400_000);
-  let total = 0;
-  for (const entry of agedEntries(category)) {
-    total += await each(
-      sql.table(entry.table),
-      sql`${sql.ref(entry.agedBy as string)} < ${cutoff.toISOString()}::timestamptz`,
-    );
-  }
-  return total;
-}
+export const purgeDue = overDue(async (db, table, older) => {
+  const result = await sql`delete from ${table} where ${older}`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
+});

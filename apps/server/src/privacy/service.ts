@@ -1,4 +1,3 @@
-import { createHmac, hkdfSync } from "node:crypto";
 import { readdir, readFile, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import type { retentionPatchSchema } from "@gradecast/contract/data-rights";
@@ -26,6 +25,7 @@ import { audit, who } from "../audit/audit.ts";
 import type { Actor } from "../auth/actor.ts";
 import { requireRecentAuth } from "../auth/reauth.ts";
 import type { AuthContext } from "../auth/service.ts";
+import { signingKeyDigest } from "../auth/signing-key-digest.ts";
 import type { SigningKeys } from "../auth/tokens.ts";
 import { conflict, invalid, notFound } from "../domain-errors.ts";
 import { t, type Values } from "../i18n/translate.ts";
@@ -49,15 +49,9 @@ const iso = (at: Date | string | null) => (at === null ? null : new Date(at).toI
 // The audit log names a purged person by a pseudonym: HMAC-SHA256 of their id under a key
 // derived (HKDF) from the server's signing key, as the evaluation export does, with a key of its
 // own so the two cannot be joined.
-const auditKeys = new WeakMap<SigningKeys, Buffer>();
+const auditDigest = signingKeyDigest("audit pseudonym v1");
 export function auditPseudonym(keys: SigningKeys, userId: string): string {
-  let key = auditKeys.get(keys);
-  if (!key) {
-    const material = keys.privateKey.export({ format: "der", type: "pkcs8" });
-    key = Buffer.from(hkdfSync("sha256", material, "gradecast", "audit pseudonym v1", 32));
-    auditKeys.set(keys, key);
-  }
-  return `erased-${createHmac("sha256", key).update(userId).digest("hex").slice(0, 16)}`;
+  return `erased-${auditDigest(keys, userId)}`;
 }
 
 // The notice.
