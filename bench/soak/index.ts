@@ -30,7 +30,7 @@ import { migrate, openDatabase } from "../../apps/server/src/db/database.ts";
 import { createOrPromoteAdmin } from "../../apps/server/src/users/admin.ts";
 import { freePort, repoRoot, startServer } from "../../e2e/harness.ts";
 import { flag } from "../lib/args.ts";
-import { checkGeneratorCeiling, startBareHttp } from "../lib/load.ts";
+import { bareGet, generatorCeiling, runBench } from "../lib/load.ts";
 import { createBenchDatabase } from "../lib/postgres.ts";
 import { type Account, type Kind, kinds, Mix, type Planned } from "./mix.ts";
 
@@ -239,13 +239,7 @@ async function main() {
   const bare = await startBare();
   // The soak's own paced loops are no throughput generator: what one that is not the bound
   // (autocannon, its own process) gets from the bare Node http route, for scale.
-  const bareHttp = await startBareHttp();
-  const ceiling = await checkGeneratorCeiling(
-    bareHttp,
-    [{ method: "GET", path: "/" }],
-    CONNECTIONS,
-    "answering a GET",
-  ).finally(() => bareHttp.stop());
+  const ceiling = await generatorCeiling(bareGet, CONNECTIONS, "answering a GET");
   const tag = randomBytes(3).toString("hex");
   try {
     const seedDb = await openDatabase(database ? { url: database.url, poolSize: 2 } : { dataDir });
@@ -351,7 +345,4 @@ function report(soak: Tally, base: Tally, samples: MemorySample[], ceilingRps: n
   if (s.errors > 0) process.exitCode = 1;
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+runBench(main);
