@@ -136,18 +136,15 @@ function compare(
   const all = Int32Array.from(pairs.keys());
   const cur = f(pairs, all, "current");
   const cand = f(pairs, all, "candidate");
+  const figures = {
+    setup,
+    measure,
+    rows: pairs.length,
+    current: round(cur),
+    candidate: round(cand),
+  };
   if (cur === null || cand === null) {
-    return {
-      setup,
-      measure,
-      rows: pairs.length,
-      current: round(cur),
-      candidate: round(cand),
-      difference: null,
-      lower: null,
-      upper: null,
-      verdict: "not worse",
-    };
+    return { ...figures, difference: null, lower: null, upper: null, verdict: "not worse" };
   }
   const rand = mulberry32(seed);
   const diffs: number[] = [];
@@ -166,11 +163,7 @@ function compare(
   const verdict =
     lower > 0 || (strict && difference > 0) ? "worse" : upper < 0 ? "better" : "not worse";
   return {
-    setup,
-    measure,
-    rows: pairs.length,
-    current: round(cur),
-    candidate: round(cand),
+    ...figures,
     difference: round(difference),
     lower: round(lower),
     upper: round(upper),
