@@ -54,13 +54,18 @@ export async function enrolMfaByApi(
 
 const loginHeading = (page: Page) => page.getByRole("heading", { level: 1, name: "Login" });
 
-/** /register, then the login page it leads to. `role` picks Student or Teacher. */
-export async function signUp(page: Page, who: Person, role?: "Student" | "Teacher") {
+/** /register, with the person's name, email and password typed in (not sent yet). */
+export async function fillSignUp(page: Page, who: Person) {
   await page.goto("/register");
   await page.getByRole("heading", { level: 1, name: "Sign Up" }).waitFor();
   await page.getByLabel("Name").fill(who.name);
   await page.getByLabel("Email").fill(who.email);
   await page.getByLabel("Password").fill(who.password);
+}
+
+/** /register, then the login page it leads to. `role` picks Student or Teacher. */
+export async function signUp(page: Page, who: Person, role?: "Student" | "Teacher") {
+  await fillSignUp(page, who);
   if (role) await page.getByLabel("Role").selectOption({ label: role });
   await page.getByRole("button", { name: "Sign Up" }).click();
   await page.waitForURL(/\/login$/);

@@ -2,7 +2,7 @@ import { securityMessages } from "@gradecast/contract/account-security";
 import { modelSetupLabels, riskMessages } from "@gradecast/contract/class-risk";
 import type { Page } from "playwright-core";
 import { openManage, signedOut } from "./admin-steps.ts";
-import { createClassByApi, post, signUpByApi } from "./api-calls.ts";
+import { classWithStudents } from "./api-calls.ts";
 import { enrolMfaByApi, logIn, type MfaKeys, person, totpCode } from "./browser-accounts.ts";
 import { describe, expect, test } from "./fixtures.ts";
 import { sampleAnswers } from "./sample-answers.ts";
@@ -59,19 +59,12 @@ async function openClassAsTeacher(page: Page) {
 describe("an admin's and a teacher's first hour (1366 px)", () => {
   test.beforeAll(async ({ server }) => {
     adminMfa = await enrolMfaByApi(server.url, admin);
-    const teacherToken = await signUpByApi(server, teacher, "teacher", { verified: true });
-    const created = await createClassByApi(server, teacherToken, "Maths 11A");
-    classId = created.id;
     // Amy early in the term (first grade only), Ben later (both grades).
-    const people: [typeof amy, Record<string, unknown>][] = [
+    const { created } = await classWithStudents(server, teacher, "Maths 11A", [
       [amy, { ...sampleAnswers, G1: "7", G2: null, subject: "mat" }],
       [ben, { ...sampleAnswers, G1: "14", G2: "15", subject: "mat" }],
-    ];
-    for (const [who, answers] of people) {
-      const token = await signUpByApi(server, who, "student", { verified: true });
-      await post(server, "/api/classes/join", { code: created.joinCode }, token);
-      await post(server, "/api/predict", answers, token);
-    }
+    ]);
+    classId = created.id;
   }, 180_000);
 
   test("an admin without two-step login who opens Users is told why, at the card; a wrong first code speaks of no recovery code", async ({
