@@ -52,6 +52,14 @@ export async function enrolMfaByApi(
   return { secret, recoveryCodes };
 }
 
+/** A person who may have turned two-step login on: logIn then answers with their keys. */
+export type MfaPerson = Person & { mfa?: MfaKeys };
+
+/** Turns MFA on for `who` through the API (enrolMfaByApi) and keeps the keys on them. */
+export async function enrolMfa(baseUrl: string, who: MfaPerson): Promise<void> {
+  who.mfa = await enrolMfaByApi(baseUrl, who);
+}
+
 const loginHeading = (page: Page) => page.getByRole("heading", { level: 1, name: "Login" });
 
 /** /register, with the person's name, email and password typed in (not sent yet). */

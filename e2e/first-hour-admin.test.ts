@@ -3,7 +3,7 @@ import { modelSetupLabels, riskMessages } from "@gradecast/contract/class-risk";
 import type { Page } from "playwright-core";
 import { openManage, signedOut } from "./admin-steps.ts";
 import { classWithStudents } from "./api-calls.ts";
-import { enrolMfaByApi, logIn, type MfaKeys, person, totpCode } from "./browser-accounts.ts";
+import { enrolMfa, logIn, type MfaPerson, person, totpCode } from "./browser-accounts.ts";
 import { describe, expect, test } from "./fixtures.ts";
 import { sampleAnswers } from "./sample-answers.ts";
 
@@ -13,11 +13,10 @@ import { sampleAnswers } from "./sample-answers.ts";
 // says what a model and a missing measure mean; a user row is one line; the audit log speaks
 // in words and names.
 const newAdmin = person("Nia Newadmin", "a brand new admin phrase 1");
-const admin = person("Ada Admin", "the admin of the school 2");
+const admin: MfaPerson = person("Ada Admin", "the admin of the school 2");
 const teacher = person("Rita Teacher", "first hour rita 3");
 const amy = person("Amy Early", "first hour amy 4");
 const ben = person("Ben Later", "first hour ben 5");
-let adminMfa: MfaKeys | undefined;
 let classId = "";
 
 test.override("serverEnv", { TEACHER_SIGNUP: "open", RATE_LIMITS: "off" });
@@ -58,7 +57,7 @@ async function openClassAsTeacher(page: Page) {
 
 describe("an admin's and a teacher's first hour (1366 px)", () => {
   test.beforeAll(async ({ server }) => {
-    adminMfa = await enrolMfaByApi(server.url, admin);
+    await enrolMfa(server.url, admin);
     // Amy early in the term (first grade only), Ben later (both grades).
     const { created } = await classWithStudents(server, teacher, "Maths 11A", [
       [amy, { ...sampleAnswers, G1: "7", G2: null, subject: "mat" }],
@@ -157,7 +156,7 @@ describe("an admin's and a teacher's first hour (1366 px)", () => {
     page,
   }) => {
     await signedOut(page);
-    await logIn(page, { ...admin, ...(adminMfa ? { mfa: adminMfa } : {}) });
+    await logIn(page, admin);
     await page.goto("/admin/users");
     await page.getByLabel("Search by name or email").fill(amy.email);
     await page.getByRole("button", { name: "Search", exact: true }).click();
