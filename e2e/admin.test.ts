@@ -4,10 +4,11 @@ import type { Page } from "playwright-core";
 import { axeViolations } from "./a11y.ts";
 import { openManage } from "./admin-steps.ts";
 import {
-  enrolMfaByApi,
+  enrolMfa,
   logIn as logInHome,
   logOut,
   type MfaKeys,
+  type MfaPerson,
   person,
 } from "./browser-accounts.ts";
 import { describe, expect, test } from "./fixtures.ts";
@@ -17,8 +18,7 @@ import { call } from "./proof-helpers.ts";
 // User management in Chromium against the real server (issue 8): an admin made with
 // `npm run admin:create` promotes a student to teacher, who sees Teacher Input after signing in
 // again; an admin disables a signed-in teacher, whose next action lands on the login screen.
-let adminMfa: MfaKeys | undefined;
-const admin = person("Grace Admin", "compilers all the way down");
+const admin: MfaPerson = person("Grace Admin", "compilers all the way down");
 const sam = person("Sam Student", "a student passphrase");
 const tess = person("Tess Teacher", "a teacher passphrase");
 
@@ -53,7 +53,7 @@ test.override("commandLineAccounts", [admin]);
 describe("admin screens in the browser", () => {
   test.beforeAll(async ({ server }) => {
     // Admins must turn on two-step login first (issue 18); the browser signs in with a code.
-    adminMfa = await enrolMfaByApi(server.url, admin);
+    await enrolMfa(server.url, admin);
     await register(server, sam, "student");
     await register(server, tess, "teacher");
   });
@@ -70,7 +70,7 @@ describe("admin screens in the browser", () => {
     await second.close();
 
     const { page: adminPage } = browser;
-    await logIn(adminPage, { ...admin, ...(adminMfa ? { mfa: adminMfa } : {}) });
+    await logIn(adminPage, admin);
     const items = await sidebar(adminPage);
     expect(items).toContain("Users");
     expect(items).toContain("Audit log");

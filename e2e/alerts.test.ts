@@ -1,5 +1,5 @@
 import { axeViolations } from "./a11y.ts";
-import { createClassByApi, post, signUpByApi } from "./api-calls.ts";
+import { classWithStudents, post } from "./api-calls.ts";
 import { logIn, person } from "./browser-accounts.ts";
 import { describe, expect, test } from "./fixtures.ts";
 import { saveScreenshot } from "./harness.ts";
@@ -16,11 +16,10 @@ test.override("serverEnv", { TEACHER_SIGNUP: "open", RATE_LIMITS: "off" });
 describe("early warning", () => {
   let amyToken = "";
   test.beforeAll(async ({ server }) => {
-    const teacherToken = await signUpByApi(server, teacher, "teacher", { verified: true });
-    const created = await createClassByApi(server, teacherToken, "Maths 12C");
-    amyToken = await signUpByApi(server, amy, "student", { verified: true });
-    await post(server, "/api/classes/join", { code: created.joinCode }, amyToken);
-    await post(server, "/api/predict", { ...doingWell, subject: "mat" }, amyToken);
+    const { tokens } = await classWithStudents(server, teacher, "Maths 12C", [
+      [amy, { ...doingWell, subject: "mat" }],
+    ]);
+    amyToken = tokens[0]!;
   }, 180_000);
 
   test("a crossing reaches the teacher, who acknowledges the flag and starts a plan", async ({

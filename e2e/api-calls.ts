@@ -63,3 +63,26 @@ export async function createClassByApi(
   )) as { class: { id: string; joinCode: string } };
   return created.class;
 }
+
+/**
+ * A class of `name` (as createClassByApi makes it) of a teacher signed up through the API, with
+ * its students: each signed up (both verified), joined with the class's code, then predicted with
+ * their answers when any are given. The class, and the students' tokens in their order.
+ */
+export async function classWithStudents(
+  server: { url: string; outboxDir: string },
+  teacher: Person,
+  name: string,
+  students: readonly (readonly [Person, Record<string, unknown> | null])[],
+): Promise<{ created: { id: string; joinCode: string }; tokens: string[] }> {
+  const teacherToken = await signUpByApi(server, teacher, "teacher", { verified: true });
+  const created = await createClassByApi(server, teacherToken, name);
+  const tokens: string[] = [];
+  for (const [who, answers] of students) {
+    const token = await signUpByApi(server, who, "student", { verified: true });
+    await post(server, "/api/classes/join", { code: created.joinCode }, token);
+    if (answers) await post(server, "/api/predict", answers, token);
+    tokens.push(token);
+  }
+  return { created, tokens };
+}

@@ -52,15 +52,28 @@ export async function enrolMfaByApi(
   return { secret, recoveryCodes };
 }
 
+/** A person who may have turned two-step login on: logIn then answers with their keys. */
+export type MfaPerson = Person & { mfa?: MfaKeys };
+
+/** Turns MFA on for `who` through the API (enrolMfaByApi) and keeps the keys on them. */
+export async function enrolMfa(baseUrl: string, who: MfaPerson): Promise<void> {
+  who.mfa = await enrolMfaByApi(baseUrl, who);
+}
+
 const loginHeading = (page: Page) => page.getByRole("heading", { level: 1, name: "Login" });
 
-/** /register, then the login page it leads to. `role` picks Student or Teacher. */
-export async function signUp(page: Page, who: Person, role?: "Student" | "Teacher") {
+/** /register, with the person's name, email and password typed in (not sent yet). */
+export async function fillSignUp(page: Page, who: Person) {
   await page.goto("/register");
   await page.getByRole("heading", { level: 1, name: "Sign Up" }).waitFor();
   await page.getByLabel("Name").fill(who.name);
   await page.getByLabel("Email").fill(who.email);
   await page.getByLabel("Password").fill(who.password);
+}
+
+/** /register, then the login page it leads to. `role` picks Student or Teacher. */
+export async function signUp(page: Page, who: Person, role?: "Student" | "Teacher") {
+  await fillSignUp(page, who);
   if (role) await page.getByLabel("Role").selectOption({ label: role });
   await page.getByRole("button", { name: "Sign Up" }).click();
   await page.waitForURL(/\/login$/);

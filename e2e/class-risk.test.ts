@@ -3,7 +3,7 @@ import path from "node:path";
 import { riskColumns, riskMessages } from "@gradecast/contract/class-risk";
 import type { Page } from "playwright-core";
 import { axeViolations } from "./a11y.ts";
-import { createClassByApi, post, signUpByApi } from "./api-calls.ts";
+import { classWithStudents } from "./api-calls.ts";
 import { logIn, person } from "./browser-accounts.ts";
 import { describe, expect, test } from "./fixtures.ts";
 import { artifactsDir, openPage, saveScreenshot } from "./harness.ts";
@@ -26,17 +26,11 @@ test.override("serverEnv", { TEACHER_SIGNUP: "open", RATE_LIMITS: "off" });
 
 describe("class risk list", () => {
   test.beforeAll(async ({ server }) => {
-    const teacherToken = await signUpByApi(server, teacher, "teacher", { verified: true });
-    const created = await createClassByApi(server, teacherToken, "Maths 11A");
-    for (const [who, answers] of [
+    await classWithStudents(server, teacher, "Maths 11A", [
       [amy, struggling],
       [ben, doingWell],
       [cleo, null],
-    ] as const) {
-      const token = await signUpByApi(server, who, "student", { verified: true });
-      await post(server, "/api/classes/join", { code: created.joinCode }, token);
-      if (answers) await post(server, "/api/predict", answers, token);
-    }
+    ]);
   }, 180_000);
 
   test("shows the teacher's class sorted by risk, with school-record reasons only", async ({

@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
+import { eachConcurrently } from "./concurrently.ts";
 import { startCrashServer, writeUntilKilled } from "./crash-load.ts";
 import { call, dialects, teacherSession } from "./proof-helpers.ts";
 
@@ -57,25 +58,18 @@ describe.each(dialects)("crash safety on $dialect", ({ dialect }) => {
     const ids = [...acknowledged.keys()];
     const missing: string[] = [];
     const damaged: string[] = [];
-    let cursor = 0;
-    await Promise.all(
-      Array.from({ length: 6 }, async () => {
-        for (;;) {
-          const id = ids[cursor++];
-          if (!id) return;
-          const res = await call(server.url, "GET", `/api/reports/${id}`, { token: fresh });
-          if (res.status !== 200) {
-            missing.push(`${id}: ${res.status}`);
-            continue;
-          }
-          const { report } = res.body as { report: Record<string, unknown> };
-          const n = acknowledged.get(id);
-          const sent = n === undefined ? undefined : reportNumber(n);
-          const same = Object.entries(sent ?? {}).every(([k, v]) => report[k] === v);
-          if (!same) damaged.push(`${id}: ${JSON.stringify(report)}`);
-        }
-      }),
-    );
+    await eachConcurrently(ids, 6, async (id) => {
+      const res = await call(server.url, "GET", `/api/reports/${id}`, { token: fresh });
+      if (res.status !== 200) {
+        missing.push(`${id}: ${res.status}`);
+        return;
+      }
+      const { report } = res.body as { report: Record<string, unknown> };
+      const n = acknowledged.get(id);
+      const sent = n === undefined ? undefined : reportNumber(n);
+      const same = Object.entries(sent ?? {}).every(([k, v]) => report[k] === v);
+      if (!same) damaged.push(`${id}: ${JSON.stringify(report)}`);
+    });
     expect(missing).toEqual([]);
     expect(damaged).toEqual([]);
 

@@ -2,8 +2,8 @@ import { securityMessages } from "@gradecast/contract/account-security";
 import { modelSetupLabels, riskMessages } from "@gradecast/contract/class-risk";
 import type { Page } from "playwright-core";
 import { openManage, signedOut } from "./admin-steps.ts";
-import { createClassByApi, post, signUpByApi } from "./api-calls.ts";
-import { enrolMfaByApi, logIn, type MfaKeys, person, totpCode } from "./browser-accounts.ts";
+import { classWithStudents } from "./api-calls.ts";
+import { enrolMfa, logIn, type MfaPerson, person, totpCode } from "./browser-accounts.ts";
 import { describe, expect, test } from "./fixtures.ts";
 import { sampleAnswers } from "./sample-answers.ts";
 
@@ -13,11 +13,10 @@ import { sampleAnswers } from "./sample-answers.ts";
 // says what a model and a missing measure mean; a user row is one line; the audit log speaks
 // in words and names.
 const newAdmin = person("Nia Newadmin", "a brand new admin phrase 1");
-const admin = person("Ada Admin", "the admin of the school 2");
+const admin: MfaPerson = person("Ada Admin", "the admin of the school 2");
 const teacher = person("Rita Teacher", "first hour rita 3");
 const amy = person("Amy Early", "first hour amy 4");
 const ben = person("Ben Later", "first hour ben 5");
-let adminMfa: MfaKeys | undefined;
 let classId = "";
 
 test.override("serverEnv", { TEACHER_SIGNUP: "open", RATE_LIMITS: "off" });
@@ -58,20 +57,13 @@ async function openClassAsTeacher(page: Page) {
 
 describe("an admin's and a teacher's first hour (1366 px)", () => {
   test.beforeAll(async ({ server }) => {
-    adminMfa = await enrolMfaByApi(server.url, admin);
-    const teacherToken = await signUpByApi(server, teacher, "teacher", { verified: true });
-    const created = await createClassByApi(server, teacherToken, "Maths 11A");
-    classId = created.id;
+    await enrolMfa(server.url, admin);
     // Amy early in the term (first grade only), Ben later (both grades).
-    const people: [typeof amy, Record<string, unknown>][] = [
+    const { created } = await classWithStudents(server, teacher, "Maths 11A", [
       [amy, { ...sampleAnswers, G1: "7", G2: null, subject: "mat" }],
       [ben, { ...sampleAnswers, G1: "14", G2: "15", subject: "mat" }],
-    ];
-    for (const [who, answers] of people) {
-      const token = await signUpByApi(server, who, "student", { verified: true });
-      await post(server, "/api/classes/join", { code: created.joinCode }, token);
-      await post(server, "/api/predict", answers, token);
-    }
+    ]);
+    classId = created.id;
   }, 180_000);
 
   test("an admin without two-step login who opens Users is told why, at the card; a wrong first code speaks of no recovery code", async ({
@@ -164,7 +156,7 @@ describe("an admin's and a teacher's first hour (1366 px)", () => {
     page,
   }) => {
     await signedOut(page);
-    await logIn(page, { ...admin, ...(adminMfa ? { mfa: adminMfa } : {}) });
+    await logIn(page, admin);
     await page.goto("/admin/users");
     await page.getByLabel("Search by name or email").fill(amy.email);
     await page.getByRole("button", { name: "Search", exact: true }).click();

@@ -2,10 +2,10 @@ import { messages } from "@gradecast/contract/messages";
 import type { Page } from "playwright-core";
 import { post } from "./api-calls.ts";
 import { logIn, logOut } from "./browser-accounts.ts";
-import { describe, expect, test } from "./fixtures.ts";
+import { type Accounts, describe, expect, test } from "./fixtures.ts";
 import { saveScreenshot } from "./harness.ts";
 import { fillReportForm } from "./report-form.ts";
-import { sampleAnswers } from "./sample-answers.ts";
+import { weakTerm } from "./sample-answers.ts";
 
 // A school's first hour with Gradecast (issue 28), the forms and the student's way back to their
 // prediction, each at the width where it was found: the teacher form keeping what was typed, the
@@ -45,9 +45,7 @@ describe("Teacher Input never changes a number (1366 px)", () => {
     page,
     accounts,
   }) => {
-    await page.setViewportSize(desktop);
-    const teacher = await accounts.create({ role: "teacher" });
-    await signInFresh(page, teacher);
+    await newSignedIn(page, accounts, "teacher", desktop);
     await page.goto("/teacher-input");
     await page.getByRole("heading", { level: 1, name: "Teacher Input" }).waitFor();
     const studentName = `Nina Numbers ${Date.now()}`;
@@ -128,16 +126,6 @@ describe("Teacher Input never changes a number (1366 px)", () => {
 
 const phone = { width: 390, height: 844 };
 
-/** The answers the e2e questionnaire gives: the API tests' sample, a weak term (G1 and G2 of 8). */
-const weakTerm: Record<string, string> = {
-  ...sampleAnswers,
-  age: "17",
-  studytime: "1",
-  subject: "mat",
-  G1: "8",
-  G2: "8",
-};
-
 const progressText = (page: Page) => page.locator(".questionnaire-progress-label").textContent();
 
 /**
@@ -174,6 +162,19 @@ async function signInFresh(page: Page, who: Parameters<typeof logIn>[1]) {
   await logIn(page, who);
 }
 
+/** A new account of `role` through the API, signed in afresh on a page of `size`. */
+async function newSignedIn(
+  page: Page,
+  accounts: Accounts,
+  role: "student" | "teacher",
+  size: { width: number; height: number },
+) {
+  await page.setViewportSize(size);
+  const who = await accounts.create({ role });
+  await signInFresh(page, who);
+  return who;
+}
+
 async function predictionCount(page: Page): Promise<number> {
   const mine = await pageApi(page, "GET", "/api/predictions/mine");
   return (mine.body as { items: unknown[] }).items.length;
@@ -185,9 +186,7 @@ describe("a student finds their way back (390 px)", () => {
     accounts,
   }) => {
     const { page, dialogs } = browser;
-    await page.setViewportSize(phone);
-    const student = await accounts.create({ role: "student" });
-    await signInFresh(page, student);
+    const student = await newSignedIn(page, accounts, "student", phone);
 
     // A new student: the dashboard keeps its welcome card and says to answer first.
     await page.goto("/dashboard");
@@ -287,10 +286,8 @@ describe("a student finds their way back (390 px)", () => {
     server,
     accounts,
   }) => {
-    await page.setViewportSize(phone);
-    const teacher = await accounts.create({ role: "teacher" });
+    await newSignedIn(page, accounts, "teacher", phone);
     const student = await accounts.create({ role: "student" });
-    await signInFresh(page, teacher);
     await page.goto("/dashboard");
     await page.locator(".next-steps").getByRole("link", { name: "Create a class" }).waitFor();
 
@@ -334,9 +331,7 @@ describe("the what-if agrees with the prediction (1366 px)", () => {
     page,
     accounts,
   }) => {
-    await page.setViewportSize(desktop);
-    const student = await accounts.create({ role: "student" });
-    await signInFresh(page, student);
+    await newSignedIn(page, accounts, "student", desktop);
     // Term grades of 8: for this profile study time moves the prediction by less than 0.01.
     const made = await pageApi(page, "POST", "/api/predict", weakTerm);
     expect(made.status).toBe(200);
@@ -372,9 +367,7 @@ describe("the school is the deployment's (390 px)", () => {
     page,
     accounts,
   }) => {
-    await page.setViewportSize(phone);
-    const student = await accounts.create({ role: "student" });
-    await signInFresh(page, student);
+    await newSignedIn(page, accounts, "student", phone);
     const saved = await pageApi(page, "POST", "/api/students", { ...weakTerm, school: "MS" });
     expect((saved.body as { student: { school: string } }).student.school).toBe("GP");
     await pageApi(page, "POST", "/api/predict", { ...weakTerm, school: "MS", Mjob: "at_home" });

@@ -4,7 +4,7 @@ import { adminCreateCommand } from "@gradecast/contract/first-admin";
 import { messages } from "@gradecast/contract/messages";
 import { signedOut } from "./admin-steps.ts";
 import { post } from "./api-calls.ts";
-import { logIn, person, verifyEmail } from "./browser-accounts.ts";
+import { fillSignUp, logIn, person, signUp, verifyEmail } from "./browser-accounts.ts";
 import { describe, expect, test } from "./fixtures.ts";
 import { sampleAnswers } from "./sample-answers.ts";
 
@@ -37,11 +37,7 @@ describe("a fresh install, before its first admin", () => {
   }) => {
     await signedOut(page, 1366);
     const tess = person("Tess Teacher", "marking essays all weekend 3");
-    await page.goto("/register");
-    await page.getByRole("heading", { level: 1, name: "Sign Up" }).waitFor();
-    await page.getByLabel("Name").fill(tess.name);
-    await page.getByLabel("Email").fill(tess.email);
-    await page.getByLabel("Password").fill(tess.password);
+    await fillSignUp(page, tess);
     const role = page.getByLabel("Role");
     expect(await page.getByText("An admin must approve a teacher account.").count()).toBe(0);
     await role.selectOption({ label: "Teacher" });
@@ -65,13 +61,7 @@ describe("a fresh install, before its first admin", () => {
   }) => {
     await signedOut(page, 390);
     const sam = person("Sam Student", "a student of many subjects 5");
-    await page.goto("/register");
-    await page.getByRole("heading", { level: 1, name: "Sign Up" }).waitFor();
-    await page.getByLabel("Name").fill(sam.name);
-    await page.getByLabel("Email").fill(sam.email);
-    await page.getByLabel("Password").fill(sam.password);
-    await page.getByRole("button", { name: "Sign Up" }).click();
-    await page.waitForURL(/\/login$/);
+    await signUp(page, sam);
     const notice = page.getByRole("status").filter({ hasText: messages.registrationSuccess });
     await notice.waitFor();
     expect(await notice.innerText()).toContain(`We emailed a 6-digit code to ${sam.email}`);

@@ -1,9 +1,8 @@
-import { readFile } from "node:fs/promises";
 import { askedQuestions } from "@gradecast/contract/questionnaire";
-import { strFromU8, unzipSync } from "fflate";
 import type { Page } from "playwright-core";
 import { axeViolations } from "./a11y.ts";
 import { logIn, person, verifyEmail } from "./browser-accounts.ts";
+import { deleteMyAccount, downloadMyData } from "./data-card-steps.ts";
 import { describe, expect, test } from "./fixtures.ts";
 import { readOutbox } from "./harness.ts";
 import { sampleAnswers } from "./sample-answers.ts";
@@ -137,29 +136,12 @@ describe("a 12-year-old under the consent legal basis", () => {
 
     // Export: a ZIP that holds the consent and the prediction.
     await page.goto("/settings");
-    const card = page.getByRole("region", { name: "Your data" });
-    const [download] = await Promise.all([
-      page.waitForEvent("download"),
-      card.getByRole("button", { name: "Download my data" }).click(),
-    ]);
-    expect(download.suggestedFilename()).toMatch(/\.zip$/);
-    const files = unzipSync(new Uint8Array(await readFile((await download.path()) as string)));
-    const account = JSON.parse(strFromU8(files["users.json"] as Uint8Array)) as {
-      email: string;
-    }[];
+    const { filename, account } = await downloadMyData(page);
+    expect(filename).toMatch(/\.zip$/);
     expect(account[0]?.email).toBe(student.email);
 
     // Deletion: the password is asked again, and the student is signed out.
-    await card.getByRole("button", { name: "Delete my account" }).click();
-    const dialog = page.getByRole("dialog", { name: "Delete your account?" });
-    await dialog.getByRole("button", { name: "Delete my account" }).click();
-    const goOn = card.getByRole("button", { name: "Go to the sign-in page" });
-    await Promise.race([goOn.waitFor(), page.waitForURL(/\/login/)]);
-    if (!/\/login/.test(page.url())) {
-      await card.getByText(/Your account will be deleted on/).waitFor();
-      await goOn.click();
-    }
-    await page.waitForURL(/\/login/);
+    await deleteMyAccount(page);
   });
 });
 

@@ -2,7 +2,7 @@ import { oneRosterMessages as m } from "@gradecast/contract/oneroster";
 import type { Page } from "playwright-core";
 import * as b from "../apps/server/test/support/oneroster-bundle.ts";
 import { axeViolations } from "./a11y.ts";
-import { enrolMfaByApi, logIn, type MfaKeys, person } from "./browser-accounts.ts";
+import { enrolMfa, logIn, type MfaPerson, person } from "./browser-accounts.ts";
 import { describe, expect, test } from "./fixtures.ts";
 import { saveScreenshot } from "./harness.ts";
 
@@ -10,8 +10,7 @@ import { saveScreenshot } from "./harness.ts";
 // maths class, its teacher and two students, none with an account yet), sees the preview, imports
 // it and sees what was done; a bundle with a bad line is refused with its file, line and reason.
 // The screen is checked with axe at a phone's width and a laptop's.
-const admin = person("Olga Roster", "a roster of passphrases");
-let adminMfa: MfaKeys | undefined;
+const admin: MfaPerson = person("Olga Roster", "a roster of passphrases");
 
 test.override("serverEnv", { RATE_LIMITS: "off", ONEROSTER_SUBJECTS: "MAT101=mat,POR12=por" });
 test.override("commandLineAccounts", [admin]);
@@ -60,14 +59,14 @@ async function axeAt(page: Page, width: number, what: string) {
 describe("the OneRoster import screen", () => {
   test.beforeAll(async ({ server }) => {
     // Admins must turn on two-step login first (issue 18); the browser signs in with a code.
-    adminMfa = await enrolMfaByApi(server.url, admin);
+    await enrolMfa(server.url, admin);
   });
 
   test("previews and imports a bundle; a bad bundle is refused with file, line and reason", async ({
     page,
     browser,
   }) => {
-    await logIn(page, { ...admin, ...(adminMfa ? { mfa: adminMfa } : {}) });
+    await logIn(page, admin);
     await page.goto("/admin/oneroster");
     await page.getByRole("heading", { level: 1, name: "OneRoster import" }).waitFor();
     await axeAt(page, 1366, "empty");

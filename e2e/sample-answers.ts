@@ -4,6 +4,19 @@ import { sampleAnswers } from "../apps/server/test/support/sample-answers.ts";
 // tests; this keeps the browser tests' import of them short.
 export { sampleAnswers };
 
+/**
+ * Answers (as the form sends them) of a weak term: the sample answers of a 17-year-old in
+ * maths who studies little, with G1 and G2 of 8.
+ */
+export const weakTerm: Record<string, string> = {
+  ...sampleAnswers,
+  age: "17",
+  studytime: "1",
+  subject: "mat",
+  G1: "8",
+  G2: "8",
+};
+
 /** Answers (as the form sends them) of a student doing well: far from the risk line. */
 export const doingWell = { ...sampleAnswers, studytime: "3", absences: "2", G1: "15", G2: "16" };
 

@@ -1,5 +1,5 @@
 import type { Page } from "playwright-core";
-import { callApi, createClassByApi, post, signUpByApi } from "./api-calls.ts";
+import { callApi, classWithStudents } from "./api-calls.ts";
 import { logIn, logOut, person } from "./browser-accounts.ts";
 import { describe, expect, test } from "./fixtures.ts";
 import { sampleAnswers } from "./sample-answers.ts";
@@ -41,11 +41,8 @@ describe("school record", () => {
   let studentToken = "";
 
   test.beforeAll(async ({ server }) => {
-    const teacherToken = await signUpByApi(server, teacher, "teacher", { verified: true });
-    const created = await createClassByApi(server, teacherToken, "Maths 12R");
-    studentToken = await signUpByApi(server, student, "student", { verified: true });
-    await post(server, "/api/classes/join", { code: created.joinCode }, studentToken);
-    await post(server, "/api/predict", typed, studentToken);
+    const { tokens } = await classWithStudents(server, teacher, "Maths 12R", [[student, typed]]);
+    studentToken = tokens[0]!;
   }, 180_000);
 
   test("a grade typed in the gradebook becomes the student's input, and the outcome is scored", async ({

@@ -18,119 +18,42 @@ export interface Screen {
 
 const signedIn = ["student", "teacher", "admin"] as const;
 
-export const screens: readonly Screen[] = [
-  { path: "/login", heading: "Login", headingPt: "Iniciar sessão", audiences: ["anonymous"] },
-  { path: "/register", heading: "Sign Up", headingPt: "Registar", audiences: ["anonymous"] },
-  {
-    path: "/forgot-password",
-    heading: "Forgot Password",
-    headingPt: "Esqueceu-se da palavra-passe",
-    audiences: ["anonymous"],
-  },
-  {
-    path: "/reset-password?token=expired",
-    heading: "Reset password",
-    headingPt: "Repor a palavra-passe",
-    audiences: ["anonymous"],
-  },
-  {
-    path: "/about",
-    heading: "About Us",
-    headingPt: "Sobre nós",
-    audiences: ["anonymous", "student"],
-  },
-  { path: "/help", heading: "Help", headingPt: "Ajuda", audiences: ["anonymous", "teacher"] },
-  {
-    path: "/contact",
-    heading: "Contact Us",
-    headingPt: "Contacte-nos",
-    audiences: ["anonymous", "admin"],
-  },
-  {
-    path: "/no-such-page",
-    heading: "Page not found",
-    headingPt: "Página não encontrada",
-    audiences: ["anonymous"],
-  },
-  {
-    path: "/Home",
-    heading: /See how learning is going/,
-    headingPt: /Veja como vai a aprendizagem/,
-    audiences: signedIn,
-  },
-  {
-    path: "/dashboard",
-    heading: "Dashboard",
-    headingPt: "Painel",
-    audiences: ["student", "admin"],
-  },
-  { path: "/profile", heading: "Profile", headingPt: "Perfil", audiences: signedIn },
-  { path: "/settings", heading: "Settings", headingPt: "Definições", audiences: signedIn },
-  { path: "/Verify", heading: /Verif/, headingPt: /Verific/, audiences: ["student"] },
-  {
-    path: "/student-input",
-    heading: "Student Input",
-    headingPt: "Dados do aluno",
-    audiences: ["student"],
-  },
-  { path: "/prediction", heading: "Prediction", headingPt: "Previsão", audiences: ["student"] },
-  {
-    path: "/student-dashboard",
-    heading: "Student Dashboard",
-    headingPt: "Painel dos alunos",
-    audiences: signedIn,
-  },
-  {
-    path: "/teacher-dashboard",
-    heading: "Teacher Dashboard",
-    headingPt: "Painel do professor",
-    audiences: ["teacher", "admin"],
-  },
-  {
-    path: "/teacher-input",
-    heading: "Teacher Input",
-    headingPt: "Dados do professor",
-    audiences: ["teacher"],
-  },
-  { path: "/admin/users", heading: "Users", headingPt: "Utilizadores", audiences: ["admin"] },
-  {
-    path: "/admin/audit",
-    heading: "Audit log",
-    headingPt: "Registo de auditoria",
-    audiences: ["admin"],
-  },
-  {
-    path: "/admin/data-protection",
-    heading: "Data protection",
-    headingPt: "Proteção de dados",
-    audiences: ["admin"],
-  },
-  {
-    path: "/privacy",
-    heading: "Privacy notice",
-    headingPt: "Aviso de privacidade",
-    audiences: ["anonymous", "student"],
-  },
-  { path: "/classes", heading: "Classes", headingPt: "Turmas", audiences: ["teacher", "admin"] },
-  {
-    path: "/classes/{classId}",
-    heading: "Maths 10B",
-    headingPt: "Maths 10B",
-    audiences: ["teacher", "admin"],
-  },
-  {
-    path: "/evaluation",
-    heading: "How the model did",
-    headingPt: "Como correu o modelo",
-    audiences: ["teacher", "admin"],
-  },
+/** Each screen as a row: path, heading, heading in Portuguese, audiences. */
+const rows: readonly [string, string | RegExp, string | RegExp, readonly Audience[]][] = [
+  ["/login", "Login", "Iniciar sessão", ["anonymous"]],
+  ["/register", "Sign Up", "Registar", ["anonymous"]],
+  ["/forgot-password", "Forgot Password", "Esqueceu-se da palavra-passe", ["anonymous"]],
+  ["/reset-password?token=expired", "Reset password", "Repor a palavra-passe", ["anonymous"]],
+  ["/about", "About Us", "Sobre nós", ["anonymous", "student"]],
+  ["/help", "Help", "Ajuda", ["anonymous", "teacher"]],
+  ["/contact", "Contact Us", "Contacte-nos", ["anonymous", "admin"]],
+  ["/no-such-page", "Page not found", "Página não encontrada", ["anonymous"]],
+  ["/Home", /See how learning is going/, /Veja como vai a aprendizagem/, signedIn],
+  ["/dashboard", "Dashboard", "Painel", ["student", "admin"]],
+  ["/profile", "Profile", "Perfil", signedIn],
+  ["/settings", "Settings", "Definições", signedIn],
+  ["/Verify", /Verif/, /Verific/, ["student"]],
+  ["/student-input", "Student Input", "Dados do aluno", ["student"]],
+  ["/prediction", "Prediction", "Previsão", ["student"]],
+  ["/student-dashboard", "Student Dashboard", "Painel dos alunos", signedIn],
+  ["/teacher-dashboard", "Teacher Dashboard", "Painel do professor", ["teacher", "admin"]],
+  ["/teacher-input", "Teacher Input", "Dados do professor", ["teacher"]],
+  ["/admin/users", "Users", "Utilizadores", ["admin"]],
+  ["/admin/audit", "Audit log", "Registo de auditoria", ["admin"]],
+  ["/admin/data-protection", "Data protection", "Proteção de dados", ["admin"]],
+  ["/privacy", "Privacy notice", "Aviso de privacidade", ["anonymous", "student"]],
+  ["/classes", "Classes", "Turmas", ["teacher", "admin"]],
+  ["/classes/{classId}", "Maths 10B", "Maths 10B", ["teacher", "admin"]],
+  ["/evaluation", "How the model did", "Como correu o modelo", ["teacher", "admin"]],
   // A page the role may not open says so.
-  {
-    path: "/admin/users",
-    heading: "Not allowed",
-    headingPt: "Sem permissão",
-    audiences: ["student"],
-  },
+  ["/admin/users", "Not allowed", "Sem permissão", ["student"]],
 ];
+
+export const screens: readonly Screen[] = rows.map(([path, heading, headingPt, audiences]) => ({
+  path,
+  heading,
+  headingPt,
+  audiences,
+}));
 
 export const widths = [360, 1366] as const;

@@ -11,10 +11,18 @@ test.override("serverEnv", {
 // Not found page, no console errors, and no accessibility violation found by axe-core.
 describe("web shell", () => {
   const heading = (page: Page) => page.getByRole("heading", { level: 1 });
+  /** The page's level-1 heading comes to read `name`. */
+  const headingReads = (page: Page, name: string) =>
+    expect.poll(() => heading(page).textContent()).toBe(name);
+  /** The page lands on an address matching `url`, whose level-1 heading reads `name`. */
+  const landsOn = async (page: Page, url: RegExp, name: string) => {
+    await page.waitForURL(url);
+    await headingReads(page, name);
+  };
 
   test("/about shows the team and the roadmap", async ({ page }) => {
     await page.goto("/about");
-    await expect.poll(() => heading(page).textContent()).toBe("About Us");
+    await headingReads(page, "About Us");
     const text = await page.locator("main").textContent();
     expect(text).toContain("Our team");
     expect(text).toContain("Roadmap");
@@ -23,32 +31,29 @@ describe("web shell", () => {
       .getByRole("navigation", { name: "Site" })
       .getByRole("link", { name: "Help" })
       .click();
-    await page.waitForURL(/\/help$/);
-    await expect.poll(() => heading(page).textContent()).toBe("Help");
+    await landsOn(page, /\/help$/, "Help");
   });
 
   test("/help answers how to reset a password and links to /forgot-password and /contact", async ({
     page,
   }) => {
     await page.goto("/help");
-    await expect.poll(() => heading(page).textContent()).toBe("Help");
+    await headingReads(page, "Help");
     await expect
       .poll(() => page.getByText("I forgot my password. How do I reset it?").count())
       .toBe(1);
     await page.getByRole("main").getByRole("link", { name: "Forgot Password?" }).click();
-    await page.waitForURL(/\/forgot-password$/);
-    await expect.poll(() => heading(page).textContent()).toBe("Forgot Password");
+    await landsOn(page, /\/forgot-password$/, "Forgot Password");
     await page.goBack();
     await page.getByRole("link", { name: "Contact us" }).click();
-    await page.waitForURL(/\/contact$/);
-    await expect.poll(() => heading(page).textContent()).toBe("Contact Us");
+    await landsOn(page, /\/contact$/, "Contact Us");
   });
 
   test("/contact shows the installation's support email and profile links, and Go to Home leads home", async ({
     page,
   }) => {
     await page.goto("/contact");
-    await expect.poll(() => heading(page).textContent()).toBe("Contact Us");
+    await headingReads(page, "Contact Us");
     // CONTACT_EMAIL of the server, not an address built into the page.
     const mail = page.locator('a[href^="mailto:"]');
     await mail.waitFor();
@@ -65,8 +70,7 @@ describe("web shell", () => {
     }
     await page.getByRole("link", { name: "Go to Home" }).click();
     // /Home is for signed-in users: a visitor is asked to log in and comes back to /Home after.
-    await page.waitForURL(/\/login\?next=%2FHome$/);
-    await expect.poll(() => heading(page).textContent()).toBe("Login");
+    await landsOn(page, /\/login\?next=%2FHome$/, "Login");
   });
 
   test("/contact says when the support address cannot be loaded, and Retry loads it", async ({
@@ -99,14 +103,13 @@ describe("web shell", () => {
   }) => {
     const res = await page.goto("/no-such-page");
     expect(res?.status()).toBe(200);
-    await expect.poll(() => heading(page).textContent()).toBe("Page not found");
+    await headingReads(page, "Page not found");
     expect(await page.locator("main").textContent()).toContain("/no-such-page");
 
     // An address that differs only in case reaches its page (/home is /Home, for signed-in
     // people: a visitor is asked to log in first).
     await page.goto("/home");
-    await page.waitForURL(/\/login\?next=%2FHome$/);
-    await expect.poll(() => heading(page).textContent()).toBe("Login");
+    await landsOn(page, /\/login\?next=%2FHome$/, "Login");
   });
 
   test("every app page sends a visitor to /login, keeping the destination", async ({ page }) => {
@@ -114,12 +117,12 @@ describe("web shell", () => {
       await page.goto(path);
       await page.waitForURL(`**/login?next=${encodeURIComponent(path)}`);
     }
-    await expect.poll(() => heading(page).textContent()).toBe("Login");
+    await headingReads(page, "Login");
   });
 
   test("the login page links to sign-up and to the password reset", async ({ page }) => {
     await page.goto("/");
-    await expect.poll(() => heading(page).textContent()).toBe("Login");
+    await headingReads(page, "Login");
     expect(await page.getByLabel("Email").getAttribute("type")).toBe("email");
     expect(await page.getByLabel("Password").getAttribute("type")).toBe("password");
     await page.getByRole("link", { name: "Sign Up" }).click();

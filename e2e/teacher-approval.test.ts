@@ -1,9 +1,9 @@
 import { messages } from "@gradecast/contract/messages";
 import {
-  enrolMfaByApi,
+  enrolMfa,
   logIn,
   logOut,
-  type MfaKeys,
+  type MfaPerson,
   person,
   signUp,
   verifyEmail,
@@ -14,8 +14,7 @@ import { describe, expect, test } from "./fixtures.ts";
 // approves or rejects it, and the dashboard tells the teacher so; the admin's sidebar counts the
 // requests. Reports stay closed to an approved teacher until their email is verified; a rejected
 // one stays a student whose dashboard no longer says a request waits.
-let adminMfa: MfaKeys | undefined;
-const admin = person("Ada Admin", "approvals come first 7");
+const admin: MfaPerson = person("Ada Admin", "approvals come first 7");
 const who = person("Wanda Waiting", "patience is a virtue 9");
 const refused = person("Rex Refused", "not every request is granted 4");
 const waitingText = "Your request to be a teacher is waiting for an admin to approve it.";
@@ -27,7 +26,7 @@ test.override("commandLineAccounts", [admin]);
 describe("a teacher sign-up waiting for approval", () => {
   test.beforeAll(async ({ server }) => {
     // Admins must turn on two-step login first (issue 18); the browser signs in with a code.
-    adminMfa = await enrolMfaByApi(server.url, admin);
+    await enrolMfa(server.url, admin);
   });
 
   test("says on the dashboard that the request waits for an admin", async ({ page, browser }) => {
@@ -48,7 +47,7 @@ describe("a teacher sign-up waiting for approval", () => {
     server,
   }) => {
     await logOut(page);
-    await logIn(page, { ...admin, ...(adminMfa ? { mfa: adminMfa } : {}) });
+    await logIn(page, admin);
     await page.goto("/profile");
     const users = page
       .getByRole("navigation", { name: "Main" })

@@ -29,23 +29,23 @@ import path from "node:path";
 import pg from "pg";
 import { repoRoot } from "../../e2e/harness.ts";
 import { benchAccount, questionnaireBodies } from "../lib/accounts.ts";
-import { flag, numberArg } from "../lib/args.ts";
+import { flag, numberArgs } from "../lib/args.ts";
 import {
-  checkGeneratorCeiling,
   type LoadRequest,
   type LoadResult,
   loadAverage,
+  printRunEnd,
+  printRunStart,
+  runBench,
   runLoad,
   type Started,
-  startBareHttp,
   startGradecast,
   targetLine,
+  withBareRoute,
 } from "../lib/load.ts";
 import { createBenchDatabase } from "../lib/postgres.ts";
 
-const SECONDS = numberArg("seconds", 12);
-const ROUNDS = numberArg("rounds", 4);
-const CLIENTS = numberArg("clients", 32);
+const options = numberArgs({ seconds: 12, rounds: 4, clients: 32 });
 
 const bodies = questionnaireBodies();
 /** SPEC's body: the questionnaire without the subject. */
@@ -75,7 +75,7 @@ interface Scenario {
 }
 
 /**
- * The bare route and each scenario in turn, round after round (SECONDS / ROUNDS each): every
+ * The bare route and each scenario in turn, round after round (--seconds / --rounds each): every
  * round measures all of them within a few seconds of each other, so a ratio between two callers
  * is taken within one round, where the machine's other load is nearly the same for both.
  */
@@ -85,8 +85,8 @@ async function interleave(
   scenarios: Scenario[],
 ): Promise<{ bare: Rounds; targets: Rounds[]; warmUpOk: number }> {
   const json = { "content-type": "application/json" };
-  const seconds = Math.max(1, Math.round(SECONDS / ROUNDS));
-  const opts = { connections: CLIENTS, seconds };
+  const seconds = Math.max(1, Math.round(options.seconds / options.rounds));
+  const opts = { connections: options.clients, seconds };
   // Warm-up of each (JIT, connections, the database's caches).
   await runLoad(bare.url, posts("/", json), { ...opts, seconds: 2 });
   let warmUpOk = 0;
@@ -97,7 +97,7 @@ async function interleave(
   }
   const bareRounds: Rounds = { results: [], loads: [] };
   const targets: Rounds[] = scenarios.map(() => ({ results: [], loads: [] }));
-  for (let r = 0; r < ROUNDS; r++) {
+  for (let r = 0; r < options.rounds; r++) {
     bareRounds.loads.push(loadAverage());
     bareRounds.results.push(
       await runLoad(bare.url, posts("/", json), { ...opts, serverPid: bare.pid }),
@@ -185,139 +185,146 @@ function row(name: string, r: Rounds) {
 }
 
 async function main() {
-  console.log(
-    `POST /api/predict, ${CLIENTS} connections (autocannon, pipelining off), ${ROUNDS} alternating rounds of ${Math.round(SECONDS / ROUNDS)} s, ${new Date().toISOString()}, load average ${loadAverage()}`,
+  printRunStart(
+    `POST /api/predict, ${options.clients} connections (autocannon, pipelining off), ${options.rounds} alternating rounds of ${Math.round(options.seconds / options.rounds)} s`,
   );
-  const bare = await startBareHttp();
   const targets: string[] = [];
   const table: string[] = [];
   const databases = flag("skip-postgres") ? [false] : [false, true];
-  try {
-    const json = { "content-type": "application/json" };
-    await checkGeneratorCeiling(bare, posts("/", json), CLIENTS, "parsing the same bodies");
-    for (const onPostgres of databases) {
-      const name = onPostgres ? "PostgreSQL" : "PGlite";
-      const database = onPostgres ? await createBenchDatabase() : undefined;
-      const dataDir = path.join(
-        repoRoot,
-        "bench/results",
-        `predict-${randomBytes(4).toString("hex")}`,
-      );
-      await mkdir(dataDir, { recursive: true });
-      const env = { RATE_LIMITS: "off", ...(database ? { DATABASE_URL: database.url } : {}) };
-      // Accounts through the API, then the class and the record while the server is stopped.
-      const first = await startGradecast(env, dataDir);
-      let callers: Record<string, string>[];
-      try {
-        callers = [
-          await studentHeaders(first.url),
-          await studentHeaders(first.url, "Bench Enrolled"),
-          await studentHeaders(first.url, "Bench Recorded"),
-        ];
-      } finally {
-        await first.stop();
-      }
-      await enrolCallers(dataDir, database?.url);
-      const server = await startGradecast(env, dataDir);
-      let acknowledged = 0;
-      try {
-        const scenarios = [
-          {
-            label: "stored prediction, subject in the body, no class",
-            h: callers[0]!,
-            from: bodies,
-          },
-          { label: "SPEC body (no subject), enrolled", h: callers[1]!, from: specBodies },
-          {
-            label: "SPEC body, enrolled, record G1 and absences",
-            h: callers[2]!,
-            from: specBodies,
-          },
-        ];
-        const measured = await interleave(
-          bare,
-          server,
-          scenarios.map((s) => ({ route: "/api/predict", headers: s.h, from: s.from })),
+  const json = { "content-type": "application/json" };
+  await withBareRoute(
+    posts("/", json),
+    options.clients,
+    "parsing the same bodies",
+    async (bare) => {
+      for (const onPostgres of databases) {
+        const name = onPostgres ? "PostgreSQL" : "PGlite";
+        const database = onPostgres ? await createBenchDatabase() : undefined;
+        const dataDir = path.join(
+          repoRoot,
+          "bench/results",
+          `predict-${randomBytes(4).toString("hex")}`,
         );
-        // Every 2xx answer to a stored prediction, the warm-up's included. A run ends with
-        // requests in flight whose rows may be stored unanswered, so rows may exceed this.
-        acknowledged += measured.warmUpOk;
-        table.push(row(`${name}: bare http route (same rounds)`, measured.bare));
-        const first = measured.targets[0]!;
-        for (const [n, scenario] of scenarios.entries()) {
-          const target = measured.targets[n]!;
-          acknowledged += target.results.reduce((s, r) => s + r.ok, 0);
-          table.push(row(`${name}: ${scenario.label}`, target));
-          const rps = median(target.results.map((r) => r.rps));
-          const ratio = median(target.results.map((r, i) => r.rps / measured.bare.results[i]!.rps));
-          const p99Ratio = median(
-            target.results.map((r, i) => r.p99 / Math.max(1, measured.bare.results[i]!.p99)),
+        await mkdir(dataDir, { recursive: true });
+        const env = { RATE_LIMITS: "off", ...(database ? { DATABASE_URL: database.url } : {}) };
+        // Accounts through the API, then the class and the record while the server is stopped.
+        const first = await startGradecast(env, dataDir);
+        let callers: Record<string, string>[];
+        try {
+          callers = [
+            await studentHeaders(first.url),
+            await studentHeaders(first.url, "Bench Enrolled"),
+            await studentHeaders(first.url, "Bench Recorded"),
+          ];
+        } finally {
+          await first.stop();
+        }
+        await enrolCallers(dataDir, database?.url);
+        const server = await startGradecast(env, dataDir);
+        let acknowledged = 0;
+        try {
+          const scenarios = [
+            {
+              label: "stored prediction, subject in the body, no class",
+              h: callers[0]!,
+              from: bodies,
+            },
+            { label: "SPEC body (no subject), enrolled", h: callers[1]!, from: specBodies },
+            {
+              label: "SPEC body, enrolled, record G1 and absences",
+              h: callers[2]!,
+              from: specBodies,
+            },
+          ];
+          const measured = await interleave(
+            bare,
+            server,
+            scenarios.map((s) => ({ route: "/api/predict", headers: s.h, from: s.from })),
           );
-          const cpu = median(target.results.map((r) => r.serverCpuPerRequest));
-          const failed = target.results.reduce((s, r) => s + r.failed, 0);
-          if (n === 0) {
-            targets.push(
-              targetLine(
-                `${name} stored prediction, req/s at least 25 % of the bare route`,
-                ratio >= 0.25,
-                `${(ratio * 100).toFixed(0)} % (median of the rounds' ratios)`,
-              ),
-              targetLine(
-                `${name} stored prediction, p99 at most 5x the bare route's`,
-                p99Ratio <= 5,
-                `${p99Ratio.toFixed(1)}x (autocannon's p99 in whole ms; bare p99 taken as at least 1 ms)`,
-              ),
-              targetLine(
-                `${name} stored prediction, server CPU at most 0.15 ms per request`,
-                cpu <= 0.15,
-                `${cpu.toFixed(3)} ms (bare route's server: ${median(measured.bare.results.map((r) => r.serverCpuPerRequest)).toFixed(3)} ms)`,
-              ),
+          // Every 2xx answer to a stored prediction, the warm-up's included. A run ends with
+          // requests in flight whose rows may be stored unanswered, so rows may exceed this.
+          acknowledged += measured.warmUpOk;
+          table.push(row(`${name}: bare http route (same rounds)`, measured.bare));
+          const first = measured.targets[0]!;
+          for (const [n, scenario] of scenarios.entries()) {
+            const target = measured.targets[n]!;
+            acknowledged += target.results.reduce((s, r) => s + r.ok, 0);
+            table.push(row(`${name}: ${scenario.label}`, target));
+            const rps = median(target.results.map((r) => r.rps));
+            const ratio = median(
+              target.results.map((r, i) => r.rps / measured.bare.results[i]!.rps),
             );
-          } else {
-            // Within each round, against the subject-in-body caller measured in that round.
-            const vsFirst = median(target.results.map((r, i) => r.rps / first.results[i]!.rps));
-            const firstCpu = median(first.results.map((r) => r.serverCpuPerRequest));
-            targets.push(
-              targetLine(
-                `${name} ${scenario.label}, req/s at least 0.9 of the subject-in-body caller's`,
-                vsFirst >= 0.9,
-                `${vsFirst.toFixed(2)} (median of the rounds' ratios; ${rps.toFixed(0)} against ${median(first.results.map((r) => r.rps)).toFixed(0)} req/s; server CPU ${cpu.toFixed(3)} against ${firstCpu.toFixed(3)} ms per request)`,
-              ),
-              targetLine(
-                `${name} ${scenario.label}, p99 at most 6x the bare route's`,
-                p99Ratio <= 6,
-                `${p99Ratio.toFixed(1)}x`,
-              ),
+            const p99Ratio = median(
+              target.results.map((r, i) => r.p99 / Math.max(1, measured.bare.results[i]!.p99)),
             );
+            const cpu = median(target.results.map((r) => r.serverCpuPerRequest));
+            const failed = target.results.reduce((s, r) => s + r.failed, 0);
+            if (n === 0) {
+              targets.push(
+                targetLine(
+                  `${name} stored prediction, req/s at least 25 % of the bare route`,
+                  ratio >= 0.25,
+                  `${(ratio * 100).toFixed(0)} % (median of the rounds' ratios)`,
+                ),
+                targetLine(
+                  `${name} stored prediction, p99 at most 5x the bare route's`,
+                  p99Ratio <= 5,
+                  `${p99Ratio.toFixed(1)}x (autocannon's p99 in whole ms; bare p99 taken as at least 1 ms)`,
+                ),
+                targetLine(
+                  `${name} stored prediction, server CPU at most 0.15 ms per request`,
+                  cpu <= 0.15,
+                  `${cpu.toFixed(3)} ms (bare route's server: ${median(measured.bare.results.map((r) => r.serverCpuPerRequest)).toFixed(3)} ms)`,
+                ),
+              );
+            } else {
+              // Within each round, against the subject-in-body caller measured in that round.
+              const vsFirst = median(target.results.map((r, i) => r.rps / first.results[i]!.rps));
+              const firstCpu = median(first.results.map((r) => r.serverCpuPerRequest));
+              targets.push(
+                targetLine(
+                  `${name} ${scenario.label}, req/s at least 0.9 of the subject-in-body caller's`,
+                  vsFirst >= 0.9,
+                  `${vsFirst.toFixed(2)} (median of the rounds' ratios; ${rps.toFixed(0)} against ${median(first.results.map((r) => r.rps)).toFixed(0)} req/s; server CPU ${cpu.toFixed(3)} against ${firstCpu.toFixed(3)} ms per request)`,
+                ),
+                targetLine(
+                  `${name} ${scenario.label}, p99 at most 6x the bare route's`,
+                  p99Ratio <= 6,
+                  `${p99Ratio.toFixed(1)}x`,
+                ),
+              );
+            }
+            if (failed > 0)
+              targets.push(
+                targetLine(
+                  `${name} ${scenario.label}, no failed answers`,
+                  false,
+                  `${failed} failed`,
+                ),
+              );
           }
-          if (failed > 0)
-            targets.push(
-              targetLine(`${name} ${scenario.label}, no failed answers`, false, `${failed} failed`),
-            );
+          if (flag("what-if")) {
+            const whatIf = await interleave(bare, server, [
+              { route: "/api/predict?store=false", headers: scenarios[0]!.h, from: bodies },
+            ]);
+            table.push(row(`${name}: what-if (?store=false)`, whatIf.targets[0]!));
+          }
+        } finally {
+          await server.stop();
         }
-        if (flag("what-if")) {
-          const whatIf = await interleave(bare, server, [
-            { route: "/api/predict?store=false", headers: scenarios[0]!.h, from: bodies },
-          ]);
-          table.push(row(`${name}: what-if (?store=false)`, whatIf.targets[0]!));
-        }
-      } finally {
-        await server.stop();
+        const rows = await storedRows(dataDir, database?.url);
+        targets.push(
+          targetLine(
+            `${name} nothing acknowledged lost`,
+            rows >= acknowledged,
+            `${rows} rows stored, ${acknowledged} stored predictions acknowledged`,
+          ),
+        );
+        await database?.drop();
+        await rm(dataDir, { recursive: true, force: true });
       }
-      const rows = await storedRows(dataDir, database?.url);
-      targets.push(
-        targetLine(
-          `${name} nothing acknowledged lost`,
-          rows >= acknowledged,
-          `${rows} rows stored, ${acknowledged} stored predictions acknowledged`,
-        ),
-      );
-      await database?.drop();
-      await rm(dataDir, { recursive: true, force: true });
-    }
-  } finally {
-    await bare.stop();
-  }
+    },
+  );
   console.log(
     "\n| call | req/s (rounds) | p50 ms | p99 ms (rounds) | server CPU ms/req | generator CPU ms/req | load average |",
   );
@@ -325,10 +332,7 @@ async function main() {
   for (const r of table) console.log(r);
   console.log("");
   for (const t of targets) console.log(t);
-  console.log(`load average at the end: ${loadAverage()}`);
+  printRunEnd();
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+runBench(main);

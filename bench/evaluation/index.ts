@@ -15,23 +15,21 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import { mulberry32 } from "../../packages/model/src/prng.ts";
-import { flag, numberArg } from "../lib/args.ts";
+import { flag, numberArgs } from "../lib/args.ts";
 import {
-  checkGeneratorCeiling,
+  bareGet,
   type LoadResult,
-  loadAverage,
+  printRunStart,
+  runBench,
   runLoad,
   type Started,
-  startBareHttp,
+  withBareRoute,
 } from "../lib/load.ts";
 import { withBenchDatabase } from "../lib/postgres.ts";
 import { type BenchDb, seedDatabase, withDataDir, withGradecast } from "../lib/seeded.ts";
 import { makeAdmin, signIn } from "../lib/staff.ts";
 
-const OUTCOMES = numberArg("outcomes", 10_000);
-const SECONDS = numberArg("seconds", 10);
-const ROUNDS = numberArg("rounds", 2);
-const CLIENTS = numberArg("clients", 4);
+const options = numberArgs({ outcomes: 10_000, seconds: 10, rounds: 2, clients: 4 });
 const CLASSES = 40;
 const skipPostgres = flag("skip-postgres");
 
@@ -51,8 +49,8 @@ async function writeSchool(db: BenchDb) {
   }
   const day = (d: number) => new Date(Date.UTC(2025, 8, 1) + d * 86_400_000).toISOString();
   const chunk = 500;
-  for (let start = 0; start < OUTCOMES; start += chunk) {
-    const n = Math.min(chunk, OUTCOMES - start);
+  for (let start = 0; start < options.outcomes; start += chunk) {
+    const n = Math.min(chunk, options.outcomes - start);
     const students = Array.from({ length: n }, (_, i) => ({
       id: randomUUID(),
       name: `Student ${start + i}`,
@@ -141,21 +139,20 @@ async function benchDialect(label: string, bare: Started, databaseUrl?: string):
       if (first.status !== 200)
         throw new Error(`evaluation: ${first.status} ${await first.text()}`);
       const body = (await first.json()) as { outcomes: number; setups: { n: number }[] };
-      if (body.outcomes !== OUTCOMES)
-        throw new Error(`expected ${OUTCOMES} outcomes, got ${body.outcomes}`);
+      if (body.outcomes !== options.outcomes)
+        throw new Error(`expected ${options.outcomes} outcomes, got ${body.outcomes}`);
       const bytes = JSON.stringify(body).length;
       const coldMs = performance.now() - coldStart;
       process.stdout.write(
-        `  ${label}: ${OUTCOMES} outcomes, ${body.setups.map((s) => s.n).join("/")} per setup, loaded in ${loadSeconds.toFixed(1)} s; measuring…\n`,
+        `  ${label}: ${options.outcomes} outcomes, ${body.setups.map((s) => s.n).join("/")} per setup, loaded in ${loadSeconds.toFixed(1)} s; measuring…\n`,
       );
       const page = [{ method: "GET" as const, path: "/api/evaluation", headers: auth }];
-      const plain = [{ method: "GET" as const, path: "/" }];
-      const seconds = Math.max(1, Math.round(SECONDS / ROUNDS));
-      const opts = { connections: CLIENTS, seconds };
+      const seconds = Math.max(1, Math.round(options.seconds / options.rounds));
+      const opts = { connections: options.clients, seconds };
       await runLoad(server.url, page, { ...opts, seconds: 2 });
       const out: Measured = { bare: [], page: [], bytes, loadSeconds, coldMs };
-      for (let r = 0; r < ROUNDS; r++) {
-        out.bare.push(await runLoad(bare.url, plain, { ...opts, serverPid: bare.pid }));
+      for (let r = 0; r < options.rounds; r++) {
+        out.bare.push(await runLoad(bare.url, bareGet, { ...opts, serverPid: bare.pid }));
         out.page.push(await runLoad(server.url, page, { ...opts, serverPid: server.pid }));
       }
       return out;
@@ -164,14 +161,12 @@ async function benchDialect(label: string, bare: Started, databaseUrl?: string):
 }
 
 async function main() {
-  console.log(
-    `GET /api/evaluation (admin, whole school), ${OUTCOMES} outcomes, ${CLIENTS} connections, ${ROUNDS} alternating rounds of ${Math.round(SECONDS / ROUNDS)} s, ${new Date().toISOString()}, load average ${loadAverage()}`,
+  printRunStart(
+    `GET /api/evaluation (admin, whole school), ${options.outcomes} outcomes, ${options.clients} connections, ${options.rounds} alternating rounds of ${Math.round(options.seconds / options.rounds)} s`,
   );
-  const bare = await startBareHttp();
   const results: [string, Measured][] = [];
-  try {
-    // A GET has no body to vary: the one request is the page's, on every round.
-    await checkGeneratorCeiling(bare, [{ method: "GET", path: "/" }], CLIENTS, "(GET)");
+  // A GET has no body to vary: the one request is the page's, on every round.
+  await withBareRoute(bareGet, options.clients, "(GET)", async (bare) => {
     results.push(["PGlite", await benchDialect("PGlite", bare)]);
     if (!skipPostgres) {
       const r = await withBenchDatabase((database) =>
@@ -179,9 +174,7 @@ async function main() {
       );
       results.push(["PostgreSQL", r]);
     }
-  } finally {
-    await bare.stop();
-  }
+  });
   // autocannon reports whole milliseconds: a bare p99 under 1 ms is taken as 1 ms for the ratio.
   console.log("\n| what | req/s | p50 ms | p99 ms | server CPU ms/req | p99 ratio to bare |");
   console.log("| --- | --- | --- | --- | --- | --- |");
@@ -202,7 +195,4 @@ async function main() {
   }
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+runBench(main);

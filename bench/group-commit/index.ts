@@ -8,24 +8,17 @@
  * is not counted).
  * Run: npx tsx bench/group-commit/index.ts [--rows 4000] [--skip-postgres]
  */
-import { randomBytes, randomUUID } from "node:crypto";
-import { mkdir, rm } from "node:fs/promises";
-import path from "node:path";
-import { migrate, openDatabase } from "../../apps/server/src/db/database.ts";
+import { randomUUID } from "node:crypto";
+import { type Database, migrate } from "../../apps/server/src/db/database.ts";
 import { groupCommit } from "../../apps/server/src/db/group-commit.ts";
-import { repoRoot } from "../../e2e/harness.ts";
-import { flag, numberArg } from "../lib/args.ts";
-import { loadAverage } from "../lib/load.ts";
-import { createBenchDatabase } from "../lib/postgres.ts";
+import { numberArg } from "../lib/args.ts";
+import { printRunStart } from "../lib/load.ts";
+import { onBothDatabases } from "../lib/timed.ts";
 
 const ROWS = numberArg("rows", 4000);
 const WRITERS = 32;
 
-async function measure(
-  db: Awaited<ReturnType<typeof openDatabase>>["db"],
-  userId: string,
-  maxBatch: number,
-) {
+async function measure(db: Database["db"], userId: string, maxBatch: number) {
   const write = groupCommit(
     async (items: number[]) => {
       // The multi-row insert the server sends (db/predictions.ts), built by Kysely here.
@@ -63,7 +56,7 @@ async function measure(
   return { rps: ROWS / seconds, cpuMs: (used.user + used.system) / 1000 / ROWS };
 }
 
-async function run(name: string, database: Awaited<ReturnType<typeof openDatabase>>) {
+async function run(name: string, database: Database) {
   await migrate(database.db);
   const userId = randomUUID();
   await database.db
@@ -89,32 +82,7 @@ async function run(name: string, database: Awaited<ReturnType<typeof openDatabas
   }
 }
 
-console.log(
-  `${ROWS} rows, ${WRITERS} writers, 3 alternating rounds, ${new Date().toISOString()}, load average ${loadAverage()}`,
-);
+printRunStart(`${ROWS} rows, ${WRITERS} writers, 3 alternating rounds`);
 console.log("| database | writes | rows/s (rounds) | CPU ms/row in this process (rounds) |");
 console.log("| --- | --- | --- | --- |");
-const dataDir = path.join(
-  repoRoot,
-  "bench/results",
-  `group-commit-${randomBytes(4).toString("hex")}`,
-);
-await mkdir(dataDir, { recursive: true });
-const pglite = await openDatabase({ dataDir });
-try {
-  await run("PGlite", pglite);
-} finally {
-  await pglite.close();
-  await rm(dataDir, { recursive: true, force: true });
-}
-if (!flag("skip-postgres")) {
-  const { url, drop } = await createBenchDatabase();
-  const database = await openDatabase({ url });
-  try {
-    await run("PostgreSQL", database);
-  } finally {
-    await database.close();
-    await drop();
-  }
-}
-console.log(`load average at the end: ${loadAverage()}`);
+await onBothDatabases("group-commit", run);

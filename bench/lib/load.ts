@@ -209,3 +209,51 @@ export async function checkGeneratorCeiling(
   }
   return ceiling;
 }
+
+/** A GET of the bare route, the load against it when the route under test takes no body. */
+export const bareGet: LoadRequest[] = [{ method: "GET", path: "/" }];
+
+/**
+ * Runs `body` beside the bare Node http route, started for it and stopped after it, once the
+ * generator's ceiling on that route with `requests` and `connections` is printed.
+ */
+export async function withBareRoute<T>(
+  requests: LoadRequest[],
+  connections: number,
+  what: string,
+  body: (bare: Started, ceiling: LoadResult) => Promise<T>,
+): Promise<T> {
+  const bare = await startBareHttp();
+  try {
+    return await body(bare, await checkGeneratorCeiling(bare, requests, connections, what));
+  } finally {
+    await bare.stop();
+  }
+}
+
+/** The generator's ceiling (printed as above) on a bare route started for that check alone. */
+export function generatorCeiling(
+  requests: LoadRequest[],
+  connections: number,
+  what: string,
+): Promise<LoadResult> {
+  return withBareRoute(requests, connections, what, async (_bare, ceiling) => ceiling);
+}
+
+/** The run's first line: what it measures, when, and the load average then. */
+export function printRunStart(what: string): void {
+  console.log(`${what}, ${new Date().toISOString()}, load average ${loadAverage()}`);
+}
+
+/** Runs the bench's `main`, printing its error and exiting with 1 if it fails. */
+export function runBench(main: () => Promise<void>): void {
+  main().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
+
+/** The run's last line: the load average at the end. */
+export function printRunEnd(): void {
+  console.log(`load average at the end: ${loadAverage()}`);
+}

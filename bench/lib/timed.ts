@@ -3,7 +3,7 @@ import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { type Database, openDatabase } from "../../apps/server/src/db/database.ts";
 import { repoRoot } from "../../e2e/harness.ts";
-import { loadAverage } from "./load.ts";
+import { printRunEnd } from "./load.ts";
 import { createBenchDatabase } from "./postgres.ts";
 
 /** The milliseconds a piece of work takes, and its value. */
@@ -40,5 +40,5 @@ export async function onBothDatabases(
     }
   }
   await rm(dataDir, { recursive: true, force: true });
-  console.log(`load average at the end: ${loadAverage()}`);
+  printRunEnd();
 }

@@ -36,21 +36,18 @@ import { repoRoot } from "../../e2e/harness.ts";
 import { mulberry32 } from "../../packages/model/src/prng.ts";
 import { buildArtifact } from "../../packages/model/src/train.ts";
 import { benchAccount, questionnaireBodies } from "../lib/accounts.ts";
-import { flag, numberArg } from "../lib/args.ts";
+import { flag, numberArgs } from "../lib/args.ts";
 import {
-  checkGeneratorCeiling,
   type LoadResult,
   loadAverage,
   runLoad,
-  startBareHttp,
   startGradecast,
   targetLine,
+  withBareRoute,
 } from "../lib/load.ts";
 import { makeAdmin, signIn } from "../lib/staff.ts";
 
-const SCHOOL_ROWS = numberArg("school-rows", 5000);
-const SECONDS = numberArg("seconds", 8);
-const CLIENTS = numberArg("clients", 8);
+const options = numberArgs({ "school-rows": 5000, seconds: 8, clients: 8 });
 const dataDir = path.resolve(repoRoot, "../shared/data");
 const files = ["student-mat.csv", "student-por.csv"];
 
@@ -93,7 +90,7 @@ async function trainingTime() {
   console.log(
     `  baseline, the UCI rows alone (${concatDatasets(uci.map((u) => u.data)).n} rows, npm run model:train): ${base.wall.toFixed(1)} s wall, ${base.cpu.toFixed(1)} s CPU (load average ${loadAverage()})`,
   );
-  const school = schoolRows(SCHOOL_ROWS);
+  const school = schoolRows(options["school-rows"]);
   wall = performance.now();
   cpu = cpuSeconds();
   const out = runTraining({
@@ -107,7 +104,7 @@ async function trainingTime() {
   });
   const cand = { wall: (performance.now() - wall) / 1000, cpu: cpuSeconds() - cpu };
   console.log(
-    `  candidate, UCI + ${SCHOOL_ROWS} school rows (server defaults): ${cand.wall.toFixed(1)} s wall, ${cand.cpu.toFixed(1)} s CPU; weights ${out.weights.map((w) => `${w.setup} ${w.weight}`).join(", ")}; gate ${out.report.promotable ? "passes" : "refuses"} (load average ${loadAverage()})`,
+    `  candidate, UCI + ${options["school-rows"]} school rows (server defaults): ${cand.wall.toFixed(1)} s wall, ${cand.cpu.toFixed(1)} s CPU; weights ${out.weights.map((w) => `${w.setup} ${w.weight}`).join(", ")}; gate ${out.report.promotable ? "passes" : "refuses"} (load average ${loadAverage()})`,
   );
   console.log(
     targetLine(
@@ -124,7 +121,6 @@ async function predictDuringTraining() {
   console.log(`\n2. POST /api/predict p99 during training (load average ${loadAverage()})`);
   const dir = path.join(repoRoot, "bench/results", `model-train-${randomBytes(4).toString("hex")}`);
   await mkdir(dir, { recursive: true });
-  const bare = await startBareHttp();
   try {
     const database = await openDatabase({ dataDir: dir });
     let adminEmail: string;
@@ -135,85 +131,85 @@ async function predictDuringTraining() {
       await database.close();
     }
     const bodies = questionnaireBodies();
-    await checkGeneratorCeiling(
-      bare,
-      bodies.map((body) => ({ method: "POST", path: "/", body })),
-      CLIENTS,
-      "(POST, the same bodies)",
-    );
-    const server = await startGradecast({ RATE_LIMITS: "off", MODEL_DATA_DIR: dataDir }, dir);
-    try {
-      const token = await benchAccount(server.url, "Bench Student");
-      const admin = await signIn(server.url, adminEmail);
-      const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
-      const requests = bodies.map((body) => ({
-        method: "POST" as const,
-        path: "/api/predict?store=false",
-        headers,
-        body,
-      }));
-      const opts = { connections: CLIENTS, seconds: SECONDS, serverPid: server.pid };
-      await runLoad(server.url, requests, { ...opts, seconds: 2 });
-      const idle: LoadResult[] = [];
-      const training: LoadResult[] = [];
-      for (let round = 0; round < 2; round++) {
-        idle.push(await runLoad(server.url, requests, opts));
-        const res = await fetch(`${server.url}/api/admin/model/train`, {
-          method: "POST",
-          headers: admin,
-        });
-        if (res.status !== 202) throw new Error(`train: ${res.status} ${await res.text()}`);
-        const { job } = (await res.json()) as { job: { id: string } };
-        // measured once the job runs on its thread
-        for (;;) {
-          const s = (await (
-            await fetch(`${server.url}/api/jobs/${job.id}`, { headers: admin })
-          ).json()) as { state: string };
-          if (s.state !== "queued") break;
-          await new Promise((r) => setTimeout(r, 100));
-        }
-        training.push(await runLoad(server.url, requests, opts));
-        // the job ends before the next idle round
-        for (;;) {
-          const s = (await (
-            await fetch(`${server.url}/api/jobs/${job.id}`, { headers: admin })
-          ).json()) as { state: string; error: string | null };
-          if (s.state === "done" || s.state === "failed") {
-            if (s.error) console.log(`  (the training job ended: ${s.error})`);
-            break;
+    const plain = bodies.map((body) => ({ method: "POST" as const, path: "/", body }));
+    await withBareRoute(plain, options.clients, "(POST, the same bodies)", async () => {
+      const server = await startGradecast({ RATE_LIMITS: "off", MODEL_DATA_DIR: dataDir }, dir);
+      try {
+        const token = await benchAccount(server.url, "Bench Student");
+        const admin = await signIn(server.url, adminEmail);
+        const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+        const requests = bodies.map((body) => ({
+          method: "POST" as const,
+          path: "/api/predict?store=false",
+          headers,
+          body,
+        }));
+        const opts = {
+          connections: options.clients,
+          seconds: options.seconds,
+          serverPid: server.pid,
+        };
+        await runLoad(server.url, requests, { ...opts, seconds: 2 });
+        const idle: LoadResult[] = [];
+        const training: LoadResult[] = [];
+        for (let round = 0; round < 2; round++) {
+          idle.push(await runLoad(server.url, requests, opts));
+          const res = await fetch(`${server.url}/api/admin/model/train`, {
+            method: "POST",
+            headers: admin,
+          });
+          if (res.status !== 202) throw new Error(`train: ${res.status} ${await res.text()}`);
+          const { job } = (await res.json()) as { job: { id: string } };
+          // measured once the job runs on its thread
+          for (;;) {
+            const s = (await (
+              await fetch(`${server.url}/api/jobs/${job.id}`, { headers: admin })
+            ).json()) as { state: string };
+            if (s.state !== "queued") break;
+            await new Promise((r) => setTimeout(r, 100));
           }
-          await new Promise((r) => setTimeout(r, 250));
+          training.push(await runLoad(server.url, requests, opts));
+          // the job ends before the next idle round
+          for (;;) {
+            const s = (await (
+              await fetch(`${server.url}/api/jobs/${job.id}`, { headers: admin })
+            ).json()) as { state: string; error: string | null };
+            if (s.state === "done" || s.state === "failed") {
+              if (s.error) console.log(`  (the training job ended: ${s.error})`);
+              break;
+            }
+            await new Promise((r) => setTimeout(r, 250));
+          }
         }
-      }
-      const row = (what: string, rs: LoadResult[]) =>
+        const row = (what: string, rs: LoadResult[]) =>
+          console.log(
+            `| ${what} | ${median(rs.map((r) => r.rps)).toFixed(0)} | ${median(rs.map((r) => r.p50))} | ${rs.map((r) => r.p99).join(", ")} | ${median(rs.map((r) => r.serverCpuPerRequest)).toFixed(3)} | ${rs.reduce((s, r) => s + r.failed, 0)} |`,
+          );
+        console.log("\n| what | req/s | p50 ms | p99 ms (rounds) | server CPU ms/req | failed |");
+        console.log("| --- | --- | --- | --- | --- | --- |");
+        row("predict, idle", idle);
+        row("predict, training running", training);
+        const idleP99 = Math.max(1, median(idle.map((r) => r.p99)));
+        const trainP99 = median(training.map((r) => r.p99));
         console.log(
-          `| ${what} | ${median(rs.map((r) => r.rps)).toFixed(0)} | ${median(rs.map((r) => r.p50))} | ${rs.map((r) => r.p99).join(", ")} | ${median(rs.map((r) => r.serverCpuPerRequest)).toFixed(3)} | ${rs.reduce((s, r) => s + r.failed, 0)} |`,
+          targetLine(
+            "model-train: predict p99 during training at most 2x idle",
+            trainP99 <= 2 * idleP99,
+            `${trainP99} ms against ${idleP99} ms idle, ratio ${(trainP99 / idleP99).toFixed(2)} (load average ${loadAverage()})`,
+          ),
         );
-      console.log("\n| what | req/s | p50 ms | p99 ms (rounds) | server CPU ms/req | failed |");
-      console.log("| --- | --- | --- | --- | --- | --- |");
-      row("predict, idle", idle);
-      row("predict, training running", training);
-      const idleP99 = Math.max(1, median(idle.map((r) => r.p99)));
-      const trainP99 = median(training.map((r) => r.p99));
-      console.log(
-        targetLine(
-          "model-train: predict p99 during training at most 2x idle",
-          trainP99 <= 2 * idleP99,
-          `${trainP99} ms against ${idleP99} ms idle, ratio ${(trainP99 / idleP99).toFixed(2)} (load average ${loadAverage()})`,
-        ),
-      );
-    } finally {
-      await server.stop();
-    }
+      } finally {
+        await server.stop();
+      }
+    });
   } finally {
-    await bare.stop();
     await rm(dir, { recursive: true, force: true });
   }
 }
 
 async function main() {
   console.log(
-    `model-train, ${new Date().toISOString()}, ${SCHOOL_ROWS} school rows, load average ${loadAverage()}`,
+    `model-train, ${new Date().toISOString()}, ${options["school-rows"]} school rows, load average ${loadAverage()}`,
   );
   if (!flag("skip-server")) await predictDuringTraining();
   if (!flag("skip-time")) await trainingTime();

@@ -35,7 +35,7 @@ import {
   zipBundle,
 } from "../../apps/server/test/support/oneroster-bundle.ts";
 import { numberArg } from "../lib/args.ts";
-import { loadAverage, targetLine } from "../lib/load.ts";
+import { printRunStart, targetLine } from "../lib/load.ts";
 import { onBothDatabases, timed } from "../lib/timed.ts";
 
 const USERS = numberArg("users", 10_000);
@@ -197,9 +197,7 @@ async function run(name: string, database: Database, dataDir: string) {
   }
 }
 
-console.log(
-  `${USERS} users, ${CLASSES} classes, ${ENROLMENTS} enrolments, ${new Date().toISOString()}, load average ${loadAverage()}`,
-);
+printRunStart(`${USERS} users, ${CLASSES} classes, ${ENROLMENTS} enrolments`);
 console.log("| database | request | ms | against the plain INSERTs |");
 console.log("| --- | --- | --- | --- |");
 await onBothDatabases("oneroster-import", run);

@@ -15,7 +15,7 @@ import { loadModel } from "../../packages/model/src/index.ts";
 import { mulberry32 } from "../../packages/model/src/prng.ts";
 import { randomInput } from "../../packages/model/src/testutil.ts";
 import { numberArg } from "../lib/args.ts";
-import { loadAverage } from "../lib/load.ts";
+import { loadAverage, printRunEnd } from "../lib/load.ts";
 
 const N = numberArg("n", 20000);
 
@@ -93,4 +93,4 @@ line(
   e.p50 / pl.p50 <= 5 && e.p99 / pl.p99 <= 5,
   `p50 ${(e.p50 / pl.p50).toFixed(1)}x, p99 ${(e.p99 / pl.p99).toFixed(1)}x`,
 );
-console.log(`load average at the end: ${loadAverage()}`);
+printRunEnd();

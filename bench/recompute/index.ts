@@ -23,31 +23,30 @@ import { insertDatedPredictions } from "../../apps/server/src/db/predictions.ts"
 import { enqueueJob, jobKinds } from "../../apps/server/src/jobs/queue.ts";
 import { questionnaireSchema } from "../../packages/contract/src/questionnaire.ts";
 import { benchAccount, questionnaireBodies } from "../lib/accounts.ts";
-import { flag, numberArg } from "../lib/args.ts";
+import { flag, numberArgs } from "../lib/args.ts";
 import { cpuMsOf } from "../lib/cpu-time.ts";
 import {
-  checkGeneratorCeiling,
   type LoadRequest,
   type LoadResult,
-  loadAverage,
+  printRunStart,
+  runBench,
   runLoad,
   type Started,
-  startBareHttp,
+  withBareRoute,
 } from "../lib/load.ts";
 import { createBenchDatabase } from "../lib/postgres.ts";
 import { withDataDir, withGradecast } from "../lib/seeded.ts";
 import { makeAdmin, signIn } from "../lib/staff.ts";
 
-const STUDENTS = numberArg("students", 2_000);
-const SECONDS = numberArg("seconds", 5);
-const CLIENTS = numberArg("clients", 8);
+/** `delay`: seconds from the rows' writing to the job being due (the start must have ended). */
+const options = numberArgs({ students: 2_000, seconds: 5, clients: 8, delay: 25 });
 const CLASSES = 8;
-/** Seconds from the rows' writing to the job being due: the start must have ended by then. */
-const DELAY = numberArg("delay", 25);
 const skipPostgres = flag("skip-postgres");
 
 const bodies = questionnaireBodies();
 const json = { "content-type": "application/json" };
+/** The same bodies posted to the bare route. */
+const plain = bodies.map((body) => ({ method: "POST" as const, path: "/", headers: json, body }));
 
 type Db = Awaited<ReturnType<typeof openDatabase>>["db"];
 
@@ -62,7 +61,7 @@ async function writeSchool(db: Db): Promise<void> {
       .executeTakeFirstOrThrow();
     classIds.push(row.id);
   }
-  const students = Array.from({ length: STUDENTS }, (_, i) => ({
+  const students = Array.from({ length: options.students }, (_, i) => ({
     id: randomUUID(),
     name: `Student ${i}`,
     email: `s${i}.${randomBytes(3).toString("hex")}@bench.test`,
@@ -172,7 +171,7 @@ async function withStart<T>(
         // Due only once the server answers: started at once, it would end before the first request.
         await database.db
           .updateTable("jobs")
-          .set({ run_after: sql<never>`now() + ${DELAY} * interval '1 second'` })
+          .set({ run_after: sql<never>`now() + ${options.delay} * interval '1 second'` })
           .where("id", "=", jobId)
           .execute();
       } finally {
@@ -224,7 +223,7 @@ async function loaded(bare: Started, onPostgres: boolean): Promise<Loaded & { ma
       headers: { ...json, authorization: `Bearer ${token}` },
       body,
     }));
-    const opts = { connections: CLIENTS, seconds: SECONDS, serverPid: server.pid };
+    const opts = { connections: options.clients, seconds: options.seconds, serverPid: server.pid };
     for (;;) {
       const state = (await jobOf(server.url, admin, jobId)).state;
       if (state !== "queued") break;
@@ -234,12 +233,6 @@ async function loaded(bare: Started, onPostgres: boolean): Promise<Loaded & { ma
     const stillRunning = (await jobOf(server.url, admin, jobId)).state !== "done";
     const job = await untilDone(server.url, admin, jobId);
     const idle = await runLoad(server.url, predicts, opts);
-    const plain = bodies.map((body) => ({
-      method: "POST" as const,
-      path: "/",
-      headers: json,
-      body,
-    }));
     const bareRun = await runLoad(bare.url, plain, { ...opts, serverPid: bare.pid });
     return { during, idle, bare: bareRun, coveredWholeLoad: stillRunning, jobMs: jobMsOf(job) };
   });
@@ -247,18 +240,11 @@ async function loaded(bare: Started, onPostgres: boolean): Promise<Loaded & { ma
 }
 
 async function main() {
-  console.log(
-    `Recomputing ${STUDENTS} predictions after a model change, ${CLASSES} classes; predict load ${CLIENTS} connections for ${SECONDS} s, ${new Date().toISOString()}, load average ${loadAverage()}`,
+  printRunStart(
+    `Recomputing ${options.students} predictions after a model change, ${CLASSES} classes; predict load ${options.clients} connections for ${options.seconds} s`,
   );
-  const bare = await startBareHttp();
   const rows: string[] = [];
-  try {
-    await checkGeneratorCeiling(
-      bare,
-      bodies.map((body) => ({ method: "POST", path: "/", headers: json, body })),
-      CLIENTS,
-      "(POST of the same bodies)",
-    );
+  await withBareRoute(plain, options.clients, "(POST of the same bodies)", async (bare) => {
     const engines: [string, boolean][] = [["PGlite", false]];
     if (!skipPostgres) engines.push(["PostgreSQL", true]);
     for (const [label, which] of engines) {
@@ -268,7 +254,7 @@ async function main() {
       );
       const l = await loaded(bare, which);
       console.log(
-        `${label}: loaded: ${l.made} predictions made; job ${l.jobMs.toFixed(0)} ms under load; ${l.coveredWholeLoad ? "the job ran through the whole load" : `THE JOB ENDED BEFORE THE ${SECONDS} s OF LOAD DID: "during" mixes running and idle time`}`,
+        `${label}: loaded: ${l.made} predictions made; job ${l.jobMs.toFixed(0)} ms under load; ${l.coveredWholeLoad ? "the job ran through the whole load" : `THE JOB ENDED BEFORE THE ${options.seconds} s OF LOAD DID: "during" mixes running and idle time`}`,
       );
       const bareP99 = Math.max(1, l.bare.p99);
       for (const [what, r] of [
@@ -284,9 +270,7 @@ async function main() {
         `${label}: p99 during / idle ${(l.during.p99 / Math.max(1, l.idle.p99)).toFixed(2)}x`,
       );
     }
-  } finally {
-    await bare.stop();
-  }
+  });
   // autocannon reports whole milliseconds: a bare p99 under 1 ms is taken as 1 ms for the ratio.
   console.log(
     "\n| what | req/s | p50 ms | p99 ms | failed | server CPU ms/req | p99 ratio to bare |",
@@ -295,7 +279,4 @@ async function main() {
   for (const row of rows) console.log(row);
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+runBench(main);

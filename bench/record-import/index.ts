@@ -19,7 +19,7 @@ import { updateUser } from "../../apps/server/src/db/users.ts";
 import { createOrPromoteAdmin } from "../../apps/server/src/users/admin.ts";
 import { benchPassword } from "../lib/accounts.ts";
 import { numberArg } from "../lib/args.ts";
-import { loadAverage, targetLine } from "../lib/load.ts";
+import { printRunStart, targetLine } from "../lib/load.ts";
 import { onBothDatabases, timed } from "../lib/timed.ts";
 
 const ROWS = numberArg("rows", 2000);
@@ -194,9 +194,7 @@ async function run(name: string, database: Database, dataDir: string) {
   }
 }
 
-console.log(
-  `${ROWS} rows x 6 values, ${ROUNDS} rounds after a warm-up, ${new Date().toISOString()}, load average ${loadAverage()}`,
-);
+printRunStart(`${ROWS} rows x 6 values, ${ROUNDS} rounds after a warm-up`);
 console.log(
   "| database | request | ms (rounds) | median ms | against one INSERT | against the plain writes |",
 );

@@ -20,22 +20,20 @@ import path from "node:path";
 import { seedSyntheticReports } from "../../apps/server/scripts/synthetic-reports.ts";
 import { migrate, openDatabase } from "../../apps/server/src/db/database.ts";
 import { type RunningServer, startServer } from "../../e2e/harness.ts";
-import { flag, numberArg } from "../lib/args.ts";
+import { flag, numberArgs } from "../lib/args.ts";
 import { postgresCpuMs } from "../lib/cpu-time.ts";
 import {
-  checkGeneratorCeiling,
+  bareGet,
   type LoadRequest,
+  runBench,
   runLoad,
   type Started,
-  startBareHttp,
+  withBareRoute,
 } from "../lib/load.ts";
 import { withBenchDatabase } from "../lib/postgres.ts";
 import { makeAdmin, signIn } from "../lib/staff.ts";
 
-const REPORTS = numberArg("reports", 100_000);
-const SECONDS = numberArg("seconds", 8);
-const ROUNDS = numberArg("rounds", 4);
-const CLIENTS = numberArg("clients", 16);
+const options = numberArgs({ reports: 100_000, seconds: 8, rounds: 4, clients: 16 });
 const WARMUP_SECONDS = 1;
 const skipPostgres = flag("skip-postgres");
 const skipPglite = flag("skip-pglite");
@@ -59,7 +57,11 @@ async function round(
   pid: number | undefined,
 ): Promise<Result> {
   const before = postgresCpuMs();
-  const r = await runLoad(base, requests, { connections: CLIENTS, seconds, serverPid: pid });
+  const r = await runLoad(base, requests, {
+    connections: options.clients,
+    seconds,
+    serverPid: pid,
+  });
   const postgres = postgresCpuMs() - before;
   return {
     rps: r.rps,
@@ -82,14 +84,13 @@ async function measurePair(base: string, requests: LoadRequest[], bare: Started,
     throw new Error(`${requests[0]!.path}: ${first.status} ${await first.text()}`);
   await first.arrayBuffer();
   await round(base, requests, WARMUP_SECONDS, pid);
-  const bareRequests: LoadRequest[] = [{ method: "GET", path: "/" }];
-  await round(bare.url, bareRequests, WARMUP_SECONDS, bare.pid);
+  await round(bare.url, bareGet, WARMUP_SECONDS, bare.pid);
   // Alternating rounds: a neighbour's load falls on both sides alike.
   const target: Result[] = [];
   const bareSide: Result[] = [];
-  for (let i = 0; i < ROUNDS; i++) {
-    bareSide.push(await round(bare.url, bareRequests, SECONDS / ROUNDS, bare.pid));
-    target.push(await round(base, requests, SECONDS / ROUNDS, pid));
+  for (let i = 0; i < options.rounds; i++) {
+    bareSide.push(await round(bare.url, bareGet, options.seconds / options.rounds, bare.pid));
+    target.push(await round(base, requests, options.seconds / options.rounds, pid));
   }
   return { target: merge(target), bare: merge(bareSide) };
 }
@@ -166,13 +167,11 @@ async function benchServer(
 async function main() {
   const load1 = os.loadavg()[0] ?? 0;
   console.log(
-    `${REPORTS} reports; ${CLIENTS} concurrent clients; ${SECONDS} s per figure in ${ROUNDS} rounds alternating with the bare route; ` +
+    `${options.reports} reports; ${options.clients} concurrent clients; ${options.seconds} s per figure in ${options.rounds} rounds alternating with the bare route; ` +
       `pages of 25; searches ${SURNAMES.join(", ")} in turn; ${os.cpus().length} cores, load average ${load1.toFixed(1)} at start`,
   );
-  const bare = await startBareHttp();
-  await checkGeneratorCeiling(bare, [{ method: "GET", path: "/" }], CLIENTS, "answering a GET");
   const rows: Row[] = [];
-  try {
+  await withBareRoute(bareGet, options.clients, "answering a GET", async (bare) => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), "gradecast-bench-reports-"));
     try {
       if (skipPglite) throw new SkipPglite();
@@ -181,7 +180,7 @@ async function main() {
       let email: string;
       try {
         await migrate(lite.db);
-        seconds = await seedSyntheticReports(lite.db, REPORTS);
+        seconds = await seedSyntheticReports(lite.db, options.reports);
         email = await makeAdmin(lite.db);
       } finally {
         await lite.close();
@@ -201,7 +200,7 @@ async function main() {
         let email: string;
         try {
           await migrate(database.db);
-          const seconds = await seedSyntheticReports(database.db, REPORTS);
+          const seconds = await seedSyntheticReports(database.db, options.reports);
           email = await makeAdmin(database.db);
           console.log(`PostgreSQL: seeded in ${seconds.toFixed(1)} s\n${columns}`);
         } finally {
@@ -213,9 +212,7 @@ async function main() {
         await benchServer("PostgreSQL", server, email, bare, rows);
       });
     }
-  } finally {
-    await bare.stop();
-  }
+  });
 
   console.log(`\n${columns}`);
   for (const row of rows) console.log(line(row));
@@ -232,7 +229,4 @@ async function main() {
   }
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+runBench(main);

@@ -34,22 +34,22 @@ import { readsMostReports } from "../../apps/server/src/reports/reader-share.ts"
 import { createOrPromoteAdmin } from "../../apps/server/src/users/admin.ts";
 import { repoRoot } from "../../e2e/harness.ts";
 import { benchPassword } from "../lib/accounts.ts";
-import { flag, numberArg } from "../lib/args.ts";
+import { flag, numberArgs } from "../lib/args.ts";
 import { cpuMsOf } from "../lib/cpu-time.ts";
 import {
-  checkGeneratorCeiling,
+  generatorCeiling,
   loadAverage,
+  printRunEnd,
+  printRunStart,
+  runBench,
   runLoad,
-  startBareHttp,
   startGradecast,
   targetLine,
 } from "../lib/load.ts";
 import { createBenchDatabase, pgAdminUrl } from "../lib/postgres.ts";
 import { makeAdmin, signIn } from "../lib/staff.ts";
 
-const REPORTS = numberArg("reports", 100_000);
-const ROUNDS = numberArg("rounds", 3);
-const SECONDS = numberArg("seconds", 4);
+const options = numberArgs({ reports: 100_000, rounds: 3, seconds: 4 });
 const CLIENTS = 16;
 const SEARCH = "sMiTh";
 const LIMIT = 25;
@@ -91,7 +91,7 @@ type Reader = {
 
 async function seed(database: Database): Promise<{ seconds: number; readers: Reader[] }> {
   await migrate(database.db);
-  const seconds = await seedSyntheticReports(database.db, REPORTS);
+  const seconds = await seedSyntheticReports(database.db, options.reports);
   const { authorEmail, classTeacherEmail } = await seedSyntheticClasses(database.db, 100);
   const email = await makeAdmin(database.db);
   const readers: Reader[] = [{ label: "admin", email, statement: await searchStatement() }];
@@ -162,7 +162,7 @@ async function pgbench(url: string, text: string, parameters: unknown[]) {
     "-j",
     "2",
     "-T",
-    String(SECONDS),
+    String(options.seconds),
     "-M",
     "extended",
     "-l",
@@ -188,10 +188,10 @@ async function pgbench(url: string, text: string, parameters: unknown[]) {
   return { rps: tps, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99) };
 }
 
-/** The same statement in a bare loop in this process (PGlite): CLIENTS loops for SECONDS. */
+/** The same statement in a bare loop in this process (PGlite): CLIENTS loops for options.seconds. */
 async function bareLoop(database: Database, text: string, parameters: unknown[]) {
   const latencies: number[] = [];
-  const end = performance.now() + SECONDS * 1000;
+  const end = performance.now() + options.seconds * 1000;
   const started = performance.now();
   await Promise.all(
     Array.from({ length: CLIENTS }, async () => {
@@ -239,22 +239,12 @@ function targetLines(engine: string, cpu: Map<string, number>) {
 }
 
 async function main() {
-  console.log(
-    `report search "${SEARCH}", ${REPORTS} reports, ${CLIENTS} clients, ${ROUNDS} alternating rounds of ${SECONDS} s, ${new Date().toISOString()}, load average ${loadAverage()}`,
+  printRunStart(
+    `report search "${SEARCH}", ${options.reports} reports, ${CLIENTS} clients, ${options.rounds} alternating rounds of ${options.seconds} s`,
   );
   await mkdir(path.join(repoRoot, "bench/results"), { recursive: true });
   // The generator's own ceiling first: the bare route with the same GET at the same concurrency.
-  const bare = await startBareHttp();
-  try {
-    await checkGeneratorCeiling(
-      bare,
-      [{ method: "GET", path: searchPath }],
-      CLIENTS,
-      "answering the same GET",
-    );
-  } finally {
-    await bare.stop();
-  }
+  await generatorCeiling([{ method: "GET", path: searchPath }], CLIENTS, "answering the same GET");
 
   // PostgreSQL against pgbench.
   const { name, url, drop } = await createBenchDatabase();
@@ -285,7 +275,7 @@ async function main() {
         await runLoad(server.url, requests, { connections: CLIENTS, seconds: 1 });
         await pgbench(url, reader.statement.text, reader.statement.parameters);
       }
-      for (let round = 0; round < ROUNDS; round++) {
+      for (let round = 0; round < options.rounds; round++) {
         for (const { reader, requests } of loads) {
           const { text, parameters } = reader.statement;
           const bench = await pgbench(url, text, parameters);
@@ -295,7 +285,7 @@ async function main() {
           const pgBefore = await backendsCpuMs(admin, name);
           const http = await runLoad(server.url, requests, {
             connections: CLIENTS,
-            seconds: SECONDS,
+            seconds: options.seconds,
             serverPid: server.pid,
           });
           const pgCpu = ((await backendsCpuMs(admin, name)) - pgBefore) / http.requests;
@@ -373,7 +363,7 @@ async function main() {
         await runLoad(server.url, requests, { connections: CLIENTS, seconds: 1 });
         const http = await runLoad(server.url, requests, {
           connections: CLIENTS,
-          seconds: SECONDS * ROUNDS,
+          seconds: options.seconds * options.rounds,
           serverPid: server.pid,
         });
         const b = bare.get(reader.label)!;
@@ -389,10 +379,7 @@ async function main() {
   } finally {
     await rm(liteDir, { recursive: true, force: true });
   }
-  console.log(`load average at the end: ${loadAverage()}`);
+  printRunEnd();
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+runBench(main);

@@ -28,9 +28,10 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { seedSyntheticReports } from "../../apps/server/scripts/synthetic-reports.ts";
 import { migrate, openDatabase } from "../../apps/server/src/db/database.ts";
 import { createOrPromoteAdmin } from "../../apps/server/src/users/admin.ts";
+import { eachConcurrently } from "../../e2e/concurrently.ts";
 import { freePort, repoRoot, startServer } from "../../e2e/harness.ts";
 import { flag } from "../lib/args.ts";
-import { checkGeneratorCeiling, startBareHttp } from "../lib/load.ts";
+import { bareGet, generatorCeiling, runBench } from "../lib/load.ts";
 import { createBenchDatabase } from "../lib/postgres.ts";
 import { type Account, type Kind, kinds, Mix, type Planned } from "./mix.ts";
 
@@ -194,29 +195,22 @@ async function seedAccounts(url: string, tag: string): Promise<Account[]> {
     ...Array.from({ length: STUDENTS }, (_, i) => ({ role: "student" as const, i })),
   ];
   const accounts: Account[] = [];
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: 4 }, async () => {
-      for (;;) {
-        const item = plan[next++];
-        if (!item) return;
-        const email = `soak.${item.role}.${item.i}.${tag}@bench.test`;
-        if (item.role === "student") {
-          const reg = await post(`${url}/api/auth/register`, {
-            name: `Soak student ${item.i}`,
-            email,
-            password: PASSWORD,
-            role: item.role,
-          });
-          if (reg.status !== 201) throw new Error(`register: ${reg.status} ${await reg.text()}`);
-        }
-        const login = await post(`${url}/api/auth/login`, { email, password: PASSWORD });
-        if (login.status !== 200) throw new Error(`login: ${login.status} ${await login.text()}`);
-        const { token } = (await login.json()) as { token: string };
-        accounts.push({ email, password: PASSWORD, role: item.role, token });
-      }
-    }),
-  );
+  await eachConcurrently(plan, 4, async (item) => {
+    const email = `soak.${item.role}.${item.i}.${tag}@bench.test`;
+    if (item.role === "student") {
+      const reg = await post(`${url}/api/auth/register`, {
+        name: `Soak student ${item.i}`,
+        email,
+        password: PASSWORD,
+        role: item.role,
+      });
+      if (reg.status !== 201) throw new Error(`register: ${reg.status} ${await reg.text()}`);
+    }
+    const login = await post(`${url}/api/auth/login`, { email, password: PASSWORD });
+    if (login.status !== 200) throw new Error(`login: ${login.status} ${await login.text()}`);
+    const { token } = (await login.json()) as { token: string };
+    accounts.push({ email, password: PASSWORD, role: item.role, token });
+  });
   return accounts;
 }
 
@@ -239,13 +233,7 @@ async function main() {
   const bare = await startBare();
   // The soak's own paced loops are no throughput generator: what one that is not the bound
   // (autocannon, its own process) gets from the bare Node http route, for scale.
-  const bareHttp = await startBareHttp();
-  const ceiling = await checkGeneratorCeiling(
-    bareHttp,
-    [{ method: "GET", path: "/" }],
-    CONNECTIONS,
-    "answering a GET",
-  ).finally(() => bareHttp.stop());
+  const ceiling = await generatorCeiling(bareGet, CONNECTIONS, "answering a GET");
   const tag = randomBytes(3).toString("hex");
   try {
     const seedDb = await openDatabase(database ? { url: database.url, poolSize: 2 } : { dataDir });
@@ -351,7 +339,4 @@ function report(soak: Tally, base: Tally, samples: MemorySample[], ceilingRps: n
   if (s.errors > 0) process.exitCode = 1;
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+runBench(main);

@@ -5,7 +5,7 @@ import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import path from "node:path";
 import { freePort, repoRoot } from "../../e2e/harness.ts";
-import { loadAverage, rssMiB, startGradecast } from "../lib/load.ts";
+import { printRunEnd, rssMiB, startGradecast } from "../lib/load.ts";
 
 const runs = Number(process.env.BENCH_RUNS ?? 5);
 const resultsDir = path.join(repoRoot, "bench/results");
@@ -108,4 +108,4 @@ line(
   `${r.toFixed(0)} ms median (bare Fastify ${b.toFixed(0)} ms)`,
 );
 line("memory at rest under 150 MB", rss * 1.048576 < 150, `${(rss * 1.048576).toFixed(0)} MB`);
-console.log(`load average at the end: ${loadAverage()}`);
+printRunEnd();

@@ -22,6 +22,7 @@ import {
   gateCoverageRange,
   gateReasons,
 } from "@gradecast/contract/model-lifecycle";
+import { numericRange } from "@gradecast/contract/questionnaire";
 import { CATEGORIES, FEATURES, type FeatureName, MONOTONE, type Subject } from "./data.ts";
 import type { GradeModel } from "./model.ts";
 import { mulberry32 } from "./prng.ts";
@@ -135,18 +136,15 @@ function compare(
   const all = Int32Array.from(pairs.keys());
   const cur = f(pairs, all, "current");
   const cand = f(pairs, all, "candidate");
+  const figures = {
+    setup,
+    measure,
+    rows: pairs.length,
+    current: round(cur),
+    candidate: round(cand),
+  };
   if (cur === null || cand === null) {
-    return {
-      setup,
-      measure,
-      rows: pairs.length,
-      current: round(cur),
-      candidate: round(cand),
-      difference: null,
-      lower: null,
-      upper: null,
-      verdict: "not worse",
-    };
+    return { ...figures, difference: null, lower: null, upper: null, verdict: "not worse" };
   }
   const rand = mulberry32(seed);
   const diffs: number[] = [];
@@ -165,11 +163,7 @@ function compare(
   const verdict =
     lower > 0 || (strict && difference > 0) ? "worse" : upper < 0 ? "better" : "not worse";
   return {
-    setup,
-    measure,
-    rows: pairs.length,
-    current: round(cur),
-    candidate: round(cand),
+    ...figures,
     difference: round(difference),
     lower: round(lower),
     upper: round(upper),
@@ -227,7 +221,7 @@ export function gate(input: GateInput): GateReport {
 }
 
 /** Inputs the score is constrained in, their values in increasing order. */
-const ORDERED: Partial<Record<FeatureName, readonly (string | number)[]>> = {
+export const ORDERED: Partial<Record<FeatureName, readonly (string | number)[]>> = {
   G1: Array.from({ length: 21 }, (_, i) => i),
   G2: Array.from({ length: 21 }, (_, i) => i),
   failures: [0, 1, 2, 3, 4],
@@ -238,20 +232,14 @@ const ORDERED: Partial<Record<FeatureName, readonly (string | number)[]>> = {
   schoolsup: ["no", "yes"],
 };
 
+/**
+ * The ranges profiles are drawn from: the questionnaire's, but age and absences within the
+ * training data's (15-22 and 0-93).
+ */
 const NUMERIC: Partial<Record<FeatureName, readonly [number, number]>> = {
+  ...Object.fromEntries(FEATURES.filter((f) => !CATEGORIES[f]).map((f) => [f, numericRange(f)])),
   age: [15, 22],
-  Medu: [0, 4],
-  Fedu: [0, 4],
-  traveltime: [1, 4],
-  studytime: [1, 4],
-  failures: [0, 4],
-  famrel: [1, 5],
-  freetime: [1, 5],
-  goout: [1, 5],
-  health: [1, 5],
   absences: [0, 93],
-  G1: [0, 20],
-  G2: [0, 20],
 };
 
 /**

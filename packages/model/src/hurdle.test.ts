@@ -1,19 +1,19 @@
-import { existsSync } from "node:fs";
 import { whatIfKeys } from "@gradecast/contract/prediction";
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
 import { combinedEffects, fitPlatt, riskEffects, sigmoid } from "./combine.ts";
 import { evaluate, groupsOf } from "./cv.ts";
-import { concatDatasets, FEATURES, MONOTONE, NUM_FEATURES } from "./data.ts";
+import { FEATURES, MONOTONE, NUM_FEATURES } from "./data.ts";
 import { rawOutput } from "./ensemble.ts";
+import { ORDERED } from "./gate.ts";
 import { DEFAULT_PARAMS, type GbtParams } from "./gbt.ts";
 import { clampGrade } from "./grade.ts";
 import { groupKFolds, schemaFor, setupFor, trainScore, trainSetup } from "./hurdle.ts";
 import { calibrateIntervals, intervalFor } from "./intervals.ts";
 import { loadDefaultModel, loadModel } from "./model.ts";
 import { deriveSeed, mulberry32 } from "./prng.ts";
+import { SMALL, SMALL_RISK, shipped, smallModel } from "./test-models.ts";
 import { inputArbitrary, randomInput, synthetic } from "./testutil.ts";
-import { buildArtifact } from "./train.ts";
 
 // The two-part model: the headline and its exact explanation, the monotone directions (no
 // harmful what-if), the setups chosen by what is known, conditional intervals, extrapolation
@@ -22,30 +22,10 @@ import { buildArtifact } from "./train.ts";
 // trains small models and walks grids: seconds on a quiet machine, more on a shared one
 vi.setConfig({ testTimeout: 60_000 });
 
-const SMALL = { ...DEFAULT_PARAMS, nTrees: 40, learningRate: 0.1, maxDepth: 3, seed: 7 };
-const RISK = { ...SMALL, loss: "logistic" as const, nTrees: 30, maxDepth: 2 };
-const data = concatDatasets([synthetic(400, 11), synthetic(300, 12)]);
-const built = buildArtifact([{ file: "a.csv", sha256: "0", data }], {
-  scoreCandidates: [SMALL, { ...SMALL, maxDepth: 4, minChildSamples: 7 }],
-  riskParams: RISK,
-  seed: 7,
-  calibrationFolds: 3,
-});
-const small = loadModel(JSON.parse(JSON.stringify(built)));
-const shipped = existsSync(new URL("../artifact/model.json", import.meta.url));
-const models = shipped ? [small, loadDefaultModel()] : [small];
-
-/** Inputs the score is constrained in, with their values in increasing order. */
-const ORDERED: Record<string, readonly (string | number)[]> = {
-  G1: Array.from({ length: 21 }, (_, i) => i),
-  G2: Array.from({ length: 21 }, (_, i) => i),
-  failures: [0, 1, 2, 3, 4],
-  absences: [0, 1, 2, 4, 6, 10, 15, 20, 30, 45, 60, 75, 100],
-  studytime: [1, 2, 3, 4],
-  goout: [1, 2, 3, 4, 5],
-  higher: ["no", "yes"],
-  schoolsup: ["no", "yes"],
-};
+const { data, built, small, models } = smallModel(
+  [11, 12],
+  [SMALL, { ...SMALL, maxDepth: 4, minChildSamples: 7 }],
+);
 
 describe("the headline and its explanation", () => {
   it("adds up exactly: baseValue + every effect = raw = (1 - risk) * score (property)", () => {
@@ -305,7 +285,7 @@ describe("conditional intervals", () => {
       repeats: 1,
       seed: 5,
       scoreCandidates: [SMALL, { ...SMALL, maxDepth: 2 }],
-      riskParams: RISK,
+      riskParams: SMALL_RISK,
       innerFolds: 3,
     });
     // every row held out exactly once, by a model that never saw it

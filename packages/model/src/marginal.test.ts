@@ -1,14 +1,11 @@
-import { existsSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
-import { concatDatasets, FEATURE_CATEGORIES, FEATURES } from "./data.ts";
+import { FEATURE_CATEGORIES, FEATURES } from "./data.ts";
 import { expectedValue, rawOutput } from "./ensemble.ts";
-import { DEFAULT_PARAMS } from "./gbt.ts";
 import { marginalise } from "./marginal.ts";
-import { loadDefaultModel, loadModel } from "./model.ts";
 import { mulberry32 } from "./prng.ts";
-import { inputArbitrary, randomInput, synthetic } from "./testutil.ts";
-import { buildArtifact } from "./train.ts";
+import { SMALL, smallModel } from "./test-models.ts";
+import { inputArbitrary, randomInput } from "./testutil.ts";
 
 // Answers left out ("Prefer not to say", issue 31): the model answers with the input
 // marginalised, its effect exactly 0, the explanation still adding up, the interval never
@@ -18,18 +15,7 @@ vi.setConfig({ testTimeout: 120_000 });
 
 const OPTIONAL = ["health", "romantic", "famrel", "Pstatus", "Mjob", "Fjob"] as const;
 
-const SMALL = { ...DEFAULT_PARAMS, nTrees: 40, learningRate: 0.1, maxDepth: 3, seed: 7 };
-const RISK = { ...SMALL, loss: "logistic" as const, nTrees: 30, maxDepth: 2 };
-const data = concatDatasets([synthetic(400, 21), synthetic(300, 22)]);
-const built = buildArtifact([{ file: "a.csv", sha256: "0", data }], {
-  scoreCandidates: [SMALL],
-  riskParams: RISK,
-  seed: 7,
-  calibrationFolds: 3,
-});
-const small = loadModel(JSON.parse(JSON.stringify(built)));
-const shipped = existsSync(new URL("../artifact/model.json", import.meta.url));
-const models = shipped ? [small, loadDefaultModel()] : [small];
+const { built, small, models } = smallModel([21, 22], [SMALL]);
 
 /** Every answer a question may take, as the model reads them. */
 function answers(key: string): (string | number)[] {
