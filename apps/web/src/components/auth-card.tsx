@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import type { FormEvent, ReactNode } from "react";
 import { Button } from "./button.tsx";
 import { PageHeader } from "./page-header.tsx";
 
@@ -25,11 +25,24 @@ export function AuthCard({
   );
 }
 
-/** A sign-in screen's form's one submit button, as wide as the card. */
-export function AuthSubmit({ loading, children }: { loading: boolean; children: ReactNode }) {
+/** A sign-in screen's form: its fields (`children`), then the one submit button, as wide as the card. */
+export function AuthForm({
+  onSubmit,
+  loading,
+  submitLabel,
+  children,
+}: {
+  onSubmit: (event: FormEvent<HTMLFormElement>) => void;
+  loading: boolean;
+  submitLabel: string;
+  children: ReactNode;
+}) {
   return (
-    <Button type="submit" loading={loading} className="btn-block">
+    <form className="form" onSubmit={onSubmit}>
       {children}
-    </Button>
+      <Button type="submit" loading={loading} className="btn-block">
+        {submitLabel}
+      </Button>
+    </form>
   );
 }

@@ -190,32 +190,42 @@ export function FileImportForm<R>({
   );
 }
 
-/** The preview: its heading and summary, then Import and Cancel, or `nothing` when it changes nothing. */
+interface FileImportPreviewProps<R> {
+  state: FileImport<R>;
+  heading: ReactNode;
+  writes: (preview: R) => number;
+  /** The Import button's text, given what it would write. */
+  confirmLabel: (count: number) => string;
+  nothing: ReactNode;
+  children: (preview: R) => ReactNode;
+}
+
+/**
+ * The preview, once there is one: its heading and summary (`children`), then Import and Cancel,
+ * or `nothing` when it would write nothing (`writes` counts what it would write).
+ */
 export function FileImportPreview<R>({
   state,
   heading,
+  writes,
   confirmLabel,
   nothing,
   children,
-}: {
-  state: FileImport<R>;
-  heading: ReactNode;
-  /** The Import button's text; null when the preview would change nothing. */
-  confirmLabel: string | null;
-  nothing: ReactNode;
-  children: ReactNode;
-}) {
+}: FileImportPreviewProps<R>) {
   const intl = useIntl();
+  const { preview } = state;
+  if (!preview) return null;
+  const count = writes(preview);
   return (
     <div className="roster-preview">
       {heading}
-      {children}
-      {confirmLabel === null ? (
+      {children(preview)}
+      {count === 0 ? (
         nothing
       ) : (
         <div className="actions">
           <Button onClick={state.confirm} loading={state.busy === "import"}>
-            {confirmLabel}
+            {confirmLabel(count)}
           </Button>
           <Button variant="ghost" onClick={state.cancel}>
             {intl.formatMessage({ id: "imports.cancel" })}
@@ -223,5 +233,24 @@ export function FileImportPreview<R>({
         </div>
       )}
     </div>
+  );
+}
+
+/** A CSV file's import: the file field and Preview, then the preview (see FileImportPreview). */
+export function CsvFileImport<R>({
+  fileLabel,
+  previewLabel,
+  ...preview
+}: FileImportPreviewProps<R> & { fileLabel: string; previewLabel: string }) {
+  return (
+    <>
+      <FileImportForm
+        state={preview.state}
+        label={fileLabel}
+        accept=".csv,text/csv"
+        previewLabel={previewLabel}
+      />
+      <FileImportPreview {...preview} />
+    </>
   );
 }

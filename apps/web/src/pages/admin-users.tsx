@@ -299,6 +299,14 @@ const tag = (tone: "ok" | "warn" | "danger", text: string) => (
   <span className={`tag tag-${tone}`}>{text}</span>
 );
 
+type Tone = Parameters<typeof tag>[0];
+
+/** The yes/no columns: the tone and words of a user's state when it holds, and when not. */
+const yesNo: Record<"verified" | "disabled", { yes: [Tone, string]; no: [Tone, string] }> = {
+  verified: { yes: ["ok", "admin.users.verified"], no: ["warn", "admin.users.notVerified"] },
+  disabled: { yes: ["danger", "admin.users.disabled"], no: ["ok", "admin.users.active"] },
+};
+
 function UserTable({
   state,
   users,
@@ -325,6 +333,10 @@ function UserTable({
     created: t("admin.users.col.created"),
     status: t("admin.users.col.status"),
     actions: t("admin.users.col.actions"),
+  };
+  const stateTag = (column: keyof typeof yesNo, holds: boolean) => {
+    const [tone, id] = holds ? yesNo[column].yes : yesNo[column].no;
+    return tag(tone, t(id));
   };
   return (
     <PagedTable
@@ -354,19 +366,11 @@ function UserTable({
                 {u.pendingRole ? tag("warn", t("admin.users.wantsTeacher")) : null}
               </span>
             </td>
-            <td data-label={column.verified}>
-              {u.emailVerified
-                ? tag("ok", t("admin.users.verified"))
-                : tag("warn", t("admin.users.notVerified"))}
-            </td>
+            <td data-label={column.verified}>{stateTag("verified", u.emailVerified)}</td>
             <td data-label={column.created}>
               <time dateTime={u.createdAt}>{formats.day(u.createdAt)}</time>
             </td>
-            <td data-label={column.status}>
-              {u.disabled
-                ? tag("danger", t("admin.users.disabled"))
-                : tag("ok", t("admin.users.active"))}
-            </td>
+            <td data-label={column.status}>{stateTag("disabled", u.disabled)}</td>
             <td data-label={column.actions}>
               <RowActions
                 user={u}

@@ -25,6 +25,7 @@ import {
   useUpdateClass,
 } from "../features/classes/api.ts";
 import { type ClassFieldName, ClassFields } from "../features/classes/class-fields.tsx";
+import { ClassForm } from "../features/classes/class-form.tsx";
 import "../features/classes/classes.css";
 import NotAllowed from "../components/not-allowed.tsx";
 import { RiskList } from "../features/classes/risk-list.tsx";
@@ -356,20 +357,19 @@ function TeachersCard({
         ))}
         {c.teachers.length === 0 ? <li className="muted">{t("class.teachers.none")}</li> : null}
       </ul>
-      <form className="class-form" onSubmit={submit} noValidate>
+      <ClassForm
+        onSubmit={submit}
+        busy={adding.isPending}
+        submitLabel={t("class.teachers.add")}
+        message={form.message}
+      >
         <EmailField
           label={t("class.teachers.email")}
           hint={t("class.teachers.emailHint")}
           autoComplete="off"
           {...form.field("email")}
         />
-        <div className="actions">
-          <Button type="submit" variant="secondary" loading={adding.isPending}>
-            {t("class.teachers.add")}
-          </Button>
-        </div>
-      </form>
-      {form.message ? <Alert tone="error">{form.message}</Alert> : null}
+      </ClassForm>
     </Card>
   );
 }
@@ -400,15 +400,14 @@ function EditCard({ c, onSaved }: { c: ClassView; onSaved: (message: string) => 
 
   return (
     <Card title={t("class.edit.title")}>
-      <form className="class-form" onSubmit={submit} noValidate>
+      <ClassForm
+        onSubmit={submit}
+        busy={saving.isPending}
+        submitLabel={t("class.edit.save")}
+        message={form.message}
+      >
         <ClassFields field={form.field} />
-        <div className="actions">
-          <Button type="submit" variant="secondary" loading={saving.isPending}>
-            {t("class.edit.save")}
-          </Button>
-        </div>
-      </form>
-      {form.message ? <Alert tone="error">{form.message}</Alert> : null}
+      </ClassForm>
     </Card>
   );
 }

@@ -2,8 +2,6 @@ import type { Subject } from "@gradecast/contract/classes";
 import type { FormEvent } from "react";
 import { Link, useNavigate } from "react-router";
 import { useSession } from "../auth/session.tsx";
-import { Alert } from "../components/alert.tsx";
-import { Button } from "../components/button.tsx";
 import { Card } from "../components/card.tsx";
 import { EmptyState } from "../components/empty-state.tsx";
 import { ErrorState } from "../components/error-state.tsx";
@@ -12,6 +10,7 @@ import { Spinner } from "../components/spinner.tsx";
 import { useFormFields } from "../components/use-form-fields.ts";
 import { useClasses, useCreateClass } from "../features/classes/api.ts";
 import { type ClassFieldName, ClassFields } from "../features/classes/class-fields.tsx";
+import { ClassForm } from "../features/classes/class-form.tsx";
 import { type MessageValues, useIntl } from "../i18n/intl.tsx";
 import "../features/classes/classes.css";
 
@@ -84,15 +83,15 @@ function CreateClass() {
 
   return (
     <Card title={intl.formatMessage({ id: "classes.create.title" })}>
-      <form className="class-form" onSubmit={submit} noValidate>
+      <ClassForm
+        onSubmit={submit}
+        busy={creating.isPending || creating.isSuccess}
+        submitLabel={intl.formatMessage({ id: "classes.create.submit" })}
+        variant="primary"
+        message={form.message}
+      >
         <ClassFields field={form.field} examples />
-        <div className="actions">
-          <Button type="submit" loading={creating.isPending || creating.isSuccess}>
-            {intl.formatMessage({ id: "classes.create.submit" })}
-          </Button>
-        </div>
-      </form>
-      {form.message ? <Alert tone="error">{form.message}</Alert> : null}
+      </ClassForm>
     </Card>
   );
 }

@@ -2,7 +2,7 @@ import { messages } from "@gradecast/contract/messages";
 import { type FormEvent, useState } from "react";
 import { Link } from "react-router";
 import { OutcomeAlert } from "../components/alert.tsx";
-import { AuthCard, AuthSubmit } from "../components/auth-card.tsx";
+import { AuthCard, AuthForm } from "../components/auth-card.tsx";
 import { EmailField } from "../components/field.tsx";
 import { useForgotPassword } from "../features/sign-up/api.ts";
 import { useT } from "../i18n/intl.tsx";
@@ -28,7 +28,7 @@ export default function ForgotPassword() {
       description={t("forgot.description")}
       links={<Link to="/login">{t("forgot.back")}</Link>}
     >
-      <form className="form" onSubmit={onSubmit}>
+      <AuthForm onSubmit={onSubmit} loading={asking.isPending} submitLabel={t("forgot.submit")}>
         <EmailField
           label={t("forgot.email")}
           required
@@ -36,8 +36,7 @@ export default function ForgotPassword() {
           onChange={(e) => setEmail(e.target.value)}
         />
         <OutcomeAlert outcome={result} />
-        <AuthSubmit loading={asking.isPending}>{t("forgot.submit")}</AuthSubmit>
-      </form>
+      </AuthForm>
     </AuthCard>
   );
 }

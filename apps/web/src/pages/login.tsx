@@ -9,7 +9,7 @@ import { useSetupState } from "../api/site.ts";
 import { safeNext } from "../auth/next.ts";
 import { useSession } from "../auth/session.tsx";
 import { Alert } from "../components/alert.tsx";
-import { AuthCard, AuthSubmit } from "../components/auth-card.tsx";
+import { AuthCard, AuthForm } from "../components/auth-card.tsx";
 import { Button, buttonClass } from "../components/button.tsx";
 import { CodeField, EmailField, PasswordField } from "../components/field.tsx";
 import { Spinner } from "../components/spinner.tsx";
@@ -124,7 +124,7 @@ export default function Login() {
           </Button>
         }
       >
-        <form className="form" onSubmit={onCode}>
+        <AuthForm onSubmit={onCode} loading={busy} submitLabel={t("login.mfa.verify")}>
           <CodeField
             label={t("login.mfa.code")}
             autoFocus
@@ -132,8 +132,7 @@ export default function Login() {
             onChange={(e) => setCode(e.target.value)}
             error={error || undefined}
           />
-          <AuthSubmit loading={busy}>{t("login.mfa.verify")}</AuthSubmit>
-        </form>
+        </AuthForm>
       </AuthCard>
     );
   }
@@ -190,7 +189,7 @@ export default function Login() {
         </>
       ) : null}
       {params.get("next") ? <p className="muted">{messages.signInRequired}</p> : null}
-      <form className="form" onSubmit={onSubmit} noValidate={false}>
+      <AuthForm onSubmit={onSubmit} loading={busy} submitLabel={t("login.submit")}>
         <EmailField
           label={t("login.email")}
           required
@@ -205,8 +204,7 @@ export default function Login() {
         <p className="form-error" role="alert" id="login-error">
           {error}
         </p>
-        <AuthSubmit loading={busy}>{t("login.submit")}</AuthSubmit>
-      </form>
+      </AuthForm>
     </AuthCard>
   );
 }

@@ -1,6 +1,6 @@
 import { screen } from "@testing-library/react";
 import { describe, expect, test } from "vitest";
-import { fakeServer, renderPage, signedInAs, testUser } from "../test/render.tsx";
+import { fakeServer, renderAs, renderPage, testUser } from "../test/render.tsx";
 import Notifications from "./notifications.tsx";
 import Profile from "./profile.tsx";
 import Unsubscribe from "./unsubscribe.tsx";
@@ -10,29 +10,25 @@ const teacher = testUser("teacher", { locale: "pt-PT" });
 
 describe("the notifications in Portuguese", () => {
   test("the list says how many are unread and writes scores with a decimal comma", async () => {
-    fakeServer({
-      ...signedInAs(teacher),
-      "GET /api/notifications": () => ({
-        body: {
-          unread: 1,
-          items: [
-            {
-              id: "n1",
-              kind: "risk_up",
-              title: "Ada Lovelace (10A) is now at risk",
-              student: { id: "s1", name: "Ada Lovelace" },
-              class: { id: "c1", name: "10A" },
-              prediction: 8.46,
-              noFinalScoreRisk: null,
-              reasons: [],
-              createdAt: "2026-11-27T10:00:00.000Z",
-              readAt: null,
-            },
-          ],
-        },
-      }),
+    renderAs(teacher, <Notifications />, "/notifications", {
+      "/api/notifications": {
+        unread: 1,
+        items: [
+          {
+            id: "n1",
+            kind: "risk_up",
+            title: "Ada Lovelace (10A) is now at risk",
+            student: { id: "s1", name: "Ada Lovelace" },
+            class: { id: "c1", name: "10A" },
+            prediction: 8.46,
+            noFinalScoreRisk: null,
+            reasons: [],
+            createdAt: "2026-11-27T10:00:00.000Z",
+            readAt: null,
+          },
+        ],
+      },
     });
-    renderPage(<Notifications />, "/notifications");
     expect(await screen.findByRole("heading", { level: 1, name: "Notificações" })).toBeTruthy();
     expect(await screen.findByText("1 por ler")).toBeTruthy();
     expect(screen.getByText("Nota final prevista 8,5")).toBeTruthy();
@@ -40,11 +36,7 @@ describe("the notifications in Portuguese", () => {
   });
 
   test("the profile's digest choice is in Portuguese", async () => {
-    fakeServer({
-      ...signedInAs(teacher),
-      "GET /api/me/digest": () => ({ body: { digest: "weekly" } }),
-    });
-    renderPage(<Profile />, "/profile");
+    renderAs(teacher, <Profile />, "/profile", { "/api/me/digest": { digest: "weekly" } });
     expect(await screen.findByRole("heading", { level: 1, name: "Perfil" })).toBeTruthy();
     expect(
       await screen.findByLabelText("Enviar-me um resumo das minhas notificações"),

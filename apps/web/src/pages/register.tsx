@@ -2,7 +2,7 @@ import type { FormEvent } from "react";
 import { Link, Navigate, useNavigate } from "react-router";
 import { useSetupState } from "../api/site.ts";
 import { useSession } from "../auth/session.tsx";
-import { AuthCard, AuthSubmit } from "../components/auth-card.tsx";
+import { AuthCard, AuthForm } from "../components/auth-card.tsx";
 import { EmailField, Field, PasswordField } from "../components/field.tsx";
 import { Select } from "../components/select.tsx";
 import { useFormFields } from "../components/use-form-fields.ts";
@@ -87,7 +87,11 @@ export default function Register() {
         </span>
       }
     >
-      <form className="form" onSubmit={onSubmit}>
+      <AuthForm
+        onSubmit={onSubmit}
+        loading={registering.isPending || registering.isSuccess}
+        submitLabel={t("register.submit")}
+      >
         <Field
           label={t("register.name")}
           autoComplete="name"
@@ -126,10 +130,7 @@ export default function Register() {
         <p className="form-error" role="alert">
           {form.message}
         </p>
-        <AuthSubmit loading={registering.isPending || registering.isSuccess}>
-          {t("register.submit")}
-        </AuthSubmit>
-      </form>
+      </AuthForm>
     </AuthCard>
   );
 }

@@ -2,7 +2,7 @@ import { passwordLimits } from "@gradecast/contract/password-limits";
 import type { FormEvent } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { Alert } from "../components/alert.tsx";
-import { AuthCard, AuthSubmit } from "../components/auth-card.tsx";
+import { AuthCard, AuthForm } from "../components/auth-card.tsx";
 import { PasswordField } from "../components/field.tsx";
 import { useFormFields } from "../components/use-form-fields.ts";
 import { useResetPassword } from "../features/sign-up/api.ts";
@@ -50,7 +50,11 @@ export default function ResetPassword() {
 
   return (
     <AuthCard title={t("reset.title")} description={t("reset.description")}>
-      <form className="form" onSubmit={onSubmit}>
+      <AuthForm
+        onSubmit={onSubmit}
+        loading={resetting.isPending || resetting.isSuccess}
+        submitLabel={t("reset.submit")}
+      >
         <PasswordField
           label={t("reset.password")}
           fresh
@@ -70,10 +74,7 @@ export default function ResetPassword() {
             </p>
           </Alert>
         ) : null}
-        <AuthSubmit loading={resetting.isPending || resetting.isSuccess}>
-          {t("reset.submit")}
-        </AuthSubmit>
-      </form>
+      </AuthForm>
     </AuthCard>
   );
 }

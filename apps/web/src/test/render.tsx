@@ -99,6 +99,24 @@ export function signedInAs(user: User): Record<string, FakeRoute> {
   return { "GET /api/me": () => ({ body: user }) };
 }
 
+/**
+ * `page` at `path` as `user` sees it: the fake server signs the user in and answers each GET
+ * of `answers` (address → body) with its body.
+ */
+export function renderAs(
+  user: User,
+  page: ReactNode,
+  path: string,
+  answers: Record<string, unknown>,
+) {
+  const gets = Object.entries(answers).map(([url, body]): [string, FakeRoute] => [
+    `GET ${url}`,
+    () => ({ body }),
+  ]);
+  fakeServer({ ...signedInAs(user), ...Object.fromEntries(gets) });
+  return renderPage(page, path);
+}
+
 /** The messages of window.alert from now on (the dialog itself is not shown). */
 export function watchAlerts(): string[] {
   const seen: string[] = [];

@@ -1,7 +1,7 @@
 import type { RiskItem } from "@gradecast/contract/class-risk";
 import { screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { columnHeaders, fakeServer, renderPage, signedInAs, testUser } from "../../test/render.tsx";
+import { columnHeaders, renderAs, testUser } from "../../test/render.tsx";
 import { atRiskStudent, classRisk, recordInputs } from "../../test/risk-list-fixtures.ts";
 import { RiskList } from "./risk-list.tsx";
 
@@ -40,11 +40,7 @@ const list = classRisk("Matemática 10.º B", { students: 2, answered: 1, atRisk
 
 describe("the class risk list in Portuguese", () => {
   it("names its columns, reasons, sources, scores and days in pt-PT", async () => {
-    fakeServer({
-      ...signedInAs(teacher),
-      "GET /api/classes/c1/risk": () => ({ body: list }),
-    });
-    renderPage(<RiskList classId="c1" />, "/classes/c1");
+    renderAs(teacher, <RiskList classId="c1" />, "/classes/c1", { "/api/classes/c1/risk": list });
     const table = await screen.findByRole("table", {
       name: "Alunos da turma, ordenados por risco",
     });

@@ -2,7 +2,7 @@ import { type RosterResult, type RosterRow, rosterLimits } from "@gradecast/cont
 import type { ReactNode } from "react";
 import { Alert } from "../../components/alert.tsx";
 import { Card } from "../../components/card.tsx";
-import { FileImportForm, FileImportPreview, useFileImport } from "../../components/csv-import.tsx";
+import { CsvFileImport, useFileImport } from "../../components/csv-import.tsx";
 import { type MessageValues, useIntl } from "../../i18n/intl.tsx";
 import { useRosterUpload } from "./api.ts";
 
@@ -32,29 +32,22 @@ export function RosterImport({ classId }: { classId: string }) {
     t("imports.csvMissing"),
     upload.isPending ? (upload.variables.preview ? "preview" : "import") : null,
   );
-  const { preview, done } = state;
+  const { done } = state;
 
   return (
     <Card title={t("imports.roster.title")} className="roster-import">
       <p>{intl.formatMessage({ id: "imports.roster.intro" }, { rows: rosterLimits.rows, code })}</p>
-      <FileImportForm
+      <CsvFileImport
         state={state}
-        label={t("imports.roster.file")}
-        accept=".csv,text/csv"
+        fileLabel={t("imports.roster.file")}
         previewLabel={t("imports.preview")}
-      />
-      {preview ? (
-        <FileImportPreview
-          state={state}
-          heading={<h3 className="roster-heading">{t("imports.willDo")}</h3>}
-          confirmLabel={
-            changes(preview) === 0 ? null : t("imports.roster.confirm", { count: changes(preview) })
-          }
-          nothing={<p>{t("imports.roster.nothing")}</p>}
-        >
-          <RosterSummary result={preview} />
-        </FileImportPreview>
-      ) : null}
+        heading={<h3 className="roster-heading">{t("imports.willDo")}</h3>}
+        writes={changes}
+        confirmLabel={(count) => t("imports.roster.confirm", { count })}
+        nothing={<p>{t("imports.roster.nothing")}</p>}
+      >
+        {(preview) => <RosterSummary result={preview} />}
+      </CsvFileImport>
       <Alert tone="success">
         {done ? (
           <>

@@ -1,7 +1,7 @@
 import type { Evaluation } from "@gradecast/contract/evaluation";
 import { screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { fakeServer, renderPage, signedInAs, testUser } from "../../test/render.tsx";
+import { renderAs, testUser } from "../../test/render.tsx";
 import { evaluationOf, noOutcomes } from "./evaluation-fixtures.ts";
 import { EvaluationView } from "./evaluation-view.tsx";
 
@@ -19,11 +19,9 @@ const evaluation = evaluationOf(["Matemática 10.º B", "Português 11.º A"], {
 
 describe("how the model did, in Portuguese", () => {
   it("shows the figures with decimal commas, the worse one in a sentence, and the groups", async () => {
-    fakeServer({
-      ...signedInAs(teacher),
-      "GET /api/evaluation": () => ({ body: evaluation }),
+    renderAs(teacher, <EvaluationView viewer="teacher" />, "/evaluation", {
+      "/api/evaluation": evaluation,
     });
-    renderPage(<EvaluationView viewer="teacher" />, "/evaluation");
     const table = await screen.findByRole("table", {
       name: "Depois da nota do 2.º período (configuração A): valores",
     });
@@ -81,13 +79,12 @@ describe("how the model did, in Portuguese", () => {
   });
 
   it("says how to get figures when no outcome is recorded yet, and counts one hidden group", async () => {
-    fakeServer({
-      ...signedInAs(testUser("admin", { locale: "pt-PT" })),
-      "GET /api/evaluation": () => ({
-        body: noOutcomes(evaluation),
-      }),
-    });
-    renderPage(<EvaluationView viewer="admin" />, "/evaluation");
+    renderAs(
+      testUser("admin", { locale: "pt-PT" }),
+      <EvaluationView viewer="admin" />,
+      "/evaluation",
+      { "/api/evaluation": noOutcomes(evaluation) },
+    );
     expect(await screen.findByText("Ainda não há resultados")).toBeTruthy();
     expect(screen.getByText(/registe as notas finais na pauta da turma/)).toBeTruthy();
     expect(screen.getByRole("option", { name: "Toda a escola" })).toBeTruthy();
@@ -95,13 +92,12 @@ describe("how the model did, in Portuguese", () => {
 
   it("writes one hidden group in the singular", async () => {
     const [setup] = evaluation.setups;
-    fakeServer({
-      ...signedInAs(teacher),
-      "GET /api/evaluation": () => ({
-        body: { ...evaluation, setups: [{ ...setup!, hiddenGroups: 1 }] } satisfies Evaluation,
-      }),
+    renderAs(teacher, <EvaluationView viewer="teacher" />, "/evaluation", {
+      "/api/evaluation": {
+        ...evaluation,
+        setups: [{ ...setup!, hiddenGroups: 1 }],
+      } satisfies Evaluation,
     });
-    renderPage(<EvaluationView viewer="teacher" />, "/evaluation");
     expect(await screen.findByText("1 grupo com menos de 5 alunos não é mostrado.")).toBeTruthy();
   });
 });

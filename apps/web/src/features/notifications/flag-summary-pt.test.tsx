@@ -1,6 +1,6 @@
 import { screen } from "@testing-library/react";
 import { describe, expect, test } from "vitest";
-import { fakeServer, renderPage, signedInAs, testUser } from "../../test/render.tsx";
+import { renderAs, testUser } from "../../test/render.tsx";
 import FlagSummaryCard from "./flag-summary.tsx";
 
 // The evaluation page's card of flag judgements in European Portuguese (issue 33).
@@ -9,35 +9,29 @@ const admin = testUser("admin", { locale: "pt-PT" });
 
 describe("the flag judgements in Portuguese", () => {
   test("headings and the share judged useful", async () => {
-    fakeServer({
-      ...signedInAs(admin),
-      "GET /api/evaluation/flags": () => ({
-        body: {
-          versions: [
-            {
-              modelVersion: "v3",
-              judged: 3,
-              acknowledged: 2,
-              notUseful: 1,
-              incorrect: 0,
-              usefulShare: 2 / 3,
-            },
-          ],
-        },
-      }),
+    renderAs(admin, <FlagSummaryCard />, "/evaluation", {
+      "/api/evaluation/flags": {
+        versions: [
+          {
+            modelVersion: "v3",
+            judged: 3,
+            acknowledged: 2,
+            notUseful: 1,
+            incorrect: 0,
+            usefulShare: 2 / 3,
+          },
+        ],
+      },
     });
-    renderPage(<FlagSummaryCard />, "/evaluation");
     expect(await screen.findByText("O juízo dos professores sobre os alertas")).toBeTruthy();
     expect(screen.getByRole("columnheader", { name: "Considerados úteis" })).toBeTruthy();
     expect(screen.getByText(/^67\s?%$/)).toBeTruthy();
   });
 
   test("no flag judged yet", async () => {
-    fakeServer({
-      ...signedInAs(admin),
-      "GET /api/evaluation/flags": () => ({ body: { versions: [] } }),
+    renderAs(admin, <FlagSummaryCard />, "/evaluation", {
+      "/api/evaluation/flags": { versions: [] },
     });
-    renderPage(<FlagSummaryCard />, "/evaluation");
     expect(await screen.findByText("Ainda nenhum alerta foi avaliado.")).toBeTruthy();
   });
 });

@@ -66,7 +66,7 @@ export function OneRosterImport() {
     t("imports.oneroster.missing"),
     upload.isPending ? (upload.variables.preview ? "preview" : "import") : null,
   );
-  const { inputId, preview, done, busy } = state;
+  const { inputId, done, busy } = state;
 
   return (
     <Card title={t("imports.oneroster.title")} className="roster-import">
@@ -107,17 +107,20 @@ export function OneRosterImport() {
           {busy === "preview" ? t("imports.oneroster.reading") : t("imports.oneroster.importing")}
         </p>
       ) : null}
-      {preview ? (
-        <FileImportPreview
-          state={state}
-          heading={<h3 className="roster-heading">{t("imports.willDo")}</h3>}
-          confirmLabel={writes(preview) === 0 ? null : t("imports.oneroster.confirm")}
-          nothing={<p>{t("imports.oneroster.nothing")}</p>}
-        >
-          <p>{preview.message}</p>
-          <OneRosterSummary result={preview} />
-        </FileImportPreview>
-      ) : null}
+      <FileImportPreview
+        state={state}
+        heading={<h3 className="roster-heading">{t("imports.willDo")}</h3>}
+        writes={writes}
+        confirmLabel={() => t("imports.oneroster.confirm")}
+        nothing={<p>{t("imports.oneroster.nothing")}</p>}
+      >
+        {(preview) => (
+          <>
+            <p>{preview.message}</p>
+            <OneRosterSummary result={preview} />
+          </>
+        )}
+      </FileImportPreview>
       <Alert tone="success">
         {done ? (
           <>

@@ -5,7 +5,7 @@ import {
 } from "@gradecast/contract/school-record";
 import type { ReactNode } from "react";
 import { Alert } from "../../components/alert.tsx";
-import { FileImportForm, FileImportPreview, useFileImport } from "../../components/csv-import.tsx";
+import { CsvFileImport, useFileImport } from "../../components/csv-import.tsx";
 import { type MessageValues, useIntl } from "../../i18n/intl.tsx";
 import { useRecordImport } from "./api.ts";
 import { fieldLabel, type Translate, valueText } from "./cells.ts";
@@ -27,7 +27,7 @@ export function RecordImport({ classId }: { classId: string }) {
     t("imports.csvMissing"),
     upload.isPending ? (upload.variables.dryRun ? "preview" : "import") : null,
   );
-  const { inputId, preview, done } = state;
+  const { inputId, done } = state;
 
   return (
     <section className="gradebook-import" aria-labelledby={`${inputId}-title`}>
@@ -42,27 +42,22 @@ export function RecordImport({ classId }: { classId: string }) {
         {"email;G1;G2;absences\namy@example.org;8;9;12\nben@example.org;14;15;2"}
       </pre>
       <p>{t("imports.record.check")}</p>
-      <FileImportForm
+      <CsvFileImport
         state={state}
-        label={t("imports.record.file")}
-        accept=".csv,text/csv"
+        fileLabel={t("imports.record.file")}
         previewLabel={t("imports.record.preview")}
-      />
-      {preview ? (
-        <FileImportPreview
-          state={state}
-          heading={<h4 className="roster-heading">{t("imports.record.heading")}</h4>}
-          confirmLabel={
-            preview.changes.length === 0
-              ? null
-              : t("imports.record.confirm", { count: preview.changes.length })
-          }
-          nothing={null}
-        >
-          <p>{preview.message}</p>
-          <Changes t={t} changes={preview.changes} unchanged={preview.unchanged} />
-        </FileImportPreview>
-      ) : null}
+        heading={<h4 className="roster-heading">{t("imports.record.heading")}</h4>}
+        writes={(preview) => preview.changes.length}
+        confirmLabel={(count) => t("imports.record.confirm", { count })}
+        nothing={null}
+      >
+        {(preview) => (
+          <>
+            <p>{preview.message}</p>
+            <Changes t={t} changes={preview.changes} unchanged={preview.unchanged} />
+          </>
+        )}
+      </CsvFileImport>
       <Alert tone="success">{done ? done.message : null}</Alert>
     </section>
   );
