@@ -90,3 +90,6 @@ export const uidParams = z.object({ uid: pathId("user") });
 export const classParams = z.object({ id: pathId("class") });
 export const memberParams = z.object({ id: pathId("class"), uid: pathId("user") });
 export const invitedEmail = z.string().max(320).describe("The invited address");
+
+/** A CSV file as the success answer (a download). */
+export const csvDownload = { response: { 200: z.string() }, produces: "text/csv" } as const;

@@ -22,6 +22,7 @@ import {
 } from "../classes.ts";
 import {
   classParams,
+  csvDownload,
   defineRoute,
   idParams,
   invitedEmail,
@@ -200,8 +201,7 @@ export const riskCsv = defineRoute({
   access: staffOwn,
   summary: "The class risk list as CSV, the screen's columns",
   params: classParams,
-  response: { 200: z.string() },
-  produces: "text/csv",
+  ...csvDownload,
 });
 
 export const addNote = defineRoute({

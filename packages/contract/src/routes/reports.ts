@@ -1,4 +1,3 @@
-import { z } from "zod";
 import {
   enrolledStudentListSchema,
   myReportsPageSchema,
@@ -13,7 +12,7 @@ import {
   reportUpdateSchema,
 } from "../report-students.ts";
 import { reportListQuerySchema } from "../reports.ts";
-import { defineRoute, idParams, kb, staff, verifiedStudents } from "../route.ts";
+import { csvDownload, defineRoute, idParams, kb, staff, verifiedStudents } from "../route.ts";
 
 // Teachers' reports about students (and a student's own reports, issue 17).
 
@@ -42,8 +41,7 @@ export const exportCsv = defineRoute({
   access: staff,
   summary: "The same reports as a CSV file",
   querystring: reportListQuerySchema,
-  response: { 200: z.string() },
-  produces: "text/csv",
+  ...csvDownload,
 });
 
 // A teacher reads their own reports and those of their classes' students (docs/decisions/0005).
