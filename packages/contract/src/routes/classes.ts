@@ -22,6 +22,7 @@ import {
 } from "../classes.ts";
 import {
   classParams,
+  classTeachers,
   csvDownload,
   defineRoute,
   idParams,
@@ -207,7 +208,7 @@ export const riskCsv = defineRoute({
 export const addNote = defineRoute({
   method: "POST",
   path: "/api/classes/:id/students/:uid/notes",
-  access: { allow: ["teacher"], verified: true, scope: { teacher: "own" } },
+  access: classTeachers,
   summary: "Add an intervention note about an enrolled student (the class's teachers)",
   params: memberParams,
   body: noteCreateSchema,
