@@ -179,14 +179,32 @@ function ownRow(column: string, kind: "id" | "email" = "id"): PersonLink {
 
 /**
  * A row the person made or acted on, about something else: they get the `exported` columns, and
- * on erasure the row stays with the column emptied.
+ * on erasure the row stays with the column emptied (and the row's copy of their name, when it
+ * keeps one, set to `formerStaffName`).
  */
 function attributedTo(
   column: string,
   role: "author" | "actor",
   exported: readonly string[],
+  nameColumn?: string,
 ): PersonLink {
-  return { column, kind: "id", role, export: exported, erase: { anonymise: { [column]: null } } };
+  const anonymise = { [column]: null, ...(nameColumn && { [nameColumn]: formerStaffName }) };
+  return { column, kind: "id", role, export: exported, erase: { anonymise } };
+}
+
+/** A row that goes with the person it names, who gets only the `exported` columns of it. */
+function goesWith(
+  column: string,
+  role: "subject" | "author",
+  exported: readonly string[] | "none",
+  kind: "id" | "email" = "id",
+): PersonLink {
+  return { column, kind, role, export: exported, erase: "delete" };
+}
+
+/** A copy of a person's name kept by a trigger from another table: never exported. */
+function nameCopy(column: string): PersonLink {
+  return { column, kind: "name", role: "subject", export: "none", erase: "derived" };
 }
 
 /** Authored rows about students: a teacher's export lists them without what they say. */
@@ -316,13 +334,12 @@ export const personalData: readonly PersonalDataEntry[] = [
     agedBy: "created_at",
     links: [
       ownRow("student_id"),
-      {
-        column: "author_id",
-        kind: "id",
-        role: "author",
-        export: ["id", "class_id", "done_on", "created_at"],
-        erase: { anonymise: { author_id: null, author_name: formerStaffName } },
-      },
+      attributedTo(
+        "author_id",
+        "author",
+        ["id", "class_id", "done_on", "created_at"],
+        "author_name",
+      ),
     ],
     fields: {
       author_name: "the author's name",
@@ -356,13 +373,7 @@ export const personalData: readonly PersonalDataEntry[] = [
     agedBy: "created_at",
     links: [
       ownRow("recipient_id"),
-      {
-        column: "student_id",
-        kind: "id",
-        role: "subject",
-        export: ["id", "kind", "class_id", "created_at"],
-        erase: "delete",
-      },
+      goesWith("student_id", "subject", ["id", "kind", "class_id", "created_at"]),
     ],
     fields: {
       kind: "what the notification is about",
@@ -420,13 +431,7 @@ export const personalData: readonly PersonalDataEntry[] = [
     agedBy: "updated_at",
     links: [
       ownRow("student_id"),
-      {
-        column: "teacher_id",
-        kind: "id",
-        role: "author",
-        export: ["prediction_id", "class_id", "judgement", "updated_at"],
-        erase: "delete",
-      },
+      goesWith("teacher_id", "author", ["prediction_id", "class_id", "judgement", "updated_at"]),
     ],
     fields: {
       judgement: "acknowledged, not useful or incorrectly flagged",
@@ -512,13 +517,7 @@ export const personalData: readonly PersonalDataEntry[] = [
     agedBy: "set_at",
     links: [
       ownRow("student_id"),
-      {
-        column: "set_by",
-        kind: "id",
-        role: "author",
-        export: ["id", "class_id", "field", "set_at", "via"],
-        erase: { anonymise: { set_by: null, set_by_name: formerStaffName } },
-      },
+      attributedTo("set_by", "author", ["id", "class_id", "field", "set_at", "via"], "set_by_name"),
     ],
     fields: {
       field: "which value (G1, G2, absences, failures, G3, sat the exam)",
@@ -564,10 +563,7 @@ export const personalData: readonly PersonalDataEntry[] = [
     purpose: "The teachers a student shared the full explanation with",
     whoSees: "The student; the teacher named",
     category: "predictions",
-    links: [
-      ownRow("student_id"),
-      { column: "teacher_id", kind: "id", role: "subject", export: ["shared_at"], erase: "delete" },
-    ],
+    links: [ownRow("student_id"), goesWith("teacher_id", "subject", ["shared_at"])],
     fields: { shared_at: "when" },
   },
   {
@@ -690,10 +686,7 @@ export const personalData: readonly PersonalDataEntry[] = [
     whoSees: "Nobody: the code is stored as a hash",
     category: "sessions",
     agedBy: "expires_at",
-    links: [
-      ownRow("user_id"),
-      { column: "email", kind: "email", role: "subject", export: "none", erase: "delete" },
-    ],
+    links: [ownRow("user_id"), goesWith("email", "subject", "none", "email")],
     fields: {
       attempts: "wrong codes typed",
       created_at: "when",
@@ -710,10 +703,7 @@ export const personalData: readonly PersonalDataEntry[] = [
     whoSees: "Nobody: the link is stored as a hash",
     category: "sessions",
     agedBy: "expires_at",
-    links: [
-      ownRow("user_id"),
-      { column: "email", kind: "email", role: "subject", export: "none", erase: "delete" },
-    ],
+    links: [ownRow("user_id"), goesWith("email", "subject", "none", "email")],
     fields: { created_at: "when", expires_at: "when it expires", used_at: "when it was used" },
     secret: ["token_hash"],
     internal: ["id"],
@@ -817,9 +807,7 @@ export const personalData: readonly PersonalDataEntry[] = [
     purpose: "A copy of each student's latest report per course, for the analytics charts",
     whoSees: "Staff, through the analytics report",
     category: "reports",
-    links: [
-      { column: "student_name", kind: "name", role: "subject", export: "none", erase: "derived" },
-    ],
+    links: [nameCopy("student_name")],
     fields: {
       student_key: "the student's name in lower case",
       course_key: "the course in lower case",
@@ -836,7 +824,7 @@ export const personalData: readonly PersonalDataEntry[] = [
     purpose: "Sums of marks and attendance per course, behaviour and student name (the charts)",
     whoSees: "Staff, through the analytics report",
     category: "reports",
-    links: [{ column: "key", kind: "name", role: "subject", export: "none", erase: "derived" }],
+    links: [nameCopy("key")],
     fields: {},
     internal: ["dim", "n", "sum_x", "sum_y", "sum_xx", "sum_xy", "sum_yy"],
   },

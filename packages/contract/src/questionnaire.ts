@@ -167,6 +167,16 @@ export type ModelSchool = (typeof modelSchools)[number];
  */
 export const notAsked: ReadonlySet<QuestionKey> = new Set(["school"]);
 
+/** OPTIONAL_QUESTIONS unset: the sensitive questions of issue 31. */
+export const defaultOptionalQuestions = keysOf(
+  "health",
+  "romantic",
+  "famrel",
+  "Pstatus",
+  "Mjob",
+  "Fjob",
+);
+
 /**
  * The questions a deployment may mark optional (OPTIONAL_QUESTIONS, issue 31): a student may
  * then leave them out ("Prefer not to say", sent as null) and the model answers with the input
@@ -176,12 +186,7 @@ export const notAsked: ReadonlySet<QuestionKey> = new Set(["school"]);
  * questions, sensitive ones first.
  */
 export const optionalCapableKeys = keysOf(
-  "health",
-  "romantic",
-  "famrel",
-  "Pstatus",
-  "Mjob",
-  "Fjob",
+  ...defaultOptionalQuestions,
   "sex",
   "age",
   "address",
@@ -200,16 +205,6 @@ export const optionalCapableKeys = keysOf(
 );
 export type OptionalCapableKey = (typeof optionalCapableKeys)[number];
 const optionalCapable: ReadonlySet<QuestionKey> = new Set(optionalCapableKeys);
-
-/** OPTIONAL_QUESTIONS unset: the sensitive questions of issue 31. */
-export const defaultOptionalQuestions = keysOf(
-  "health",
-  "romantic",
-  "famrel",
-  "Pstatus",
-  "Mjob",
-  "Fjob",
-);
 
 export function isOptionalCapable(key: string): key is OptionalCapableKey {
   return optionalCapable.has(key as QuestionKey);

@@ -24,68 +24,37 @@ export interface PageRule {
 
 const everyone = "signedIn" as const;
 
+/** A page with a sidebar item, labelled with the page's title. */
+function inSidebar(
+  path: string,
+  title: string,
+  roles: PageRule["roles"],
+  sidebarRoles?: readonly Role[],
+): PageRule {
+  return { path, title, roles, sidebar: title, ...(sidebarRoles && { sidebarRoles }) };
+}
+
 export const appPages: readonly PageRule[] = [
-  {
-    path: "/dashboard",
-    title: "Dashboard",
-    roles: everyone,
-    sidebar: "Dashboard",
-    sidebarRoles: ["student", "admin"],
-  },
-  { path: "/profile", title: "Profile", roles: everyone, sidebar: "Profile" },
-  {
-    path: "/student-input",
-    title: "Student Input",
-    roles: ["student", "admin"],
-    sidebar: "Student Input",
-  },
+  inSidebar("/dashboard", "Dashboard", everyone, ["student", "admin"]),
+  inSidebar("/profile", "Profile", everyone),
+  inSidebar("/student-input", "Student Input", ["student", "admin"]),
   // The student's latest prediction, read back without predicting again (issue 28).
-  { path: "/prediction", title: "Prediction", roles: ["student", "admin"], sidebar: "Prediction" },
-  {
-    path: "/teacher-input",
-    title: "Teacher Input",
-    roles: ["teacher", "admin"],
-    sidebar: "Teacher Input",
-  },
-  {
-    path: "/student-dashboard",
-    title: "Student Dashboard",
-    roles: everyone,
-    sidebar: "Student Dashboard",
-  },
-  {
-    path: "/teacher-dashboard",
-    title: "Teacher Dashboard",
-    roles: ["teacher", "admin"],
-    sidebar: "Teacher Dashboard",
-  },
-  { path: "/classes", title: "Classes", roles: ["teacher", "admin"], sidebar: "Classes" },
+  inSidebar("/prediction", "Prediction", ["student", "admin"]),
+  inSidebar("/teacher-input", "Teacher Input", ["teacher", "admin"]),
+  inSidebar("/student-dashboard", "Student Dashboard", everyone),
+  inSidebar("/teacher-dashboard", "Teacher Dashboard", ["teacher", "admin"]),
+  inSidebar("/classes", "Classes", ["teacher", "admin"]),
   // How the model did against the outcomes recorded in the gradebooks (issue 29).
-  {
-    path: "/evaluation",
-    title: "How the model did",
-    roles: ["teacher", "admin"],
-    sidebar: "How the model did",
-  },
-  { path: "/settings", title: "Settings", roles: everyone, sidebar: "Settings" },
-  { path: "/admin/users", title: "Users", roles: ["admin"], sidebar: "Users" },
-  { path: "/admin/audit", title: "Audit log", roles: ["admin"], sidebar: "Audit log" },
+  inSidebar("/evaluation", "How the model did", ["teacher", "admin"]),
+  inSidebar("/settings", "Settings", everyone),
+  inSidebar("/admin/users", "Users", ["admin"]),
+  inSidebar("/admin/audit", "Audit log", ["admin"]),
   // Retention, purges, deletions and students to review (issue 31).
-  {
-    path: "/admin/data-protection",
-    title: "Data protection",
-    roles: ["admin"],
-    sidebar: "Data protection",
-  },
+  inSidebar("/admin/data-protection", "Data protection", ["admin"]),
   // The model's versions: train on the school's outcomes, promote, roll back (issue 30).
-  { path: "/admin/model", title: "Model", roles: ["admin"], sidebar: "Model" },
+  inSidebar("/admin/model", "Model", ["admin"]),
   // Rosters from the school's information system (issue 34).
-  {
-    path: "/admin/oneroster",
-    title: "OneRoster import",
-    roles: ["admin"],
-    sidebar: "OneRoster import",
-  },
+  inSidebar("/admin/oneroster", "OneRoster import", ["admin"]),
   // Issue 32: reached from the header's link (with the number unread), not the sidebar.
   { path: "/notifications", title: "Notifications", roles: everyone },
   { path: "/Verify", title: "Verify email", roles: everyone },

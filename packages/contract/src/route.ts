@@ -77,7 +77,15 @@ export const signedInVerified = { ...signedIn, verified: true } as const;
 export const staff = { allow: ["teacher", "admin"], verified: true } as const;
 /** Staff on one record: a teacher their own (or their class's), an admin any. */
 export const staffOwn = { ...staff, scope: { teacher: "own", admin: "any" } } as const;
+/** A class's own teachers, and no one else: an admin is refused by role. */
+export const classTeachers = {
+  allow: ["teacher"],
+  verified: true,
+  scope: { teacher: "own" },
+} as const;
 export const students = { allow: ["student", "admin"] } as const;
+/** Students and admins, each on their own records only. */
+export const studentsOwn = { ...students, scope: { student: "own", admin: "own" } } as const;
 export const admins = { allow: ["admin"], verified: true } as const;
 export const studentsOnly = { allow: ["student"] } as const;
 export const verifiedStudents = { allow: ["student"], verified: true } as const;
@@ -90,3 +98,6 @@ export const uidParams = z.object({ uid: pathId("user") });
 export const classParams = z.object({ id: pathId("class") });
 export const memberParams = z.object({ id: pathId("class"), uid: pathId("user") });
 export const invitedEmail = z.string().max(320).describe("The invited address");
+
+/** A CSV file as the success answer (a download). */
+export const csvDownload = { response: { 200: z.string() }, produces: "text/csv" } as const;

@@ -22,6 +22,8 @@ import {
 } from "../classes.ts";
 import {
   classParams,
+  classTeachers,
+  csvDownload,
   defineRoute,
   idParams,
   invitedEmail,
@@ -200,14 +202,13 @@ export const riskCsv = defineRoute({
   access: staffOwn,
   summary: "The class risk list as CSV, the screen's columns",
   params: classParams,
-  response: { 200: z.string() },
-  produces: "text/csv",
+  ...csvDownload,
 });
 
 export const addNote = defineRoute({
   method: "POST",
   path: "/api/classes/:id/students/:uid/notes",
-  access: { allow: ["teacher"], verified: true, scope: { teacher: "own" } },
+  access: classTeachers,
   summary: "Add an intervention note about an enrolled student (the class's teachers)",
   params: memberParams,
   body: noteCreateSchema,

@@ -1,6 +1,5 @@
-import { z } from "zod";
 import { evaluationQuerySchema, evaluationSchema } from "../evaluation.ts";
-import { defineRoute, staff } from "../route.ts";
+import { csvDownload, defineRoute, staff } from "../route.ts";
 
 // How the model did for this school (issue 29): admins every class, a teacher the classes they
 // teach (another class: 404, as for a class that does not exist).
@@ -20,6 +19,5 @@ export const csv = defineRoute({
   access: staff,
   summary: "Outcomes against the predictions made before them, students under pseudonyms",
   querystring: evaluationQuerySchema,
-  response: { 200: z.string() },
-  produces: "text/csv",
+  ...csvDownload,
 });

@@ -1,11 +1,10 @@
-import { z } from "zod";
 import {
   modelStateSchema,
   modelSwitchAnswerSchema,
   modelSwitchBodySchema,
   modelTrainAnswerSchema,
 } from "../model-lifecycle.ts";
-import { admins, defineRoute } from "../route.ts";
+import { admins, csvDownload, defineRoute } from "../route.ts";
 
 // The model's versions (issue 30): admins only. Training runs as a background job; promotion
 // and rollback need a recent sign-in or re-authentication, are audited, and start the
@@ -55,6 +54,5 @@ export const outcomes = defineRoute({
   access: admins,
   summary:
     "The school's outcomes as training rows in the UCI files' format (one per student and stage, students under pseudonyms; admins)",
-  response: { 200: z.string() },
-  produces: "text/csv",
+  ...csvDownload,
 });

@@ -18,6 +18,7 @@ import {
 import {
   anyone,
   classParams,
+  classTeachers,
   defineRoute,
   kb,
   memberParams,
@@ -30,7 +31,6 @@ import {
 // plans are the class's teachers' alone (an admin, another class's teacher, a student: 404 for
 // the class, as on the risk list's notes). The unsubscribe link needs no sign-in: its token is
 // signed with the person's own key.
-const classTeachers = { allow: ["teacher"], verified: true, scope: { teacher: "own" } } as const;
 
 export const list = defineRoute({
   method: "GET",

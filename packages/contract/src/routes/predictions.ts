@@ -8,7 +8,7 @@ import { messages } from "../messages.ts";
 import { adminRecordsQuerySchema } from "../prediction.ts";
 import { questionnaireSchema } from "../questionnaire.ts";
 import "../questionnaire-json.ts";
-import { admins, defineRoute, kb, signedIn, students } from "../route.ts";
+import { admins, defineRoute, kb, signedIn, studentsOwn } from "../route.ts";
 
 // The grade model's predictions.
 
@@ -33,7 +33,7 @@ export const predict = defineRoute({
 export const mine = defineRoute({
   method: "GET",
   path: "/api/predictions/mine",
-  access: { ...students, scope: { student: "own", admin: "own" } },
+  access: studentsOwn,
   summary: "The caller's predictions, newest first",
   response: { 200: predictionHistorySchema },
 });

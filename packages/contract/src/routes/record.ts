@@ -1,4 +1,4 @@
-import { defineRoute, idParams, memberParams, staffOwn } from "../route.ts";
+import { classTeachers, defineRoute, idParams, memberParams, staffOwn } from "../route.ts";
 import {
   classRecordSchema,
   recordCellWriteSchema,
@@ -12,7 +12,6 @@ import {
 // The school record (issue 29): the gradebook of a class. Its teachers read and change it; an
 // admin reads it; anybody else gets 404 for the class (the class policy's verb `record` writes).
 // Changing it is a teacher's alone (as an intervention note is): an admin is refused by role.
-const classTeachers = { allow: ["teacher"], verified: true, scope: { teacher: "own" } } as const;
 
 export const get = defineRoute({
   method: "GET",

@@ -1,4 +1,3 @@
-import { z } from "zod";
 import {
   enrolledStudentListSchema,
   myReportsPageSchema,
@@ -13,7 +12,15 @@ import {
   reportUpdateSchema,
 } from "../report-students.ts";
 import { reportListQuerySchema } from "../reports.ts";
-import { defineRoute, idParams, kb, staff, verifiedStudents } from "../route.ts";
+import {
+  csvDownload,
+  defineRoute,
+  idParams,
+  kb,
+  staff,
+  staffOwn,
+  verifiedStudents,
+} from "../route.ts";
 
 // Teachers' reports about students (and a student's own reports, issue 17).
 
@@ -42,8 +49,7 @@ export const exportCsv = defineRoute({
   access: staff,
   summary: "The same reports as a CSV file",
   querystring: reportListQuerySchema,
-  response: { 200: z.string() },
-  produces: "text/csv",
+  ...csvDownload,
 });
 
 // A teacher reads their own reports and those of their classes' students (docs/decisions/0005).
@@ -59,7 +65,7 @@ export const get = defineRoute({
 export const update = defineRoute({
   method: "PATCH",
   path: "/api/reports/:id",
-  access: { ...staff, scope: { teacher: "own", admin: "any" } },
+  access: staffOwn,
   summary: "Change a report",
   body: reportUpdateSchema,
   params: idParams,
@@ -70,7 +76,7 @@ export const update = defineRoute({
 export const remove = defineRoute({
   method: "DELETE",
   path: "/api/reports/:id",
-  access: { ...staff, scope: { teacher: "own", admin: "any" } },
+  access: staffOwn,
   summary: "Delete a report",
   params: idParams,
   response: { 204: noContentSchema },

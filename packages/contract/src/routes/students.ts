@@ -3,7 +3,7 @@ import { studentRecordListSchema, studentRecordSchema } from "../api-responses.t
 import { adminRecordsQuerySchema } from "../prediction.ts";
 import { questionnaireSchema } from "../questionnaire.ts";
 import "../questionnaire-json.ts";
-import { admins, defineRoute, kb, students } from "../route.ts";
+import { admins, defineRoute, kb, students, studentsOwn } from "../route.ts";
 
 // The questionnaire's saved answers.
 
@@ -20,7 +20,7 @@ export const save = defineRoute({
 export const mine = defineRoute({
   method: "GET",
   path: "/api/students/mine",
-  access: { ...students, scope: { student: "own", admin: "own" } },
+  access: studentsOwn,
   summary: "The caller's saved questionnaires",
   response: { 200: studentRecordListSchema },
 });
