@@ -1,5 +1,6 @@
 import type { AdminUser } from "@gradecast/contract/admin";
 import { describe, expect } from "vitest";
+import type { SignedInUser } from "../support/accounts.ts";
 import { apiTests } from "../support/fixtures.ts";
 import { dialects } from "../support/helpers.ts";
 
@@ -21,12 +22,10 @@ describe.each(dialects)("teachers to review on %s", (dialect) => {
     const selfMade = await signedIn("teacher", { name: "Self Made" });
     const decided = await signedIn("teacher", { name: "Decided Teacher" });
     const student = await signedIn("student", { name: "Plain Student" });
+    const listUsers = (who: SignedInUser, review: string) =>
+      t.app.inject({ method: "GET", url: `/api/admin/users?review=${review}`, headers: who.auth });
     const review = async () => {
-      const res = await t.app.inject({
-        method: "GET",
-        url: "/api/admin/users?review=true",
-        headers: admin.auth,
-      });
+      const res = await listUsers(admin, "true");
       expect(res.statusCode, res.body).toBe(200);
       return (res.json() as { items: AdminUser[] }).items.map((u) => u.name).sort();
     };
@@ -46,17 +45,7 @@ describe.each(dialects)("teachers to review on %s", (dialect) => {
     expect(await review()).toEqual(["Self Made"]);
     expect(await review()).not.toContain(student.user.name);
 
-    const bad = await t.app.inject({
-      method: "GET",
-      url: "/api/admin/users?review=maybe",
-      headers: admin.auth,
-    });
-    expect(bad.statusCode).toBe(400);
-    const asTeacher = await t.app.inject({
-      method: "GET",
-      url: "/api/admin/users?review=true",
-      headers: selfMade.auth,
-    });
-    expect(asTeacher.statusCode).toBe(403);
+    expect((await listUsers(admin, "maybe")).statusCode).toBe(400);
+    expect((await listUsers(selfMade, "true")).statusCode).toBe(403);
   });
 });

@@ -12,6 +12,7 @@ import {
   uniqueEmail,
   waitForMail,
 } from "../support/accounts.ts";
+import { callApi } from "../support/api-call.ts";
 import { apiTests, type TestClock } from "../support/fixtures.ts";
 import { auditOf, dialects, errorOf, type TestApp } from "../support/helpers.ts";
 
@@ -27,22 +28,8 @@ describe.each(dialects)("changing one's email address (%s)", (dialect) => {
   const test = tests[dialect];
   test.beforeEach(({ clock }) => clock.reset());
 
-  const inject = (
-    t: TestApp,
-    method: "GET" | "POST" | "PATCH",
-    url: string,
-    auth: { authorization: string },
-    payload?: object,
-  ) =>
-    t.app.inject({
-      method,
-      url,
-      remoteAddress: randomIp(),
-      headers: auth,
-      ...(payload ? { payload } : {}),
-    });
   const changeTo = (t: TestApp, who: SignedInUser, email: unknown) =>
-    inject(t, "PATCH", "/api/me/email", who.auth, { email });
+    callApi(t, "PATCH", "/api/me/email", who.auth, { email });
 
   /** A fresh ID token for the same session after the clock moved past its 15 minutes. */
   async function renewed(t: TestApp, who: SignedInUser) {
@@ -81,14 +68,14 @@ describe.each(dialects)("changing one's email address (%s)", (dialect) => {
     expect(await row(t, owner.user.uid)).toEqual({ email: next, email_verified: false });
 
     // Data about other people waits for the new address to be verified.
-    const blocked = await inject(t, "GET", "/api/analytics/embed", owner.auth);
+    const blocked = await callApi(t, "GET", "/api/analytics/embed", owner.auth);
     expect(blocked.statusCode).toBe(403);
     expect(errorOf(blocked.body).code).toBe("email_not_verified");
 
     const told = await waitForMail(t.dataDir, owner.email, /was changed to/);
     expect(told.text).toContain(next);
     const code = codeOf(await waitForMail(t.dataDir, next, /code is \d{6}/));
-    const verify = await inject(t, "POST", "/api/verify", owner.auth, { code });
+    const verify = await callApi(t, "POST", "/api/verify", owner.auth, { code });
     expect(verify.statusCode, verify.body).toBeLessThan(300);
     expect(await row(t, owner.user.uid)).toEqual({ email: next, email_verified: true });
 
@@ -122,7 +109,7 @@ describe.each(dialects)("changing one's email address (%s)", (dialect) => {
     });
     expect((await row(t, owner.user.uid)).email).toBe(owner.email);
 
-    const reauth = await inject(t, "POST", "/api/auth/reauth", owner.auth, {
+    const reauth = await callApi(t, "POST", "/api/auth/reauth", owner.auth, {
       password: testPassword,
     });
     expect(reauth.statusCode).toBe(204);
@@ -134,12 +121,12 @@ describe.each(dialects)("changing one's email address (%s)", (dialect) => {
     const admin = await signedInLongAgo(t, clock, "admin");
     const next = uniqueEmail("mfa");
     expect((await changeTo(t, admin, next)).statusCode).toBe(403);
-    const noCode = await inject(t, "POST", "/api/auth/reauth", admin.auth, {
+    const noCode = await callApi(t, "POST", "/api/auth/reauth", admin.auth, {
       password: testPassword,
     });
     expect(noCode.statusCode).toBe(401);
     expect((await changeTo(t, admin, next)).statusCode).toBe(403);
-    const withCode = await inject(t, "POST", "/api/auth/reauth", admin.auth, {
+    const withCode = await callApi(t, "POST", "/api/auth/reauth", admin.auth, {
       password: testPassword,
       code: totpCode(admin.mfaSecret!, clock.now()),
     });
@@ -175,7 +162,7 @@ describe.each(dialects)("changing one's email address (%s)", (dialect) => {
       expect(error.code).toBe("validation_failed");
       expect(error.fields?.email).toBeTruthy();
     }
-    const missing = await inject(t, "PATCH", "/api/me/email", owner.auth, {});
+    const missing = await callApi(t, "PATCH", "/api/me/email", owner.auth, {});
     expect(missing.statusCode).toBe(400);
     const same = await changeTo(t, owner, owner.email);
     expect(same.statusCode).toBe(400);

@@ -50,6 +50,11 @@ describe.each(dialects)("class changes and their audit entries (%s)", (dialect) 
       invitations: { email: string }[];
     };
 
+  const addCoTeacher = (k: ClassView, people: People<typeof cast>) =>
+    c.call("POST", `/api/classes/${k.id}/teachers`, people.teacher, {
+      email: people.coTeacher.email,
+    });
+
   const cases: {
     action: string;
     call: (k: ClassView, people: People<typeof cast>) => Promise<{ statusCode: number }>;
@@ -67,10 +72,7 @@ describe.each(dialects)("class changes and their audit entries (%s)", (dialect) 
     },
     {
       action: "class.teacher_added",
-      call: (k, people) =>
-        c.call("POST", `/api/classes/${k.id}/teachers`, people.teacher, {
-          email: people.coTeacher.email,
-        }),
+      call: addCoTeacher,
       state: async (k, people) => (await classOf(people, k.id)).teachers.length,
     },
     {
@@ -82,25 +84,15 @@ describe.each(dialects)("class changes and their audit entries (%s)", (dialect) 
       action: "class.student_removed",
       call: async (k, people) => {
         await c.join(people.student, k.joinCode);
-        return c.call(
-          "DELETE",
-          `/api/classes/${k.id}/students/${people.student.user.uid}`,
-          people.teacher,
-        );
+        return c.takeOff(people.teacher, k.id, "students", people.student);
       },
       state: async (k, people) => (await members(people, k.id)).students.length,
     },
     {
       action: "class.teacher_removed",
       call: async (k, people) => {
-        await c.call("POST", `/api/classes/${k.id}/teachers`, people.teacher, {
-          email: people.coTeacher.email,
-        });
-        return c.call(
-          "DELETE",
-          `/api/classes/${k.id}/teachers/${people.coTeacher.user.uid}`,
-          people.teacher,
-        );
+        await addCoTeacher(k, people);
+        return c.takeOff(people.teacher, k.id, "teachers", people.coTeacher);
       },
       state: async (k, people) => (await classOf(people, k.id)).teachers.length,
     },

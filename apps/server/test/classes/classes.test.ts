@@ -55,13 +55,7 @@ describe.each(dialects)("classes (%s)", (dialect) => {
 
   describe("POST /api/classes", () => {
     test("makes an approved teacher its teacher and gives it a join code", async () => {
-      const res = await c.call("POST", "/api/classes", who.teacher, {
-        name: "  Maths 9C ",
-        subject: "mat",
-        year: "2026/27",
-      });
-      expect(res.statusCode).toBe(201);
-      const created = res.json().class as ClassView;
+      const created = await c.createClass(who.teacher, { name: "  Maths 9C " });
       expect(created).toMatchObject({
         name: "Maths 9C",
         subject: "mat",
@@ -78,13 +72,12 @@ describe.each(dialects)("classes (%s)", (dialect) => {
     });
 
     test("lets an admin create a class, with no teacher yet", async () => {
-      const res = await c.call("POST", "/api/classes", who.admin, {
+      const created = await c.createClass(who.admin, {
         name: "Admin class",
         subject: "por",
         year: "2026",
       });
-      expect(res.statusCode).toBe(201);
-      expect(res.json().class.teachers).toEqual([]);
+      expect(created.teachers).toEqual([]);
     });
 
     test.each([
@@ -267,19 +260,11 @@ describe.each(dialects)("classes (%s)", (dialect) => {
       expect(again.statusCode).toBe(409);
 
       // The original teacher leaves; the co-teacher, now the last one, cannot.
-      const leave = await c.call(
-        "DELETE",
-        `/api/classes/${mine.id}/teachers/${who.teacher.user.uid}`,
-        who.spareTeacher,
-      );
+      const leave = await c.takeOff(who.spareTeacher, mine.id, "teachers", who.teacher);
       expect(leave.statusCode).toBe(204);
       expect(await auditOf(t, "class.teacher_removed", mine.id)).toHaveLength(1);
       expect((await c.call("GET", `/api/classes/${mine.id}`, who.teacher)).statusCode).toBe(404);
-      const last = await c.call(
-        "DELETE",
-        `/api/classes/${mine.id}/teachers/${who.spareTeacher.user.uid}`,
-        who.spareTeacher,
-      );
+      const last = await c.takeOff(who.spareTeacher, mine.id, "teachers", who.spareTeacher);
       expect(last.statusCode).toBe(409);
       expect(errorOf(last.body).message).toBe(classMessages.lastTeacher);
     });
@@ -332,28 +317,16 @@ describe.each(dialects)("classes (%s)", (dialect) => {
     test("removes a student, who then no longer reaches the class", async () => {
       const mine = await c.createClass(who.teacher, { name: "Removal class" });
       await c.join(who.otherStudent, mine.joinCode);
-      const refused = await c.call(
-        "DELETE",
-        `/api/classes/${mine.id}/students/${who.otherStudent.user.uid}`,
-        who.otherTeacher,
-      );
+      const refused = await c.takeOff(who.otherTeacher, mine.id, "students", who.otherStudent);
       expect(refused.statusCode).toBe(404);
-      const res = await c.call(
-        "DELETE",
-        `/api/classes/${mine.id}/students/${who.otherStudent.user.uid}`,
-        who.teacher,
-      );
+      const res = await c.takeOff(who.teacher, mine.id, "students", who.otherStudent);
       expect(res.statusCode).toBe(204);
       expect((await c.call("GET", `/api/classes/${mine.id}`, who.otherStudent)).statusCode).toBe(
         404,
       );
       const [entry] = await auditOf(t, "class.student_removed", mine.id);
       expect(entry?.details).toEqual({ studentId: who.otherStudent.user.uid });
-      const twice = await c.call(
-        "DELETE",
-        `/api/classes/${mine.id}/students/${who.otherStudent.user.uid}`,
-        who.teacher,
-      );
+      const twice = await c.takeOff(who.teacher, mine.id, "students", who.otherStudent);
       expect(twice.statusCode).toBe(404);
       expect(errorOf(twice.body).message).toBe(classMessages.notEnrolled);
     });

@@ -69,19 +69,27 @@ describe.each(dialects)("domain policies on %s", (dialect) => {
   const caller = (who: SignedInUser) => ({ user: { id: who.user.uid, role: who.user.role } });
   const services = (t: TestApp) => ({ db: t.database.db });
 
+  /** What a policy answers each person for each verb, by person then verb. */
+  async function answers<Verb extends string>(
+    people: Record<string, SignedInUser>,
+    verbs: Verb[],
+    check: (who: SignedInUser, verb: Verb) => Promise<unknown>,
+  ): Promise<Record<string, Record<string, string>>> {
+    const table: Record<string, Record<string, string>> = {};
+    for (const [name, who] of Object.entries(people)) {
+      table[name] = {};
+      for (const verb of verbs) table[name][verb] = await answerOf(() => check(who, verb));
+    }
+    return table;
+  }
+
   test("lets each relationship to a class use its verbs only, 404 for the rest", async ({
     t,
     people,
   }) => {
-    const table: Record<string, Record<string, string>> = {};
-    for (const [name, who] of Object.entries(people)) {
-      table[name] = {};
-      for (const verb of classVerbs) {
-        table[name][verb] = await answerOf(() =>
-          classAccess(services(t), caller(who), classId, verb),
-        );
-      }
-    }
+    const table = await answers(people, classVerbs, (who, verb) =>
+      classAccess(services(t), caller(who), classId, verb),
+    );
     const none = { read: "not_found", manage: "not_found", note: "not_found" };
     expect(table).toEqual({
       classTeacher: { read: "allowed", manage: "allowed", note: "allowed" },
@@ -121,15 +129,9 @@ describe.each(dialects)("domain policies on %s", (dialect) => {
     t,
     people,
   }) => {
-    const table: Record<string, Record<string, string>> = {};
-    for (const [name, who] of Object.entries(people)) {
-      table[name] = {};
-      for (const verb of reportVerbs) {
-        table[name][verb] = await answerOf(() =>
-          reportAccess(services(t), caller(who), report.id, verb),
-        );
-      }
-    }
+    const table = await answers(people, reportVerbs, (who, verb) =>
+      reportAccess(services(t), caller(who), report.id, verb),
+    );
     const none = { read: "not_found", change: "not_found" };
     expect(table).toEqual({
       classTeacher: { read: "allowed", change: "allowed" }, // its author

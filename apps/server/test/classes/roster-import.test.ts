@@ -1,3 +1,4 @@
+import type { User } from "@gradecast/contract/auth";
 import type { RosterResult } from "@gradecast/contract/classes";
 import { type ClassView, classMessages, rosterLimits } from "@gradecast/contract/classes";
 import { describe, expect } from "vitest";
@@ -5,8 +6,8 @@ import {
   logIn,
   randomIp,
   readOutbox,
+  register,
   signIn,
-  testPassword,
   uniqueEmail,
   verifyByMail,
   waitForMail,
@@ -29,6 +30,15 @@ const tests = apiTests({
   env: { RATE_LIMITS: "off", INVITATION_EMAILS_PER_DAY: "100000" },
   people: cast,
 });
+
+/** A newcomer registers (no role given) and logs in from one address: its id and bearer header. */
+async function registerAndLogIn(t: TestApp, name: string, email: string) {
+  const address = randomIp();
+  const registered = await register(t, { name, email }, address);
+  expect(registered.statusCode).toBe(201);
+  const uid = (registered.json() as { user: User }).user.uid;
+  return { uid, auth: await logIn(t, email, address) };
+}
 
 describe.each(dialects)("roster import (%s)", (dialect) => {
   const test = tests[dialect];
@@ -135,15 +145,7 @@ describe.each(dialects)("roster import (%s)", (dialect) => {
     expect((await members(people, klass.id)).students).toHaveLength(1);
 
     // The newcomer registers with the invited address and verifies it: now in the class.
-    const address = randomIp();
-    const registered = await t.app.inject({
-      method: "POST",
-      url: "/api/auth/register",
-      remoteAddress: address,
-      payload: { name: "Nia Newcomer", email: newcomer, password: testPassword },
-    });
-    expect(registered.statusCode).toBe(201);
-    const auth = await logIn(t, newcomer, address);
+    const { uid, auth } = await registerAndLogIn(t, "Nia Newcomer", newcomer);
     const before = await t.app.inject({ method: "GET", url: "/api/classes", headers: auth });
     expect(before.statusCode).toBe(403);
     expect((await members(people, klass.id)).students).toHaveLength(1);
@@ -155,7 +157,7 @@ describe.each(dialects)("roster import (%s)", (dialect) => {
     expect(emailsOf(final.invitations)).toEqual([unverified.email, verified.email].sort());
     const accepted = await auditOf(t, "class.invitation_accepted", klass.id);
     expect(accepted).toHaveLength(1);
-    expect(accepted[0]?.actor_id).toBe(registered.json().user.uid);
+    expect(accepted[0]?.actor_id).toBe(uid);
   });
 
   test("enrols a newcomer invited by two classes in both at once, each in the audit log", async ({
@@ -176,15 +178,7 @@ describe.each(dialects)("roster import (%s)", (dialect) => {
       );
       expect(done.statusCode).toBe(200);
     }
-    const address = randomIp();
-    const registered = await t.app.inject({
-      method: "POST",
-      url: "/api/auth/register",
-      remoteAddress: address,
-      payload: { name: "Two Classes", email: twice, password: testPassword },
-    });
-    expect(registered.statusCode).toBe(201);
-    const auth = await logIn(t, twice, address);
+    const { uid, auth } = await registerAndLogIn(t, "Two Classes", twice);
     expect((await verifyByMail(t, twice, auth)).statusCode).toBe(200);
     const mine = await t.app.inject({ method: "GET", url: "/api/classes", headers: auth });
     expect((mine.json().items as ClassView[]).map((i) => i.id).sort()).toEqual(
@@ -193,7 +187,7 @@ describe.each(dialects)("roster import (%s)", (dialect) => {
     for (const klass of classes) {
       expect(emailsOf((await members(people, klass.id)).students)).toEqual([twice]);
       const accepted = await auditOf(t, "class.invitation_accepted", klass.id);
-      expect(accepted.map((e) => e.actor_id)).toEqual([registered.json().user.uid]);
+      expect(accepted.map((e) => e.actor_id)).toEqual([uid]);
     }
   });
 

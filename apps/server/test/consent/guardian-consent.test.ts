@@ -44,20 +44,18 @@ function bornYearsAgo(years: number): string {
   return d.toISOString().slice(0, 10);
 }
 
-/** Registers a student with a date of birth (as the registration form asks under consent). */
-async function student(t: TestApp, years: number | null): Promise<SignedInUser> {
-  const email = uniqueEmail("pupil");
-  const res = await t.app.inject({
-    method: "POST",
-    url: "/api/auth/register",
-    remoteAddress: randomIp(),
-    payload: {
-      name: `Pupil ${years}`,
-      email,
-      password: testPassword,
-      role: "student",
-      ...(years === null ? {} : { dateOfBirth: bornYearsAgo(years) }),
-    },
+/** Registers a student (with a date of birth `years` ago, unless null) and verifies the address; its id. */
+async function registerVerified(
+  t: TestApp,
+  name: string,
+  email: string,
+  years: number | null,
+): Promise<string> {
+  const res = await register(t, {
+    name,
+    email,
+    role: "student",
+    ...(years === null ? {} : { dateOfBirth: bornYearsAgo(years) }),
   });
   expect(res.statusCode, res.body).toBe(201);
   const uid = (res.json() as { user: User }).user.uid;
@@ -66,6 +64,13 @@ async function student(t: TestApp, years: number | null): Promise<SignedInUser> 
     .set({ email_verified: true })
     .where("id", "=", uid)
     .execute();
+  return uid;
+}
+
+/** Registers a student with a date of birth (as the registration form asks under consent). */
+async function student(t: TestApp, years: number | null): Promise<SignedInUser> {
+  const email = uniqueEmail("pupil");
+  await registerVerified(t, `Pupil ${years}`, email, years);
   const login = await postLogin(t, email);
   const body = login.json() as { token: string; user: User };
   return {
@@ -151,16 +156,11 @@ describe.each(dialects)("guardian consent (%s)", (dialect) => {
     const missing = await register(t, { name: "No Date", email: uniqueEmail(), role: "student" });
     expect(missing.statusCode).toBe(400);
     expect(errorOf(missing.body).fields?.dateOfBirth).toBe(consentMessages.dateOfBirthNeeded);
-    const future = await t.app.inject({
-      method: "POST",
-      url: "/api/auth/register",
-      payload: {
-        name: "Future",
-        email: uniqueEmail(),
-        password: testPassword,
-        role: "student",
-        dateOfBirth: "2999-01-01",
-      },
+    const future = await register(t, {
+      name: "Future",
+      email: uniqueEmail(),
+      role: "student",
+      dateOfBirth: "2999-01-01",
     });
     expect(future.statusCode).toBe(400);
     expect(errorOf(future.body).fields?.dateOfBirth).toBeTruthy();
@@ -457,24 +457,7 @@ describe.each(dialects)("guardian consent (%s)", (dialect) => {
 const publicTask = apiTest(dialects[0]!, { env: { RATE_LIMITS: "off" } });
 publicTask("public-task asks no date of birth and needs no consent", async ({ t }) => {
   const email = uniqueEmail("pupil");
-  const res = await t.app.inject({
-    method: "POST",
-    url: "/api/auth/register",
-    payload: {
-      name: "Young Pupil",
-      email,
-      password: testPassword,
-      role: "student",
-      dateOfBirth: bornYearsAgo(11),
-    },
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  const uid = (res.json() as { user: User }).user.uid;
-  await t.database.db
-    .updateTable("users")
-    .set({ email_verified: true })
-    .where("id", "=", uid)
-    .execute();
+  const uid = await registerVerified(t, "Young Pupil", email, 11);
   const row = await t.database.db
     .selectFrom("users")
     .select(["date_of_birth", "notice_version"])

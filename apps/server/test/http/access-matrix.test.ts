@@ -15,7 +15,7 @@ import { enrolMfa, randomIp, type SignedInUser, signIn, uniqueEmail } from "../s
 import { makeClass } from "../support/class-fixtures.ts";
 import { apiTests } from "../support/fixtures.ts";
 import { dialects, type TestApp, unreachableOidcEnv } from "../support/helpers.ts";
-import { studentsRow, validAnswers } from "../support/questionnaire-fixture.ts";
+import { predictionRow, studentsRow } from "../support/questionnaire-fixture.ts";
 import { sampleQuestionnaire } from "../support/sample-answers.ts";
 
 // The authorisation matrix (issue 8), generated from the contract's table: every API route x
@@ -172,16 +172,7 @@ describe.each(dialects)("authorisation matrix (%s)", (dialect) => {
   async function newPrediction(userId: string): Promise<string> {
     const row = await t.database.db
       .insertInto("predictions")
-      .values({
-        user_id: userId,
-        inputs: JSON.stringify(validAnswers),
-        score: 12,
-        raw_score: 12,
-        interval_low: 10,
-        interval_high: 14,
-        extrapolation: false,
-        model_version: "matrix",
-      })
+      .values(predictionRow(userId, "matrix"))
       .returning("id")
       .executeTakeFirstOrThrow();
     return row.id;

@@ -8,6 +8,7 @@ import { loadConfig } from "../../src/config.ts";
 import { type SignedInUser, sendRefreshCookie, signIn } from "../support/accounts.ts";
 import { apiTests } from "../support/fixtures.ts";
 import { createTestDatabase, dialects, errorOf, type TestApp } from "../support/helpers.ts";
+import { validReport } from "../support/report-fixture.ts";
 import { hostileTexts } from "../support/security-payloads.ts";
 
 // Security checks a client can observe: response headers, the refresh cookie's flags, hostile
@@ -52,16 +53,6 @@ function setCookies(headers: Record<string, unknown>): SetCookie[] {
     return { name: pair.slice(0, eq), value: pair.slice(eq + 1), attrs };
   });
 }
-
-const validReport = {
-  studentName: "Ada Lovelace",
-  course: "Mathematics",
-  marks: 90,
-  attendance: 95,
-  assignments: 6,
-  behavior: "Excellent",
-  feedback: "Clear and careful work.",
-};
 
 const tests = apiTests();
 

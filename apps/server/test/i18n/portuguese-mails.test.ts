@@ -4,12 +4,12 @@ import { describe, expect, it } from "vitest";
 import { localizedDigestEmail } from "../../src/i18n/emails.ts";
 import {
   postLogin,
-  randomIp,
   type SignedInUser,
   testPassword,
   uniqueEmail,
   waitForMail,
 } from "../support/accounts.ts";
+import { callApi } from "../support/api-call.ts";
 import { api } from "../support/class-helpers.ts";
 import { apiTests } from "../support/fixtures.ts";
 import { dialects, type TestApp } from "../support/helpers.ts";
@@ -24,13 +24,7 @@ const consent = apiTests({
 const portugueseSchool = apiTests({ env: { RATE_LIMITS: "off", DEFAULT_LOCALE: "pt-PT" } });
 
 const setLocale = async (t: TestApp, who: Pick<SignedInUser, "auth">, locale: "en" | "pt-PT") => {
-  const res = await t.app.inject({
-    method: "PUT",
-    url: "/api/me/locale",
-    headers: who.auth,
-    payload: { locale },
-    remoteAddress: randomIp(),
-  });
+  const res = await callApi(t, "PUT", "/api/me/locale", who.auth, { locale });
   expect(res.statusCode, res.body).toBe(200);
 };
 
@@ -69,19 +63,13 @@ describe.each(dialects)("emails in the recipient's language (%s)", (dialect) => 
   guardians("guardian consent emails follow the student's language", async ({ t }) => {
     const ask = async (name: string, locale: "en" | "pt-PT") => {
       const email = uniqueEmail("pupil");
-      const registered = await t.app.inject({
-        method: "POST",
-        url: "/api/auth/register",
-        payload: {
-          name,
-          email,
-          password: testPassword,
-          role: "student",
-          dateOfBirth: "2018-01-15",
-        },
-        headers: { "accept-language": locale },
-        remoteAddress: randomIp(),
-      });
+      const registered = await callApi(
+        t,
+        "POST",
+        "/api/auth/register",
+        { "accept-language": locale },
+        { name, email, password: testPassword, role: "student", dateOfBirth: "2018-01-15" },
+      );
       expect(registered.statusCode, registered.body).toBe(201);
       await t.database.db
         .updateTable("users")
@@ -93,12 +81,8 @@ describe.each(dialects)("emails in the recipient's language (%s)", (dialect) => 
       };
       await setLocale(t, pupil, locale);
       const guardian = uniqueEmail("guardian");
-      const res = await t.app.inject({
-        method: "POST",
-        url: "/api/consent/request",
-        headers: pupil.auth,
-        payload: { guardianEmail: guardian },
-        remoteAddress: randomIp(),
+      const res = await callApi(t, "POST", "/api/consent/request", pupil.auth, {
+        guardianEmail: guardian,
       });
       expect(res.statusCode, res.body).toBe(202);
       return waitForMail(t.dataDir, guardian, new RegExp(name));
@@ -110,12 +94,16 @@ describe.each(dialects)("emails in the recipient's language (%s)", (dialect) => 
     // The link opens the guardian's page in the email's language.
     expect(pt.text).toMatch(/\/consent\?token=[\w-]+&lang=pt-PT\n/);
     const token = /token=([\w-]+)/.exec(pt.text)?.[1];
-    const given = await t.app.inject({
-      method: "POST",
-      url: "/api/consent/confirm",
-      payload: { token, textVersion: consentTextVersionOf("pt-PT") },
-      remoteAddress: randomIp(),
-    });
+    const given = await callApi(
+      t,
+      "POST",
+      "/api/consent/confirm",
+      {},
+      {
+        token,
+        textVersion: consentTextVersionOf("pt-PT"),
+      },
+    );
     expect(given.statusCode, given.body).toBe(200);
     const thanks = await waitForMail(t.dataDir, pt.to, /Obrigado/);
     expect(thanks.subject).toBe("Deu o seu consentimento para Rita Sousa no Gradecast");
@@ -133,12 +121,9 @@ describe.each(dialects)("emails in the recipient's language (%s)", (dialect) => 
     async ({ t, signedIn }) => {
       const admin = await signedIn("admin", { name: "Ada Admin" });
       const email = uniqueEmail("prof");
-      const res = await t.app.inject({
-        method: "POST",
-        url: "/api/admin/invitations",
-        headers: admin.auth,
-        payload: { email, name: "Teresa Dias" },
-        remoteAddress: randomIp(),
+      const res = await callApi(t, "POST", "/api/admin/invitations", admin.auth, {
+        email,
+        name: "Teresa Dias",
       });
       expect(res.statusCode, res.body).toBeLessThan(300);
       const mail = await waitForMail(t.dataDir, email, /Ada Admin/);

@@ -2,9 +2,10 @@ import { messages } from "@gradecast/contract/messages";
 import { describe, expect, it } from "vitest";
 import { csvFormatOf, csvRow } from "../../src/csv/csv.ts";
 import { parseRecordFile } from "../../src/record/import.ts";
-import { randomIp, signIn, uniqueEmail, waitForMail } from "../support/accounts.ts";
+import { signIn, uniqueEmail, waitForMail } from "../support/accounts.ts";
+import { callApi } from "../support/api-call.ts";
 import { apiTests } from "../support/fixtures.ts";
-import { dialects, type TestApp } from "../support/helpers.ts";
+import { dialects } from "../support/helpers.ts";
 import { validReport } from "../support/report-fixture.ts";
 
 // Issue 33: the API answers in the caller's language (their setting, else Accept-Language, else
@@ -13,19 +14,12 @@ const tests = apiTests({});
 
 describe.each(dialects)("Portuguese answers (%s)", (dialect) => {
   const test = tests[dialect];
-  const call = (
-    t: TestApp,
-    method: "GET" | "POST" | "PUT" | "PATCH",
-    url: string,
-    headers: Record<string, string> = {},
-    payload?: object,
-  ) => t.app.inject({ method, url, headers, payload, remoteAddress: randomIp() });
 
   test("an error in pt-PT by Accept-Language, with the same code, and Vary names the header", async ({
     t,
   }) => {
-    const english = await call(t, "POST", "/api/auth/login", {}, { email: "", password: "" });
-    const portuguese = await call(
+    const english = await callApi(t, "POST", "/api/auth/login", {}, { email: "", password: "" });
+    const portuguese = await callApi(
       t,
       "POST",
       "/api/auth/login",
@@ -36,7 +30,7 @@ describe.each(dialects)("Portuguese answers (%s)", (dialect) => {
     expect(portuguese.json().error.code).toBe(english.json().error.code);
     expect(portuguese.headers.vary).toMatch(/Accept-Language/);
 
-    const wrong = await call(
+    const wrong = await callApi(
       t,
       "POST",
       "/api/auth/login",
@@ -48,7 +42,7 @@ describe.each(dialects)("Portuguese answers (%s)", (dialect) => {
       code: "invalid_credentials",
       message: "Email ou palavra-passe inválidos.",
     });
-    const inEnglish = await call(
+    const inEnglish = await callApi(
       t,
       "POST",
       "/api/auth/login",
@@ -59,7 +53,7 @@ describe.each(dialects)("Portuguese answers (%s)", (dialect) => {
   });
 
   test("field messages follow the language too", async ({ t }) => {
-    const res = await call(
+    const res = await callApi(
       t,
       "POST",
       "/api/auth/register",
@@ -75,15 +69,15 @@ describe.each(dialects)("Portuguese answers (%s)", (dialect) => {
 
   test("the person's setting wins over the browser's language", async ({ t }) => {
     const s = await signIn(t, "student");
-    await call(t, "PUT", "/api/me/locale", s.auth, { locale: "pt-PT" });
-    const res = await call(t, "GET", "/api/reports", { ...s.auth, "accept-language": "en" });
+    await callApi(t, "PUT", "/api/me/locale", s.auth, { locale: "pt-PT" });
+    const res = await callApi(t, "GET", "/api/reports", { ...s.auth, "accept-language": "en" });
     expect(res.statusCode).toBe(403);
     expect(res.json().error).toMatchObject({
       code: "forbidden",
       message: "Não tem permissão para fazer isto.",
     });
-    await call(t, "PUT", "/api/me/locale", s.auth, { locale: null });
-    const back = await call(t, "GET", "/api/reports", { ...s.auth, "accept-language": "en" });
+    await callApi(t, "PUT", "/api/me/locale", s.auth, { locale: null });
+    const back = await callApi(t, "GET", "/api/reports", { ...s.auth, "accept-language": "en" });
     expect(back.json().error.message).toBe(messages.notAllowed);
   });
 
@@ -91,7 +85,7 @@ describe.each(dialects)("Portuguese answers (%s)", (dialect) => {
     t,
   }) => {
     const email = uniqueEmail("ines");
-    const res = await call(
+    const res = await callApi(
       t,
       "POST",
       "/api/auth/register",
@@ -105,7 +99,7 @@ describe.each(dialects)("Portuguese answers (%s)", (dialect) => {
     expect(mail.text).toContain("Expira dentro de 10 minutos.");
 
     const other = uniqueEmail("john");
-    await call(
+    await callApi(
       t,
       "POST",
       "/api/auth/register",
@@ -121,7 +115,7 @@ describe.each(dialects)("Portuguese answers (%s)", (dialect) => {
   }) => {
     const s = await signIn(t, "student", { name: "Rui Sousa" });
     const forgot = (headers: Record<string, string>) =>
-      call(t, "POST", "/api/auth/forgot-password", headers, { email: s.email });
+      callApi(t, "POST", "/api/auth/forgot-password", headers, { email: s.email });
     expect((await forgot({ "accept-language": "pt-PT" })).statusCode).toBe(202);
     const mail = await waitForMail(t.dataDir, s.email, /palavra-passe/);
     expect(mail.subject).toBe("Redefinir a sua palavra-passe do Gradecast");
@@ -129,7 +123,7 @@ describe.each(dialects)("Portuguese answers (%s)", (dialect) => {
     expect(mail.text).toContain("expira dentro de 30 minutos.");
     expect(mail.text).toMatch(/\/reset-password\?token=/);
 
-    await call(t, "PUT", "/api/me/locale", s.auth, { locale: "en" });
+    await callApi(t, "PUT", "/api/me/locale", s.auth, { locale: "en" });
     await forgot({ "accept-language": "pt-PT" });
     const english = await waitForMail(t.dataDir, s.email, /reset the password/);
     expect(english.subject).toBe("Reset your Gradecast password");
@@ -138,15 +132,9 @@ describe.each(dialects)("Portuguese answers (%s)", (dialect) => {
 
   test("both emails of an address change in the person's language", async ({ t }) => {
     const s = await signIn(t, "student", { name: "Marta Lopes" });
-    await call(t, "PUT", "/api/me/locale", s.auth, { locale: "pt-PT" });
+    await callApi(t, "PUT", "/api/me/locale", s.auth, { locale: "pt-PT" });
     const next = uniqueEmail("marta-new");
-    const res = await t.app.inject({
-      method: "PATCH",
-      url: "/api/me/email",
-      headers: s.auth,
-      payload: { email: next },
-      remoteAddress: randomIp(),
-    });
+    const res = await callApi(t, "PATCH", "/api/me/email", s.auth, { email: next });
     expect(res.statusCode, res.body).toBe(200);
     const old = await waitForMail(t.dataDir, s.email, /foi alterado para/);
     expect(old.subject).toBe("O endereço de email da sua conta Gradecast foi alterado");
@@ -159,10 +147,10 @@ describe.each(dialects)("Portuguese answers (%s)", (dialect) => {
 
   test("teacher requests, approvals and refusals in each recipient's language", async ({ t }) => {
     const admin = await signIn(t, "admin", { name: "Ana Admin" });
-    await call(t, "PUT", "/api/me/locale", admin.auth, { locale: "pt-PT" });
+    await callApi(t, "PUT", "/api/me/locale", admin.auth, { locale: "pt-PT" });
     const ask = async (name: string) => {
       const email = uniqueEmail("prof");
-      const res = await call(
+      const res = await callApi(
         t,
         "POST",
         "/api/auth/register",
@@ -173,7 +161,7 @@ describe.each(dialects)("Portuguese answers (%s)", (dialect) => {
       const auth = {
         authorization: `Bearer ${
           (
-            await call(
+            await callApi(
               t,
               "POST",
               "/api/auth/login",
@@ -186,11 +174,11 @@ describe.each(dialects)("Portuguese answers (%s)", (dialect) => {
           ).json().token
         }`,
       };
-      await call(t, "PUT", "/api/me/locale", auth, { locale: "pt-PT" });
+      await callApi(t, "PUT", "/api/me/locale", auth, { locale: "pt-PT" });
       const code = /é (\d{6})\./.exec(
         (await waitForMail(t.dataDir, email, /verificação/)).text,
       )?.[1];
-      const verified = await call(t, "POST", "/api/verify", auth, { code });
+      const verified = await callApi(t, "POST", "/api/verify", auth, { code });
       expect(verified.statusCode, verified.body).toBe(200);
       return { email, uid: res.json().user.uid as string };
     };
@@ -200,7 +188,7 @@ describe.each(dialects)("Portuguese answers (%s)", (dialect) => {
     expect(request.text).toContain("Olá Ana Admin,");
     expect(request.text).toContain(`Joana Reis (${joana.email}) registou-se como professor`);
 
-    const approved = await call(t, "PATCH", `/api/admin/users/${joana.uid}`, admin.auth, {
+    const approved = await callApi(t, "PATCH", `/api/admin/users/${joana.uid}`, admin.auth, {
       role: "teacher",
     });
     expect(approved.statusCode, approved.body).toBe(200);
@@ -209,7 +197,7 @@ describe.each(dialects)("Portuguese answers (%s)", (dialect) => {
     expect(yes.text).toContain("Olá Joana Reis,");
 
     const pedro = await ask("Pedro Neves");
-    const refused = await call(
+    const refused = await callApi(
       t,
       "POST",
       `/api/admin/users/${pedro.uid}/reject-teacher`,
@@ -222,12 +210,12 @@ describe.each(dialects)("Portuguese answers (%s)", (dialect) => {
 
   test("the reports export in pt-PT: BOM, semicolons, Portuguese headers", async ({ t }) => {
     const teacher = await signIn(t, "teacher");
-    const filed = await call(t, "POST", "/api/reports", teacher.auth, {
+    const filed = await callApi(t, "POST", "/api/reports", teacher.auth, {
       ...validReport,
       studentName: "Luís Semicolon; Santos",
     });
     expect(filed.statusCode).toBe(201);
-    const res = await call(t, "GET", "/api/reports/export.csv?search=Semicolon", {
+    const res = await callApi(t, "GET", "/api/reports/export.csv?search=Semicolon", {
       ...teacher.auth,
       "accept-language": "pt-PT",
     });
@@ -237,7 +225,7 @@ describe.each(dialects)("Portuguese answers (%s)", (dialect) => {
     expect(header?.split(";").slice(0, 3)).toEqual(["Aluno", "Curso", "Notas (em 100)"]);
     expect(row?.startsWith('"Luís Semicolon; Santos";Mathematics;61;88;4;')).toBe(true);
 
-    const english = await call(t, "GET", "/api/reports/export.csv?search=Semicolon", {
+    const english = await callApi(t, "GET", "/api/reports/export.csv?search=Semicolon", {
       ...teacher.auth,
       "accept-language": "en",
     });

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
-import { sql } from "kysely";
+import { type RawBuilder, sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { buildApp } from "../../src/app.ts";
 import { loadConfig } from "../../src/config.ts";
@@ -46,6 +46,14 @@ async function jobRow(t: Pick<TestApp, "database">, id: string) {
     .executeTakeFirstOrThrow();
 }
 
+/** A job of `kind` with a key of its own, once the runner is done with it: its key and row. */
+async function ranJob(t: TestApp, kind: string) {
+  const key = randomUUID();
+  const id = await enqueueJob(t.database.db, { kind, key });
+  await t.app.jobs.idle();
+  return { key, row: await jobRow(t, id) };
+}
+
 /** A server on an existing database, as another process or a restarted one would be. */
 async function serverOn(database: Database, dataDir: string): Promise<FastifyInstance> {
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", RATE_LIMITS: "off" });
@@ -60,8 +68,12 @@ async function serverOn(database: Database, dataDir: string): Promise<FastifyIns
   return app;
 }
 
-/** A job another instance claimed and then died holding: running, its lease run out. */
-async function abandonedJob(database: Database, key: string): Promise<string> {
+/** A "test.count" job another instance claimed: running, its lease held until `lockedUntil`. */
+async function claimedJob(
+  database: Database,
+  key: string,
+  claim: { lockedBy: string; lockedUntil: RawBuilder<Date>; startedAt: RawBuilder<Date> },
+): Promise<string> {
   const row = await database.db
     .insertInto("jobs")
     .values({
@@ -70,23 +82,29 @@ async function abandonedJob(database: Database, key: string): Promise<string> {
       payload: "{}",
       state: "running",
       attempts: 1,
-      locked_by: "a-dead-instance",
-      locked_until: sql<Date>`now() - interval '1 minute'`,
-      started_at: sql<Date>`now() - interval '2 minutes'`,
+      locked_by: claim.lockedBy,
+      locked_until: claim.lockedUntil,
+      started_at: claim.startedAt,
     })
     .returning("id")
     .executeTakeFirstOrThrow();
   return row.id;
 }
 
+/** A job another instance claimed and then died holding: running, its lease run out. */
+function abandonedJob(database: Database, key: string): Promise<string> {
+  return claimedJob(database, key, {
+    lockedBy: "a-dead-instance",
+    lockedUntil: sql<Date>`now() - interval '1 minute'`,
+    startedAt: sql<Date>`now() - interval '2 minutes'`,
+  });
+}
+
 describe.each(dialects)("job runner on %s", (dialect) => {
   const test = tests[dialect];
 
   test("runs a job once and records its progress", async ({ t }) => {
-    const key = randomUUID();
-    const id = await enqueueJob(t.database.db, { kind: "test.count", key });
-    await t.app.jobs.idle();
-    const row = await jobRow(t, id);
+    const { key, row } = await ranJob(t, "test.count");
     expect(row.state).toBe("done");
     expect([row.progress_done, row.progress_total]).toEqual([2, 2]);
     expect(row.attempts).toBe(1);
@@ -100,10 +118,7 @@ describe.each(dialects)("job runner on %s", (dialect) => {
   });
 
   test("retries a job that throws, then fails it with its message", async ({ t }) => {
-    const key = randomUUID();
-    const id = await enqueueJob(t.database.db, { kind: "test.fail", key });
-    await t.app.jobs.idle();
-    const row = await jobRow(t, id);
+    const { key, row } = await ranJob(t, "test.fail");
     expect(row.state).toBe("failed");
     expect(row.attempts).toBe(3);
     expect(runs.get(key)).toBe(3);
@@ -136,20 +151,11 @@ describe.each(dialects)("job runner on %s", (dialect) => {
   test("a job waits while another of its kind and key runs", async ({ t }) => {
     const key = randomUUID();
     // Another instance is running a job of the same kind and key, its lease alive.
-    const held = await t.database.db
-      .insertInto("jobs")
-      .values({
-        kind: "test.count",
-        key,
-        payload: "{}",
-        state: "running",
-        attempts: 1,
-        locked_by: "another-instance",
-        locked_until: sql<Date>`now() + interval '1 hour'`,
-        started_at: sql<Date>`now()`,
-      })
-      .returning("id")
-      .executeTakeFirstOrThrow();
+    const held = await claimedJob(t.database, key, {
+      lockedBy: "another-instance",
+      lockedUntil: sql<Date>`now() + interval '1 hour'`,
+      startedAt: sql<Date>`now()`,
+    });
     const waiting = await enqueueJob(t.database.db, { kind: "test.count", key });
     await t.app.jobs.idle();
     expect((await jobRow(t, waiting)).state).toBe("queued");
@@ -158,7 +164,7 @@ describe.each(dialects)("job runner on %s", (dialect) => {
     await t.database.db
       .updateTable("jobs")
       .set({ state: "done", locked_by: null, locked_until: null, finished_at: sql<Date>`now()` })
-      .where("id", "=", held.id)
+      .where("id", "=", held)
       .execute();
     await t.app.jobs.idle();
     expect((await jobRow(t, waiting)).state).toBe("done");

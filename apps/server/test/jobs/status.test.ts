@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect } from "vitest";
 import { enqueueJob, type JobHandler } from "../../src/jobs/queue.ts";
-import { randomIp } from "../support/accounts.ts";
+import { randomIp, type SignedInUser } from "../support/accounts.ts";
 import { apiTests } from "../support/fixtures.ts";
-import { dialects, errorOf } from "../support/helpers.ts";
+import { dialects, errorOf, type TestApp } from "../support/helpers.ts";
 
 // GET /api/jobs/:id: the person who started a job follows its progress, an admin sees any job,
 // anybody else gets the answer of a job that does not exist (404), and a caller not signed in
@@ -25,6 +25,19 @@ const tests = apiTests({
   jobOptions: { retryBaseMs: 0, maxAttempts: 2 },
 });
 
+/** GET /api/jobs/:id with these headers. */
+const jobStatus = (t: TestApp, headers: Record<string, string>, id: string) =>
+  t.app.inject({ method: "GET", url: `/api/jobs/${id}`, headers, remoteAddress: randomIp() });
+
+/** A job of `kind` that `who` starts, once the runner is done with it: its status, read by `who`. */
+async function ranJob(t: TestApp, who: SignedInUser, kind: string) {
+  const id = await enqueueJob(t.database.db, { kind, key: randomUUID(), createdBy: who.user.uid });
+  await t.app.jobs.idle();
+  const res = await jobStatus(t, who.auth, id);
+  expect(res.statusCode).toBe(200);
+  return res;
+}
+
 describe.each(dialects)("job status on %s", (dialect) => {
   const test = tests[dialect];
 
@@ -41,13 +54,7 @@ describe.each(dialects)("job status on %s", (dialect) => {
       key: randomUUID(),
       createdBy: teacher.user.uid,
     });
-    const get = (headers: Record<string, string>, jobId = id) =>
-      t.app.inject({
-        method: "GET",
-        url: `/api/jobs/${jobId}`,
-        headers,
-        remoteAddress: randomIp(),
-      });
+    const get = (headers: Record<string, string>, jobId = id) => jobStatus(t, headers, jobId);
 
     // A job no instance has taken yet (a kind this one does not run): queued, nothing done.
     const waiting = await enqueueJob(t.database.db, {
@@ -90,38 +97,12 @@ describe.each(dialects)("job status on %s", (dialect) => {
   });
 
   test("a student follows the job they started", async ({ t, signedIn }) => {
-    const student = await signedIn("student");
-    const id = await enqueueJob(t.database.db, {
-      kind: "test.progress",
-      key: randomUUID(),
-      createdBy: student.user.uid,
-    });
-    await t.app.jobs.idle();
-    const res = await t.app.inject({
-      method: "GET",
-      url: `/api/jobs/${id}`,
-      headers: student.auth,
-      remoteAddress: randomIp(),
-    });
-    expect(res.statusCode).toBe(200);
+    const res = await ranJob(t, await signedIn("student"), "test.progress");
     expect(res.json()).toMatchObject({ state: "done" });
   });
 
   test("a failed job says why, without a stack trace", async ({ t, signedIn }) => {
-    const teacher = await signedIn("teacher");
-    const id = await enqueueJob(t.database.db, {
-      kind: "test.broken",
-      key: randomUUID(),
-      createdBy: teacher.user.uid,
-    });
-    await t.app.jobs.idle();
-    const res = await t.app.inject({
-      method: "GET",
-      url: `/api/jobs/${id}`,
-      headers: teacher.auth,
-      remoteAddress: randomIp(),
-    });
-    expect(res.statusCode).toBe(200);
+    const res = await ranJob(t, await signedIn("teacher"), "test.broken");
     const body = res.json();
     expect(body.state).toBe("failed");
     expect(body.error).toBe("The class has no students any more");

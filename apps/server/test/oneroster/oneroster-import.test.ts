@@ -2,7 +2,7 @@ import type { OneRosterResult } from "@gradecast/contract/oneroster";
 import { describe, expect } from "vitest";
 import { randomIp, signIn, uniqueEmail } from "../support/accounts.ts";
 import { apiTests } from "../support/fixtures.ts";
-import { dialects, errorOf } from "../support/helpers.ts";
+import { dialects, errorOf, type TestApp } from "../support/helpers.ts";
 import { classesNamed, classNamed, postBundle } from "../support/oneroster-api.ts";
 import {
   classLine,
@@ -19,6 +19,15 @@ import {
 // nothing; bulk mode ends what the new bundle no longer lists; delta applies only what it lists;
 // a bad bundle is refused whole with file, line and reason; only admins may import.
 const tests = apiTests({ env: { RATE_LIMITS: "off", ONEROSTER_SUBJECTS: "MAT101=mat,POR12=por" } });
+
+/** A class's invitations (address, and whether consent is needed), by address. */
+const invitationsTo = (t: TestApp, classId: string) =>
+  t.database.db
+    .selectFrom("class_invitations")
+    .select(["email", "needs_consent"])
+    .where("class_id", "=", classId)
+    .orderBy("email")
+    .execute();
 
 describe.each(dialects)("OneRoster import (%s)", (dialect) => {
   const test = tests[dialect];
@@ -81,12 +90,7 @@ describe.each(dialects)("OneRoster import (%s)", (dialect) => {
       .where("email", "=", futureTeacher.email)
       .executeTakeFirstOrThrow();
     expect(teacher.role).toBe("teacher");
-    const invitations = await t.database.db
-      .selectFrom("class_invitations")
-      .select(["email", "needs_consent"])
-      .where("class_id", "=", klass.id)
-      .orderBy("email")
-      .execute();
+    const invitations = await invitationsTo(t, klass.id);
     // Consent still applies (decision 0014): an account is invited, never enrolled.
     expect(invitations).toEqual(
       [
@@ -156,11 +160,7 @@ describe.each(dialects)("OneRoster import (%s)", (dialect) => {
     const applied = res.json() as OneRosterResult;
     expect(applied.changes.studentsInvited.count).toBe(1);
     expect(applied.changes.enrolmentsEnded.count).toBe(1);
-    const invited = await t.database.db
-      .selectFrom("class_invitations")
-      .select("email")
-      .where("class_id", "=", klass.id)
-      .execute();
+    const invited = await invitationsTo(t, klass.id);
     expect(invited.map((r) => r.email)).toEqual([student.email]);
   });
 

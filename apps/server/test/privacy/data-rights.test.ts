@@ -354,6 +354,14 @@ describe.each(dialects)("data rights (%s)", (dialect) => {
       .values({ ...base, created_at: old })
       .execute();
     await db.insertInto("predictions").values(base).execute();
+    const predictionsLeft = async () =>
+      (
+        await db
+          .selectFrom("predictions")
+          .select("id")
+          .where("user_id", "=", student.user.uid)
+          .execute()
+      ).length;
 
     const refused = await call(t, "PATCH", "/api/admin/data-protection", teacher, {});
     expect(refused.statusCode).toBe(403);
@@ -380,23 +388,13 @@ describe.each(dialects)("data rights (%s)", (dialect) => {
 
     // The daily job only counts: nothing goes until the admin confirms.
     await runDailyJob(t);
-    const before = await db
-      .selectFrom("predictions")
-      .select("id")
-      .where("user_id", "=", student.user.uid)
-      .execute();
-    expect(before).toHaveLength(2);
+    expect(await predictionsLeft()).toBe(2);
     const purge = await call(t, "POST", "/api/admin/data-protection/purge", admin, {
       category: "predictions",
     });
     expect(purge.statusCode, purge.body).toBe(202);
     await t.app.jobs.idle();
-    const after = await db
-      .selectFrom("predictions")
-      .select("id")
-      .where("user_id", "=", student.user.uid)
-      .execute();
-    expect(after).toHaveLength(1);
+    expect(await predictionsLeft()).toBe(1);
     const done = await call(
       t,
       "GET",
@@ -415,12 +413,7 @@ describe.each(dialects)("data rights (%s)", (dialect) => {
       retention: [{ category: "predictions", keepDays: 30, autoPurge: true }],
     });
     await runDailyJob(t);
-    const auto = await db
-      .selectFrom("predictions")
-      .select("id")
-      .where("user_id", "=", student.user.uid)
-      .execute();
-    expect(auto).toHaveLength(1);
+    expect(await predictionsLeft()).toBe(1);
     await call(t, "PATCH", "/api/admin/data-protection", admin, {
       retention: [{ category: "predictions", keepDays: null, autoPurge: false }],
     });

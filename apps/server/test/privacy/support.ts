@@ -5,7 +5,7 @@ import { privacyJobs } from "../../src/privacy/service.ts";
 import { randomIp, type SignedInUser } from "../support/accounts.ts";
 import { makeClass } from "../support/class-fixtures.ts";
 import type { TestApp } from "../support/helpers.ts";
-import { studentsRow, validAnswers } from "../support/questionnaire-fixture.ts";
+import { predictionRow, studentsRow } from "../support/questionnaire-fixture.ts";
 import { sampleQuestionnaire } from "../support/sample-answers.ts";
 
 // What the privacy tests share: a name no other row holds, a student and a teacher with data in
@@ -66,17 +66,7 @@ export async function fillEverything(
     .execute();
   await db
     .insertInto("predictions")
-    .values({
-      user_id: sid,
-      inputs: JSON.stringify(validAnswers),
-      score: 12,
-      raw_score: 12,
-      interval_low: 10,
-      interval_high: 14,
-      extrapolation: false,
-      model_version: "test",
-      class_id: classId,
-    })
+    .values(predictionRow(sid, "test", classId))
     .execute();
   await db
     .insertInto("student_reports")

@@ -2,7 +2,8 @@ import type { PredictionResult, StudentRecord } from "@gradecast/contract/predic
 import { loadDefaultModel } from "@gradecast/model";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.ts";
-import { apiTests, type People, type Person } from "../support/fixtures.ts";
+import type { SignedInUser } from "../support/accounts.ts";
+import { apiTests, type Person } from "../support/fixtures.ts";
 import { dialects, type TestApp } from "../support/helpers.ts";
 import { sampleAnswers, sampleQuestionnaire } from "../support/sample-answers.ts";
 
@@ -24,12 +25,12 @@ describe("MODEL_SCHOOL", () => {
 const cast = { student: "student" } satisfies Record<string, Person>;
 const tests = apiTests({ env: { RATE_LIMITS: "off", MODEL_SCHOOL: "MS" }, people: cast });
 
+const post = (t: TestApp, who: SignedInUser, url: string, payload: object) =>
+  t.app.inject({ method: "POST", url, headers: who.auth, payload });
+
 describe.each(dialects)("the deployment's school on %s", (dialect) => {
   const test = tests[dialect];
   const model = loadDefaultModel();
-
-  const post = (people: People<typeof cast>, t: TestApp, url: string, payload: object) =>
-    t.app.inject({ method: "POST", url, headers: people.student.auth, payload });
 
   test("saves the configured school, not the one sent, and none when none is sent", async ({
     t,
@@ -39,17 +40,17 @@ describe.each(dialects)("the deployment's school on %s", (dialect) => {
       { ...sampleAnswers, school: "GP" },
       { ...sampleAnswers, school: null },
     ]) {
-      const res = await post(people, t, "/api/students", sent);
+      const res = await post(t, people.student, "/api/students", sent);
       expect(res.statusCode, res.body).toBe(201);
       expect((res.json() as { student: StudentRecord }).student.school).toBe("MS");
     }
     const { school: _left, ...withoutSchool } = sampleAnswers;
-    const res = await post(people, t, "/api/students", withoutSchool);
+    const res = await post(t, people.student, "/api/students", withoutSchool);
     expect((res.json() as { student: StudentRecord }).student.school).toBe("MS");
   });
 
   test("predicts for the configured school", async ({ t, people }) => {
-    const res = await post(people, t, "/api/predict?store=false", {
+    const res = await post(t, people.student, "/api/predict?store=false", {
       ...sampleAnswers,
       school: "GP",
     });
@@ -72,11 +73,9 @@ describe.each(dialects)("no school configured on %s", (dialect) => {
     t,
     people,
   }) => {
-    const res = await t.app.inject({
-      method: "POST",
-      url: "/api/predict?store=false",
-      headers: people.student.auth,
-      payload: { ...sampleAnswers, school: "GP" },
+    const res = await post(t, people.student, "/api/predict?store=false", {
+      ...sampleAnswers,
+      school: "GP",
     });
     expect(res.statusCode, res.body).toBe(200);
     const r = res.json() as PredictionResult;

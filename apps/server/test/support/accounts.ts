@@ -228,10 +228,19 @@ export function sendRefreshCookie(
   });
 }
 
-/** POST /api/auth/register (the test password unless given), from an address of its own. */
+/**
+ * POST /api/auth/register (the test password unless given), from an address of its own. No role
+ * sends none (the API's default); a date of birth is what the form asks under LEGAL_BASIS=consent.
+ */
 export function register(
   t: TestApp,
-  person: { name: string; email: string; role: "student" | "teacher"; password?: string },
+  person: {
+    name: string;
+    email: string;
+    role?: "student" | "teacher";
+    password?: string;
+    dateOfBirth?: string;
+  },
   remoteAddress = randomIp(),
 ) {
   return t.app.inject({

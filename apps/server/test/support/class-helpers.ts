@@ -35,16 +35,20 @@ export function api(t: TestApp) {
       if (res.statusCode !== 201) throw new Error(`create failed: ${res.statusCode} ${res.body}`);
       return (res.json() as { class: ClassView }).class;
     },
+    /** DELETE a member off one of a class's lists (students or teachers), as `who`. */
+    takeOff(who: Caller, classId: string, list: "students" | "teachers", member: SignedInUser) {
+      return call("DELETE", `/api/classes/${classId}/${list}/${member.user.uid}`, who);
+    },
     join(who: Caller, code: unknown, remoteAddress?: string) {
       return call("POST", "/api/classes/join", who, { code }, remoteAddress);
     },
-    /** Uploads a roster file (text, or raw bytes) as text/csv. */
     /** A class's risk list as `who` reads it, which must succeed. */
     async riskList(who: SignedInUser, classId: string): Promise<ClassRisk> {
       const res = await call("GET", `/api/classes/${classId}/risk`, who);
       expect(res.statusCode, res.body).toBe(200);
       return classRiskSchema.parse(res.json());
     },
+    /** Uploads a roster file (text, or raw bytes) as text/csv. */
     roster(who: Caller, classId: string, file: string | Buffer, preview: boolean) {
       return t.app.inject({
         method: "POST",

@@ -17,3 +17,18 @@ export function studentsRow(
     "user_id" | "created_at"
   >;
 }
+
+/** A `predictions` row of `validAnswers` (12, between 10 and 14), for rows a test writes itself. */
+export function predictionRow(userId: string, modelVersion: string, classId?: string) {
+  return {
+    user_id: userId,
+    inputs: JSON.stringify(validAnswers),
+    score: 12,
+    raw_score: 12,
+    interval_low: 10,
+    interval_high: 14,
+    extrapolation: false,
+    model_version: modelVersion,
+    ...(classId === undefined ? {} : { class_id: classId }),
+  };
+}

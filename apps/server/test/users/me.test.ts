@@ -1,6 +1,7 @@
 import { messages } from "@gradecast/contract/messages";
 import { describe, expect } from "vitest";
-import { randomIp, sendRefreshCookie, signIn, testPassword } from "../support/accounts.ts";
+import { sendRefreshCookie, signIn, testPassword } from "../support/accounts.ts";
+import { callApi } from "../support/api-call.ts";
 import { apiTests } from "../support/fixtures.ts";
 import { auditOf, dialects, errorOf, type TestApp } from "../support/helpers.ts";
 
@@ -10,15 +11,8 @@ const tests = apiTests({});
 describe.each(dialects)("/api/me (%s)", (dialect) => {
   const test = tests[dialect];
 
-  const call = (
-    t: TestApp,
-    method: "GET" | "PATCH" | "POST" | "PUT",
-    url: string,
-    auth?: object,
-    payload?: object,
-  ) => t.app.inject({ method, url, headers: { ...auth }, payload, remoteAddress: randomIp() });
   const login = (t: TestApp, email: string, password: string) =>
-    call(t, "POST", "/api/auth/login", undefined, { email, password });
+    callApi(t, "POST", "/api/auth/login", undefined, { email, password });
   const refresh = (t: TestApp, token: string) => sendRefreshCookie(t, "refresh", token);
 
   test("GET answers {uid,name,email,role,pendingRole,emailVerified,createdAt,locale} and nothing else", async ({
@@ -26,7 +20,7 @@ describe.each(dialects)("/api/me (%s)", (dialect) => {
   }) => {
     for (const role of ["student", "teacher", "admin"] as const) {
       const s = await signIn(t, role, { name: `Me ${role}` });
-      const res = await call(t, "GET", "/api/me", s.auth);
+      const res = await callApi(t, "GET", "/api/me", s.auth);
       expect(res.statusCode).toBe(200);
       const body = res.json();
       expect(Object.keys(body).sort()).toEqual(
@@ -57,27 +51,27 @@ describe.each(dialects)("/api/me (%s)", (dialect) => {
     t,
   }) => {
     const s = await signIn(t, "student");
-    expect((await call(t, "GET", "/api/me", s.auth)).json().locale).toBeNull();
-    const chosen = await call(t, "PUT", "/api/me/locale", s.auth, { locale: "pt-PT" });
+    expect((await callApi(t, "GET", "/api/me", s.auth)).json().locale).toBeNull();
+    const chosen = await callApi(t, "PUT", "/api/me/locale", s.auth, { locale: "pt-PT" });
     expect(chosen.statusCode).toBe(200);
     expect(chosen.json()).toMatchObject({ uid: s.user.uid, locale: "pt-PT" });
-    expect((await call(t, "GET", "/api/me", s.auth)).json().locale).toBe("pt-PT");
+    expect((await callApi(t, "GET", "/api/me", s.auth)).json().locale).toBe("pt-PT");
 
-    const refused = await call(t, "PUT", "/api/me/locale", s.auth, { locale: "pt-BR" });
+    const refused = await callApi(t, "PUT", "/api/me/locale", s.auth, { locale: "pt-BR" });
     expect(refused.statusCode).toBe(400);
-    expect((await call(t, "GET", "/api/me", s.auth)).json().locale).toBe("pt-PT");
+    expect((await callApi(t, "GET", "/api/me", s.auth)).json().locale).toBe("pt-PT");
 
-    const cleared = await call(t, "PUT", "/api/me/locale", s.auth, { locale: null });
+    const cleared = await callApi(t, "PUT", "/api/me/locale", s.auth, { locale: null });
     expect(cleared.json().locale).toBeNull();
-    expect((await call(t, "PUT", "/api/me/locale", undefined, { locale: "en" })).statusCode).toBe(
-      401,
-    );
+    expect(
+      (await callApi(t, "PUT", "/api/me/locale", undefined, { locale: "en" })).statusCode,
+    ).toBe(401);
   });
 
   test("GET, PATCH and password change need a signed-in caller", async ({ t }) => {
-    expect((await call(t, "GET", "/api/me")).statusCode).toBe(401);
-    expect((await call(t, "PATCH", "/api/me", undefined, { name: "X" })).statusCode).toBe(401);
-    const res = await call(t, "POST", "/api/me/password", undefined, {
+    expect((await callApi(t, "GET", "/api/me")).statusCode).toBe(401);
+    expect((await callApi(t, "PATCH", "/api/me", undefined, { name: "X" })).statusCode).toBe(401);
+    const res = await callApi(t, "POST", "/api/me/password", undefined, {
       currentPassword: "a",
       newPassword: "b long enough",
     });
@@ -87,29 +81,29 @@ describe.each(dialects)("/api/me (%s)", (dialect) => {
 
   test("PATCH changes the name (trimmed) and answers the updated user", async ({ t }) => {
     const s = await signIn(t, "student");
-    const res = await call(t, "PATCH", "/api/me", s.auth, { name: "  Grace Hopper  " });
+    const res = await callApi(t, "PATCH", "/api/me", s.auth, { name: "  Grace Hopper  " });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ uid: s.user.uid, name: "Grace Hopper", email: s.email });
-    expect((await call(t, "GET", "/api/me", s.auth)).json().name).toBe("Grace Hopper");
+    expect((await callApi(t, "GET", "/api/me", s.auth)).json().name).toBe("Grace Hopper");
   });
 
   test("PATCH refuses an empty or too long name, and refuses attempts to change role or email by name", async ({
     t,
   }) => {
     const s = await signIn(t, "student");
-    const empty = await call(t, "PATCH", "/api/me", s.auth, { name: "  " });
+    const empty = await callApi(t, "PATCH", "/api/me", s.auth, { name: "  " });
     expect(empty.statusCode).toBe(400);
     expect(errorOf(empty.body).fields).toEqual({ name: "Enter your name." });
-    const long = await call(t, "PATCH", "/api/me", s.auth, { name: "x".repeat(101) });
+    const long = await callApi(t, "PATCH", "/api/me", s.auth, { name: "x".repeat(101) });
     expect(long.statusCode).toBe(400);
-    const sneaky = await call(t, "PATCH", "/api/me", s.auth, {
+    const sneaky = await callApi(t, "PATCH", "/api/me", s.auth, {
       name: "Eve",
       role: "admin",
       email: "eve@example.com",
     });
     expect(sneaky.statusCode).toBe(400);
     expect(Object.keys(errorOf(sneaky.body).fields ?? {}).sort()).toEqual(["email", "role"]);
-    const me = await call(t, "GET", "/api/me", s.auth);
+    const me = await callApi(t, "GET", "/api/me", s.auth);
     expect(me.json()).toMatchObject({ role: "student", email: s.email });
     expect(me.json().name).not.toBe("Eve");
   });
@@ -123,7 +117,7 @@ describe.each(dialects)("/api/me (%s)", (dialect) => {
     const secondRefresh = second.cookies.find((c) => c.name === "gradecast_refresh")?.value ?? "";
 
     const newPassword = "my new teacher passphrase";
-    const res = await call(t, "POST", "/api/me/password", s.auth, {
+    const res = await callApi(t, "POST", "/api/me/password", s.auth, {
       currentPassword: testPassword,
       newPassword,
     });
@@ -136,9 +130,9 @@ describe.each(dialects)("/api/me (%s)", (dialect) => {
     // The other device's ID token ends with its session; this device's goes on.
     const secondToken = (second.json() as { token: string }).token;
     expect(
-      (await call(t, "GET", "/api/me", { authorization: `Bearer ${secondToken}` })).statusCode,
+      (await callApi(t, "GET", "/api/me", { authorization: `Bearer ${secondToken}` })).statusCode,
     ).toBe(401);
-    expect((await call(t, "GET", "/api/me", s.auth)).statusCode).toBe(200);
+    expect((await callApi(t, "GET", "/api/me", s.auth)).statusCode).toBe(200);
     expect((await refresh(t, s.refreshToken)).statusCode).toBe(200);
 
     const audit = await auditOf(t, "auth.password_changed", s.user.uid);
@@ -151,7 +145,7 @@ describe.each(dialects)("/api/me (%s)", (dialect) => {
   }) => {
     const s = await signIn(t, "teacher");
     const attempt = () =>
-      call(t, "POST", "/api/me/password", s.auth, {
+      callApi(t, "POST", "/api/me/password", s.auth, {
         currentPassword: "a wrong guess",
         newPassword: "something else entirely",
       });
@@ -166,7 +160,7 @@ describe.each(dialects)("/api/me (%s)", (dialect) => {
     t,
   }) => {
     const s = await signIn(t, "student");
-    const res = await call(t, "POST", "/api/me/password", s.auth, {
+    const res = await callApi(t, "POST", "/api/me/password", s.auth, {
       currentPassword: "not my password",
       newPassword: "something else entirely",
     });
@@ -183,18 +177,18 @@ describe.each(dialects)("/api/me (%s)", (dialect) => {
     t,
   }) => {
     const s = await signIn(t, "student");
-    const common = await call(t, "POST", "/api/me/password", s.auth, {
+    const common = await callApi(t, "POST", "/api/me/password", s.auth, {
       currentPassword: testPassword,
       newPassword: "baseball1",
     });
     expect(common.statusCode).toBe(400);
     expect(errorOf(common.body).fields?.newPassword).toMatch(/too common/);
-    const short = await call(t, "POST", "/api/me/password", s.auth, {
+    const short = await callApi(t, "POST", "/api/me/password", s.auth, {
       currentPassword: testPassword,
       newPassword: "short",
     });
     expect(errorOf(short.body).fields?.newPassword).toBe("Use at least 8 characters.");
-    const missing = await call(t, "POST", "/api/me/password", s.auth, {});
+    const missing = await callApi(t, "POST", "/api/me/password", s.auth, {});
     expect(missing.statusCode).toBe(400);
     expect(Object.keys(errorOf(missing.body).fields ?? {}).sort()).toEqual([
       "currentPassword",
