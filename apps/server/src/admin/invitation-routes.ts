@@ -1,6 +1,5 @@
 import { routes } from "@gradecast/contract/routes/index";
 import type { FastifyInstance } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { actorOf } from "../http/request-actor.ts";
 import { serve } from "../http/route-schemas.ts";
 import type { Services } from "../services.ts";
@@ -11,8 +10,7 @@ import {
 } from "./teacher-invitations.ts";
 
 // Teacher invitations by email (issue 17), for admins only.
-export async function teacherInvitationRoutes(fastify: FastifyInstance, services: Services) {
-  const app = fastify.withTypeProvider<ZodTypeProvider>();
+export async function teacherInvitationRoutes(app: FastifyInstance, services: Services) {
   serve(app, routes.admin.invite, async (request, reply) => {
     const invitation = await inviteTeacher(services, actorOf(request), request.body);
     return reply.code(201).send({ invitation });

@@ -1,7 +1,6 @@
 import { adminMessages } from "@gradecast/contract/admin";
 import { routes } from "@gradecast/contract/routes/index";
 import type { FastifyInstance } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { requireRecentAuth } from "../auth/reauth.ts";
 import type { AuthContext } from "../auth/service.ts";
 import { actorOf } from "../http/request-actor.ts";
@@ -17,8 +16,7 @@ import {
 // User management and the audit log (issue 8), for admins only: the access hook has refused
 // every other caller before these handlers run.
 
-export async function adminRoutes(fastify: FastifyInstance, ctx: AuthContext) {
-  const app = fastify.withTypeProvider<ZodTypeProvider>();
+export async function adminRoutes(app: FastifyInstance, ctx: AuthContext) {
   const { services } = ctx;
 
   serve(app, routes.admin.users, async (request) => {

@@ -1,6 +1,5 @@
 import { routes } from "@gradecast/contract/routes/index";
 import type { FastifyInstance } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { classFirst } from "../classes/class-first.ts";
 import { actorOf } from "../http/request-actor.ts";
 import { serve } from "../http/route-schemas.ts";
@@ -22,8 +21,7 @@ import {
 // Early warning (issue 32): notifications and the digest setting (the caller's own), the
 // unsubscribe link (no sign-in), flags and intervention plans (the class's teachers: the class
 // check, verb `note`, runs before the body is read, as for intervention notes).
-export async function alertRoutes(fastify: FastifyInstance, services: Services) {
-  const app = fastify.withTypeProvider<ZodTypeProvider>();
+export async function alertRoutes(app: FastifyInstance, services: Services) {
   const teachersFirst = classFirst(services, "note");
   const first = { preValidation: teachersFirst.preValidation };
 

@@ -4,7 +4,6 @@ import { messages } from "@gradecast/contract/messages";
 import type { Role } from "@gradecast/contract/roles";
 import { routes } from "@gradecast/contract/routes/index";
 import type { FastifyInstance, FastifyReply } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { AuthContext } from "../auth/service.ts";
 import { classAllows, classRelation } from "../classes/policy.ts";
@@ -36,8 +35,7 @@ async function reachesClass(services: Services, viewer: { id: string; role: Role
   return found !== undefined && classAllows(found.relation, "manage");
 }
 
-export async function analyticsRoutes(fastify: FastifyInstance, ctx: AuthContext, page = "") {
-  const app = fastify.withTypeProvider<ZodTypeProvider>();
+export async function analyticsRoutes(app: FastifyInstance, ctx: AuthContext, page = "") {
   const { services, embed: signer } = ctx;
 
   serve(app, routes.analytics.embed, async (request): Promise<EmbedAnswer> => {

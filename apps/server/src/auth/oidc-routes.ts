@@ -1,6 +1,5 @@
 import { routes } from "@gradecast/contract/routes/index";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import * as client from "openid-client";
 import { notFound } from "../domain-errors.ts";
 import { routeLimit } from "../http/rate-limits.ts";
@@ -15,8 +14,7 @@ import { type AuthContext, refreshDays } from "./service.ts";
 // server keeps its SHA-256 beside the state, nonce and PKCE verifier (oidc_logins).
 const bindingCookie = "gradecast_oidc";
 
-export async function oidcRoutes(fastify: FastifyInstance, ctx: AuthContext) {
-  const app = fastify.withTypeProvider<ZodTypeProvider>();
+export async function oidcRoutes(app: FastifyInstance, ctx: AuthContext) {
   const { services } = ctx;
   const { config } = services;
   const oidc =

@@ -1,7 +1,6 @@
 import { messages } from "@gradecast/contract/messages";
 import { routes } from "@gradecast/contract/routes/index";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { localeOf } from "../http/locale.ts";
 import { addressLimit, perAccount, routeLimit } from "../http/rate-limits.ts";
 import { actorOf } from "../http/request-actor.ts";
@@ -56,8 +55,7 @@ function emailOf(request: FastifyRequest): string {
   return typeof email === "string" ? email.trim().toLowerCase() : "";
 }
 
-export async function authRoutes(fastify: FastifyInstance, ctx: AuthContext) {
-  const app = fastify.withTypeProvider<ZodTypeProvider>();
+export async function authRoutes(app: FastifyInstance, ctx: AuthContext) {
   const { services } = ctx;
   const origin = (request: FastifyRequest) => ({
     ip: request.ip ?? null,

@@ -1,6 +1,5 @@
 import { routes } from "@gradecast/contract/routes/index";
 import type { FastifyInstance } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { csvFormatOf } from "../csv/csv.ts";
 import { dayOf, sendAttachment } from "../http/attachment.ts";
 import { localeOf } from "../http/locale.ts";
@@ -23,8 +22,7 @@ const fileSafe = (name: string) =>
     .replace(/^-+|-+$/g, "")
     .slice(0, 60) || "class";
 
-export async function classRiskRoutes(fastify: FastifyInstance, services: Services) {
-  const app = fastify.withTypeProvider<ZodTypeProvider>();
+export async function classRiskRoutes(app: FastifyInstance, services: Services) {
   // Notes are written by the class's teachers: checked before the body is read, then handed on.
   const noteFirst = classFirst(services, "note");
 

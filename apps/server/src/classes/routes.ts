@@ -1,7 +1,6 @@
 import { classMessages, rosterLimits } from "@gradecast/contract/classes";
 import { routes } from "@gradecast/contract/routes/index";
-import type { FastifyInstance } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { acceptFileBody } from "../http/file-body.ts";
 import { perAccount } from "../http/rate-limits.ts";
 import { actorOf } from "../http/request-actor.ts";
@@ -34,9 +33,8 @@ import {
 // before each handler; the class policy (policy.ts) checks the relationship, once per request:
 // in the service, or before the body is read (`classFirst`), whose answer the handler hands on.
 
-export async function classRoutes(fastify: FastifyInstance, services: Services) {
+export async function classRoutes(app: FastifyInstance, services: Services) {
   // Requests typed by the route schemas (http/route-schemas.ts), validated before the handler.
-  const app = fastify.withTypeProvider<ZodTypeProvider>();
   // A caller who does not reach the class learns that (404) before anything about the body.
   const manageFirst = classFirst(services, "manage");
 
@@ -84,22 +82,6 @@ export async function classRoutes(fastify: FastifyInstance, services: Services) 
     return { class: await getClass(services, actorOf(request), request.params.id) };
   });
 
-  serve(
-    app,
-    routes.classes.update,
-    { preValidation: manageFirst.preValidation },
-    async (request) => {
-      return {
-        class: await editClass(
-          services,
-          actorOf(request),
-          manageFirst.checked(request),
-          request.body,
-        ),
-      };
-    },
-  );
-
   serve(app, routes.classes.remove, async (request, reply) => {
     await removeClass(services, actorOf(request), request.params.id);
     return reply.code(204).send();
@@ -109,21 +91,16 @@ export async function classRoutes(fastify: FastifyInstance, services: Services) 
     return classMembers(services, actorOf(request), request.params.id);
   });
 
-  serve(
-    app,
-    routes.classes.addTeacher,
-    { preValidation: manageFirst.preValidation },
-    async (request) => {
-      return {
-        class: await addCoTeacher(
-          services,
-          actorOf(request),
-          manageFirst.checked(request),
-          request.body,
-        ),
-      };
-    },
-  );
+  // Editing a class and adding a co-teacher: the class's managers, checked before the body.
+  const managing = { preValidation: manageFirst.preValidation };
+  const manager = (request: FastifyRequest) =>
+    [services, actorOf(request), manageFirst.checked(request)] as const;
+  serve(app, routes.classes.update, managing, async (request) => {
+    return { class: await editClass(...manager(request), request.body) };
+  });
+  serve(app, routes.classes.addTeacher, managing, async (request) => {
+    return { class: await addCoTeacher(...manager(request), request.body) };
+  });
 
   // Taking a co-teacher or a student out of a class: the same call on another list.
   for (const [entry, remove] of [

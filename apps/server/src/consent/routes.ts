@@ -1,6 +1,5 @@
 import { routes } from "@gradecast/contract/routes/index";
 import type { FastifyInstance } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { localeOf } from "../http/locale.ts";
 import { perAccount } from "../http/rate-limits.ts";
 import { actorOf } from "../http/request-actor.ts";
@@ -19,8 +18,7 @@ import {
 // Guardian consent and contesting a prediction (issue 31 part B). The guardian's routes take
 // anyone (the link's token is the proof) and are limited per address against guessing.
 
-export async function consentRoutes(fastify: FastifyInstance, services: Services) {
-  const app = fastify.withTypeProvider<ZodTypeProvider>();
+export async function consentRoutes(app: FastifyInstance, services: Services) {
   const perUser = perAccount(services, "consent", 10, 60_000);
   // Anonymous callers are counted per client address.
   const perAddress = perAccount(services, "consent-link", 30, 60_000);

@@ -1,6 +1,5 @@
 import { routes } from "@gradecast/contract/routes/index";
 import type { FastifyInstance } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import type { AuthContext } from "../auth/service.ts";
 import { csvFormatOf } from "../csv/csv.ts";
 import { dayOf, sendAttachment } from "../http/attachment.ts";
@@ -13,8 +12,7 @@ import { evaluation, evaluationCsv } from "./service.ts";
 // How the model did for this school (issue 29): the page's figures and the CSV export. The
 // access hook lets verified staff through; the service narrows to the caller's classes and the
 // class policy answers 404 for a class that is not theirs.
-export async function evaluationRoutes(fastify: FastifyInstance, auth: AuthContext) {
-  const app = fastify.withTypeProvider<ZodTypeProvider>();
+export async function evaluationRoutes(app: FastifyInstance, auth: AuthContext) {
   const { services } = auth;
 
   serve(app, routes.evaluation.get, async (request) => {

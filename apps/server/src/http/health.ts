@@ -1,11 +1,9 @@
 import { routes } from "@gradecast/contract/routes/index";
 import type { FastifyInstance } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Services } from "../services.ts";
 import { serve } from "./route-schemas.ts";
 
-export async function healthRoutes(fastify: FastifyInstance, services: Services) {
-  const app = fastify.withTypeProvider<ZodTypeProvider>();
+export async function healthRoutes(app: FastifyInstance, services: Services) {
   serve(app, routes.site.health, async (_request, reply) => {
     const dbOk = await withTimeout(services.database.ping(), 2_000);
     // The model is loaded (and its artifact validated) before the server listens; its version

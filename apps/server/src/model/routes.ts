@@ -1,6 +1,5 @@
 import { routes } from "@gradecast/contract/routes/index";
 import type { FastifyInstance } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { requireRecentAuth } from "../auth/reauth.ts";
 import type { AuthContext } from "../auth/service.ts";
 import { pseudonymOf } from "../evaluation/pseudonym.ts";
@@ -12,8 +11,7 @@ import { modelState, outcomesExport, requestTraining, switchVersion } from "./se
 // The model's versions (issue 30), for admins only: the access hook has refused every other
 // caller before these handlers run. Promotion and rollback need a recent sign-in or
 // re-authentication, as other sensitive admin calls do.
-export async function modelRoutes(fastify: FastifyInstance, ctx: AuthContext) {
-  const app = fastify.withTypeProvider<ZodTypeProvider>();
+export async function modelRoutes(app: FastifyInstance, ctx: AuthContext) {
   const { services } = ctx;
 
   serve(app, routes.model.state, async (request) => {

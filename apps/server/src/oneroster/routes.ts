@@ -1,7 +1,6 @@
 import { oneRosterLimits, oneRosterMessages } from "@gradecast/contract/oneroster";
 import { routes } from "@gradecast/contract/routes/index";
 import type { FastifyInstance } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { requireRecentAuth } from "../auth/reauth.ts";
 import type { AuthContext } from "../auth/service.ts";
 import { tooLarge } from "../domain-errors.ts";
@@ -13,9 +12,8 @@ import { importOneRoster } from "./service.ts";
 // bundle arrives as the ZIP's bytes (Content-Type: application/zip), up to 50 MB on this route
 // alone. Applying one makes accounts teachers: like approving a teacher, it needs a sign-in or a
 // re-authentication in the last 10 minutes (the preview does not).
-export async function oneRosterRoutes(fastify: FastifyInstance, ctx: AuthContext) {
-  await fastify.register(async (files) => {
-    const app = files.withTypeProvider<ZodTypeProvider>();
+export async function oneRosterRoutes(app: FastifyInstance, ctx: AuthContext) {
+  await app.register(async (files) => {
     files.addContentTypeParser(
       "application/zip",
       { parseAs: "buffer", bodyLimit: oneRosterLimits.bytes },
@@ -26,7 +24,7 @@ export async function oneRosterRoutes(fastify: FastifyInstance, ctx: AuthContext
       if (e.code === "FST_ERR_CTP_BODY_TOO_LARGE") throw tooLarge(oneRosterMessages.tooLarge);
       throw error;
     });
-    serve(app, routes.oneroster.importBundle, async (request) => {
+    serve(files, routes.oneroster.importBundle, async (request) => {
       const dryRun = request.query.dryRun === "true";
       if (!dryRun) await requireRecentAuth(ctx, actorOf(request).user);
       return importOneRoster(

@@ -1,6 +1,5 @@
 import { routes } from "@gradecast/contract/routes/index";
 import type { FastifyInstance } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { perAccount } from "../http/rate-limits.ts";
 import { actorOf } from "../http/request-actor.ts";
 import { serve } from "../http/route-schemas.ts";
@@ -11,8 +10,7 @@ import { allPredictions, myPredictions, predict } from "./service.ts";
 // what-if mode that answers without storing. The history is the caller's own; admins alone read
 // everyone's through GET /api/predictions.
 
-export async function predictionRoutes(fastify: FastifyInstance, services: Services) {
-  const app = fastify.withTypeProvider<ZodTypeProvider>();
+export async function predictionRoutes(app: FastifyInstance, services: Services) {
   const perUser = perAccount(services, "predict", 120, 60_000);
 
   serve(app, routes.predictions.predict, { config: { ...perUser } }, async (request) => {

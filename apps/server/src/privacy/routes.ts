@@ -1,6 +1,5 @@
 import { routes } from "@gradecast/contract/routes/index";
 import type { FastifyInstance } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import type { AuthContext } from "../auth/service.ts";
 import { csvFormatOf } from "../csv/csv.ts";
 import { sendAttachment } from "../http/attachment.ts";
@@ -22,8 +21,7 @@ import {
 // Issue 31: the privacy notice, a person's export and deletion, and the admin's data protection
 // page (docs/decisions/0021-data-rights.md). The access hook checks who may call; deletions also
 // need a re-authentication within the last minutes (auth/reauth.ts).
-export async function privacyRoutes(fastify: FastifyInstance, auth: AuthContext) {
-  const app = fastify.withTypeProvider<ZodTypeProvider>();
+export async function privacyRoutes(app: FastifyInstance, auth: AuthContext) {
   const { services } = auth;
 
   serve(app, routes.privacy.notice, async (request) => {

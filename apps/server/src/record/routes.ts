@@ -1,7 +1,6 @@
 import { routes } from "@gradecast/contract/routes/index";
 import { recordImportLimits, recordMessages } from "@gradecast/contract/school-record";
 import type { FastifyInstance } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { classFirst } from "../classes/class-first.ts";
 import { acceptFileBody } from "../http/file-body.ts";
 import { perAccount } from "../http/rate-limits.ts";
@@ -14,8 +13,7 @@ import { classRecord, importRecordFile, recordHistory, setRecordCell } from "./s
 // verified email; the class policy checks the relationship once per request (a write's before
 // its body is read, so a caller who does not reach the class learns only that: 404).
 
-export async function recordRoutes(fastify: FastifyInstance, services: Services) {
-  const app = fastify.withTypeProvider<ZodTypeProvider>();
+export async function recordRoutes(app: FastifyInstance, services: Services) {
   const recordFirst = classFirst(services, "record");
 
   serve(app, routes.record.get, async (request) => {

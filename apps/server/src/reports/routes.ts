@@ -2,7 +2,6 @@ import { Readable } from "node:stream";
 import { messages } from "@gradecast/contract/messages";
 import { routes } from "@gradecast/contract/routes/index";
 import type { FastifyInstance } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { csvFormatOf } from "../csv/csv.ts";
 import { limited } from "../domain-errors.ts";
 import { dayOf, sendAttachment } from "../http/attachment.ts";
@@ -28,8 +27,7 @@ import {
 
 const exportLimit = 2;
 
-export async function reportRoutes(fastify: FastifyInstance, services: Services) {
-  const app = fastify.withTypeProvider<ZodTypeProvider>();
+export async function reportRoutes(app: FastifyInstance, services: Services) {
   // An export reads every matching report. At most two run at once on an instance, others are
   // told to come back: on PGlite every batch runs in this process, and twenty exports of 30,000
   // reports at once held every other call, health included, for 10 to 18 s (measured).

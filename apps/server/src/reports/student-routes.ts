@@ -1,6 +1,5 @@
 import { routes } from "@gradecast/contract/routes/index";
 import type { FastifyInstance } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { actorOf } from "../http/request-actor.ts";
 import { serve } from "../http/route-schemas.ts";
 import type { Services } from "../services.ts";
@@ -9,8 +8,7 @@ import { enrolledStudents } from "./rosters.ts";
 
 // Reports and enrolled students (issue 17): the report form's student picker, and what a student
 // reads about themselves. The access hook has checked the role and a verified email.
-export async function reportStudentRoutes(fastify: FastifyInstance, services: Services) {
-  const app = fastify.withTypeProvider<ZodTypeProvider>();
+export async function reportStudentRoutes(app: FastifyInstance, services: Services) {
   serve(app, routes.reports.enrolledStudents, async (request) => {
     const { search, limit } = request.query;
     const user = actorOf(request).user;

@@ -1,6 +1,5 @@
 import { routes } from "@gradecast/contract/routes/index";
 import type { FastifyInstance } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { perAccount } from "../http/rate-limits.ts";
 import { actorOf } from "../http/request-actor.ts";
 import { serve } from "../http/route-schemas.ts";
@@ -11,8 +10,7 @@ import { allQuestionnaires, myQuestionnaires, saveQuestionnaire } from "./servic
 // /mine is each caller's own records (scope "own" in the contract's table); admins alone read
 // everyone's through GET /api/students.
 
-export async function studentRoutes(fastify: FastifyInstance, services: Services) {
-  const app = fastify.withTypeProvider<ZodTypeProvider>();
+export async function studentRoutes(app: FastifyInstance, services: Services) {
   const perUser = perAccount(services, "students", 30, 60_000);
 
   serve(app, routes.students.save, { config: { ...perUser } }, async (request, reply) => {

@@ -1,6 +1,5 @@
 import { routes } from "@gradecast/contract/routes/index";
 import type { FastifyInstance } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { bearerOf } from "../auth/authenticate.ts";
 import { changeEmail } from "../auth/email-change.ts";
 import { requireRecentAuth } from "../auth/reauth.ts";
@@ -13,8 +12,7 @@ import { securityRoutes } from "./security-routes.ts";
 
 // The signed-in user's own account: GET/PATCH /api/me {uid,name,email,role,emailVerified,
 // createdAt}, and POST /api/me/password (204; revokes the other sessions).
-export async function meRoutes(fastify: FastifyInstance, ctx: AuthContext) {
-  const app = fastify.withTypeProvider<ZodTypeProvider>();
+export async function meRoutes(app: FastifyInstance, ctx: AuthContext) {
   serve(app, routes.users.me, async (request) => {
     return getMe(ctx, actorOf(request).user.id);
   });

@@ -3,7 +3,6 @@ import { adminMessages } from "@gradecast/contract/admin";
 import { isId } from "@gradecast/contract/ids";
 import { routes } from "@gradecast/contract/routes/index";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { confirmTotp, mfaStatus, startTotp, turnOffMfa } from "../auth/mfa.ts";
 import { requireRecentAuth } from "../auth/reauth.ts";
 import type { AuthContext } from "../auth/service.ts";
@@ -16,8 +15,7 @@ import { serve } from "../http/route-schemas.ts";
 // The signed-in user's sessions and MFA (issue 18), and an admin's two actions on another
 // account: end all of its sessions, reset its MFA (that one after re-authentication).
 
-export async function securityRoutes(fastify: FastifyInstance, ctx: AuthContext) {
-  const app = fastify.withTypeProvider<ZodTypeProvider>();
+export async function securityRoutes(app: FastifyInstance, ctx: AuthContext) {
   const { services } = ctx;
   const ip = (request: FastifyRequest) => request.ip ?? null;
 
