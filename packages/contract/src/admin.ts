@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { userSchema } from "./auth.ts";
+import { cursorPage } from "./cursor-page.ts";
 import { messages } from "./messages.ts";
 import { roles } from "./roles.ts";
 
@@ -64,9 +65,7 @@ export const adminUserPatchSchema = z
   });
 export type AdminUserPatch = z.infer<typeof adminUserPatchSchema>;
 
-export const userPage = z.object({
-  items: z.array(adminUserSchema),
-  nextCursor: z.string().nullable(),
+export const userPage = cursorPage(adminUserSchema).extend({
   /** Teacher sign-ups waiting for an admin, whatever the filter (the sidebar shows it). */
   pendingCount: z.number().int().min(0),
   /** Active admins: the last one cannot be demoted or disabled (the screen says so). */
@@ -250,8 +249,5 @@ export const auditEntrySchema = z.object({
 });
 export type AuditEntryView = z.infer<typeof auditEntrySchema>;
 
-export const auditPage = z.object({
-  items: z.array(auditEntrySchema),
-  nextCursor: z.string().nullable(),
-});
+export const auditPage = cursorPage(auditEntrySchema);
 export type AuditPage = z.infer<typeof auditPage>;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { isAtRisk, passMark, riskReasonSchema } from "./class-risk.ts";
+import { namedSchema } from "./named.ts";
 import { highNoFinalScoreRisk } from "./prediction.ts";
 import { isPlainText, plainTextMessage } from "./text.ts";
 
@@ -58,8 +59,8 @@ export const notificationSchema = z.object({
   kind: z.enum(notificationKinds),
   /** One line a person reads: "Ada Lovelace (Maths 10A) is now at risk". */
   title: z.string(),
-  student: z.object({ id: z.string(), name: z.string() }).nullable(),
-  class: z.object({ id: z.string(), name: z.string() }).nullable(),
+  student: namedSchema.nullable(),
+  class: namedSchema.nullable(),
   /** The prediction that crossed the line (risk alerts only). */
   prediction: z.number().nullable(),
   noFinalScoreRisk: z.number().nullable(),
@@ -182,8 +183,8 @@ const tierSchema = z.union([z.literal(1), z.literal(2), z.literal(3)], {
 export const planSchema = z.object({
   id: z.string(),
   classId: z.string(),
-  student: z.object({ id: z.string(), name: z.string() }),
-  owner: z.object({ id: z.string(), name: z.string() }).nullable(),
+  student: namedSchema,
+  owner: namedSchema.nullable(),
   tier: z.number().int(),
   goal: z.string(),
   reviewOn: z.string(),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { cursorPage } from "./cursor-page.ts";
 import {
   isOptionalCapable,
   notAsked,
@@ -62,8 +63,8 @@ export const studentRecordListSchema = z.object({ items: z.array(studentRecordSc
  * Which model answered, by what is known: A both term grades, B the first only, C neither.
  * Fewer grades, wider interval.
  */
-const modelSetup = z.enum(["A", "B", "C"]);
-export type ModelSetup = z.infer<typeof modelSetup>;
+export const modelSetupSchema = z.enum(["A", "B", "C"]);
+export type ModelSetup = z.infer<typeof modelSetupSchema>;
 /**
  * Where each input came from (issue 29): "school" where the class's school record holds the
  * value (it wins over the student's answer), "student" otherwise.
@@ -103,7 +104,7 @@ export const predictionResultSchema = z.object({
    */
   prediction: score,
   /** Which model answered: A (G1 and G2 known), B (G1 only), C (neither). */
-  modelSetup,
+  modelSetup: modelSetupSchema,
   /** The predicted final score if the student sits the final (0-20). */
   scoreIfSits: score,
   noFinalScoreRisk,
@@ -147,7 +148,7 @@ const predictionHistoryItemSchema = z.object({
   sources,
   classId,
   /** Null (here and in the next two) for predictions stored before the model answered in two parts. */
-  modelSetup: modelSetup.nullable(),
+  modelSetup: modelSetupSchema.nullable(),
   scoreIfSits: score.nullable(),
   noFinalScoreRisk: noFinalScoreRisk.nullable(),
 });
@@ -191,10 +192,7 @@ export const linkedReportSchema = z.object({
 });
 export type LinkedReport = z.infer<typeof linkedReportSchema>;
 export const reportAnswerSchema = z.object({ report: linkedReportSchema });
-export const reportPageSchema = z.object({
-  items: z.array(linkedReportSchema),
-  nextCursor: z.string().nullable(),
-});
+export const reportPageSchema = cursorPage(linkedReportSchema);
 
 /** One enrolment the picker offers: a student may appear once per class. */
 const enrolledStudentSchema = z.object({
@@ -222,10 +220,7 @@ const myReportSchema = z.object({
   updatedAt: isoTime,
 });
 export type MyReport = z.infer<typeof myReportSchema>;
-export const myReportsPageSchema = z.object({
-  items: z.array(myReportSchema),
-  nextCursor: z.string().nullable(),
-});
+export const myReportsPageSchema = cursorPage(myReportSchema);
 export type MyReportsPage = z.infer<typeof myReportsPageSchema>;
 
 export const embedAnswerSchema = z.object({

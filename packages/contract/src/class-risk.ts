@@ -1,5 +1,7 @@
 import { z } from "zod";
-import { subjects } from "./classes.ts";
+import { modelSetupSchema } from "./api-responses.ts";
+import { classHeadingSchema } from "./classes.ts";
+import { namedSchema } from "./named.ts";
 import { highNoFinalScoreRisk, type ModelSetup } from "./prediction.ts";
 import { keysOf, type QuestionKey, questionByKey, questionKeys } from "./questionnaire.ts";
 import {
@@ -114,8 +116,6 @@ export function reasonText(reason: RiskReason): string {
   return `${reason.label} ${shown}: ${effect}`;
 }
 
-export const modelSetupSchema = z.enum(["A", "B", "C"]);
-
 export const interventionNoteSchema = z.object({
   id: z.string(),
   studentId: z.string(),
@@ -199,12 +199,7 @@ export type RiskItem = z.infer<typeof riskItemSchema>;
 /** GET /api/classes/:id/risk: at-risk students first, then by predicted final, lowest first;
  * students who have not answered last. */
 export const classRiskSchema = z.object({
-  class: z.object({
-    id: z.string(),
-    name: z.string(),
-    subject: z.enum(subjects),
-    year: z.string(),
-  }),
+  class: classHeadingSchema,
   counts: z.object({
     students: z.number().int(),
     answered: z.number().int(),
@@ -322,9 +317,9 @@ export const sharingSchema = z.object({
    * Issue 26: sharing applies to the teachers it was given to (the teachers of the student's
    * classes at the time). Those teachers, by name.
    */
-  sharedWith: z.array(z.object({ id: z.string(), name: z.string() })),
+  sharedWith: z.array(namedSchema),
   /** Teachers of the student's classes who do not see it (new since): sharing again adds them. */
-  notSharedWith: z.array(z.object({ id: z.string(), name: z.string() })),
+  notSharedWith: z.array(namedSchema),
 });
 export type Sharing = z.infer<typeof sharingSchema>;
 

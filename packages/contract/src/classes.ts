@@ -142,11 +142,15 @@ export const addTeacherSchema = z.object({
 export const classTeacherSchema = z.object({ id: z.string(), name: z.string(), email: z.string() });
 export type ClassTeacher = z.infer<typeof classTeacherSchema>;
 
-export const classSchema = z.object({
+/** A class as its pages name it; the risk list and the gradebook carry just this. */
+export const classHeadingSchema = z.object({
   id: z.string(),
   name: z.string(),
   subject: z.enum(subjects),
   year: z.string(),
+});
+
+export const classSchema = classHeadingSchema.extend({
   teachers: z.array(classTeacherSchema),
   /** Enrolled students. */
   studentCount: z.number().int().min(0),

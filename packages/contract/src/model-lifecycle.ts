@@ -1,5 +1,7 @@
 import { z } from "zod";
+import { modelSetupSchema } from "./api-responses.ts";
 import { jobStatusSchema } from "./jobs.ts";
+import { subjects } from "./subjects.ts";
 
 // The model learns from its school (issue 30): the admin screen "Model". The version in use and
 // its card, the outcomes the school has recorded per subject and setup, candidates trained on
@@ -11,7 +13,7 @@ export type ModelVersionState = (typeof modelVersionStates)[number];
 const n = z.number().nullable();
 
 export const gateComparisonSchema = z.object({
-  setup: z.enum(["A", "B", "C"]),
+  setup: modelSetupSchema,
   measure: z.string().describe('"scoreIfSits RMSE" or "noFinalScoreRisk Brier"'),
   rows: z.number().int(),
   current: n.describe("The model in use, on the held-out school rows"),
@@ -52,7 +54,7 @@ export const modelVersionSchema = z.object({
   promotedAt: z.string().nullable(),
   outcomes: z.number().int().describe("School outcome rows it was trained on"),
   weights: z
-    .array(z.object({ setup: z.enum(["A", "B", "C"]), weight: z.number(), rows: z.number() }))
+    .array(z.object({ setup: modelSetupSchema, weight: z.number(), rows: z.number() }))
     .describe("The weight of the school's rows per setup, chosen by cross-validation"),
   gate: gateReportSchema.nullable(),
 });
@@ -74,8 +76,8 @@ export const modelStateSchema = z.object({
   outcomes: z
     .array(
       z.object({
-        subject: z.enum(["mat", "por"]),
-        setup: z.enum(["A", "B", "C"]),
+        subject: z.enum(subjects),
+        setup: modelSetupSchema,
         rows: z.number().int(),
       }),
     )

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { subjects } from "./classes.ts";
+import { classHeadingSchema } from "./classes.ts";
 import { keysOf, type QuestionKey, questionKeys } from "./questionnaire.ts";
 
 // The school record (issue 29): what a class's teachers keep about each enrolled student, the
@@ -186,12 +186,7 @@ export type RecordRow = z.infer<typeof recordRowSchema>;
 
 /** GET /api/classes/:id/record: every enrolled student, by name. */
 export const classRecordSchema = z.object({
-  class: z.object({
-    id: z.string(),
-    name: z.string(),
-    subject: z.enum(subjects),
-    year: z.string(),
-  }),
+  class: classHeadingSchema,
   /** The caller is one of the class's teachers (an admin reads it and changes nothing). */
   canEdit: z.boolean(),
   items: z.array(recordRowSchema),
