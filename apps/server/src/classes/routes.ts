@@ -82,6 +82,14 @@ export async function classRoutes(app: FastifyInstance, services: Services) {
     return { class: await getClass(services, actorOf(request), request.params.id) };
   });
 
+  // Editing a class and adding a co-teacher: the class's managers, checked before the body.
+  const managing = { preValidation: manageFirst.preValidation };
+  const manager = (request: FastifyRequest) =>
+    [services, actorOf(request), manageFirst.checked(request)] as const;
+  serve(app, routes.classes.update, managing, async (request) => {
+    return { class: await editClass(...manager(request), request.body) };
+  });
+
   serve(app, routes.classes.remove, async (request, reply) => {
     await removeClass(services, actorOf(request), request.params.id);
     return reply.code(204).send();
@@ -91,13 +99,6 @@ export async function classRoutes(app: FastifyInstance, services: Services) {
     return classMembers(services, actorOf(request), request.params.id);
   });
 
-  // Editing a class and adding a co-teacher: the class's managers, checked before the body.
-  const managing = { preValidation: manageFirst.preValidation };
-  const manager = (request: FastifyRequest) =>
-    [services, actorOf(request), manageFirst.checked(request)] as const;
-  serve(app, routes.classes.update, managing, async (request) => {
-    return { class: await editClass(...manager(request), request.body) };
-  });
   serve(app, routes.classes.addTeacher, managing, async (request) => {
     return { class: await addCoTeacher(...manager(request), request.body) };
   });
