@@ -1,4 +1,5 @@
 import { type Kysely, sql } from "kysely";
+import { type ChangeNotices, createChangeNotices, dropChangeNotices } from "./shared-steps.ts";
 
 // Every change to the users table sends a notice on the channel `gradecast_users` when its
 // transaction commits. Each server instance on a PostgreSQL database listens and forgets the
@@ -7,6 +8,13 @@ import { type Kysely, sql } from "kysely";
 // effect there as soon as the notice arrives. One notice per statement: listeners forget every
 // remembered user, so which rows changed does not matter. New users need no notice (nobody has
 // remembered them). On PGlite nobody listens and the notice costs nothing.
+const users: ChangeNotices = {
+  table: "users",
+  changed: "users_changed",
+  events: "update or delete",
+  truncated: "users_truncated",
+};
+
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
     create function gradecast_users_changed() returns trigger language plpgsql as $$
@@ -15,16 +23,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       return null;
     end
     $$`.execute(db);
-  await sql`
-    create trigger users_changed after update or delete on users
-    for each statement execute function gradecast_users_changed()`.execute(db);
-  await sql`
-    create trigger users_truncated after truncate on users
-    for each statement execute function gradecast_users_changed()`.execute(db);
+  await createChangeNotices(db, users);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await sql`drop trigger if exists users_truncated on users`.execute(db);
-  await sql`drop trigger if exists users_changed on users`.execute(db);
+  await dropChangeNotices(db, users);
   await sql`drop function if exists gradecast_users_changed()`.execute(db);
 }

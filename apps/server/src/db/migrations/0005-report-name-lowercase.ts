@@ -1,4 +1,5 @@
 import { type Kysely, sql } from "kysely";
+import { addReportNameSearchColumn } from "./shared-steps.ts";
 
 // The teacher dashboard's name search reads student_name in lower case from a stored column
 // instead of computing lower(student_name) for every row it looks at. A search for a common
@@ -7,17 +8,11 @@ import { type Kysely, sql } from "kysely";
 // PostgreSQL. The trigram index and the finer statistics of migration 0003 move to the column.
 // The column is left out of schema.ts: the database computes it, nothing writes it.
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await sql`
-    alter table student_reports
-    add column student_name_lower text generated always as (lower(student_name)) stored`.execute(
-    db,
-  );
-  await sql`alter table student_reports alter column student_name_lower set statistics 1000`.execute(
-    db,
-  );
-  await sql`
-    create index student_reports_name_lower_trgm
-    on student_reports using gin (student_name_lower gin_trgm_ops)`.execute(db);
+  await addReportNameSearchColumn(db, {
+    column: "student_name_lower",
+    expression: "lower(student_name)",
+    index: "student_reports_name_lower_trgm",
+  });
   await sql`drop index student_reports_name_trgm`.execute(db);
   await sql`analyze student_reports`.execute(db);
 }

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from "kysely";
+import { addReportNameSearchColumn } from "./shared-steps.ts";
 
 // Issue 33: a search of people ignores accents as well as case, so "Luis" finds "Luís Santos".
 // `fold_for_search(text)` strips the accents of the Latin letters Portuguese, Spanish, French and German
@@ -17,17 +18,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     language sql immutable strict parallel safe
     as ${sql.raw(`$$ select lower(translate(t, '${accented}', '${plain}')) $$`)}`.execute(db);
   await sql`alter table student_reports drop column student_name_lower`.execute(db);
-  await sql`
-    alter table student_reports
-    add column student_name_folded text generated always as (fold_for_search(student_name)) stored`.execute(
-    db,
-  );
-  await sql`alter table student_reports alter column student_name_folded set statistics 1000`.execute(
-    db,
-  );
-  await sql`
-    create index student_reports_name_folded_trgm
-    on student_reports using gin (student_name_folded gin_trgm_ops)`.execute(db);
+  await addReportNameSearchColumn(db, {
+    column: "student_name_folded",
+    expression: "fold_for_search(student_name)",
+    index: "student_reports_name_folded_trgm",
+  });
   await sql`drop index users_search_idx`.execute(db);
   await sql`
     create index users_search_idx on users
