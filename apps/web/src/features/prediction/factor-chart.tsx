@@ -13,8 +13,7 @@ import { usePredictionText } from "./text.ts";
 const shown = 10;
 
 export function FactorChart({ result }: { result: PredictionResult }) {
-  const { intl, score, signed, label, answer, list } = usePredictionText();
-  const t = (id: string) => intl.formatMessage({ id });
+  const { intl, t, score, signed, label, answer, list } = usePredictionText();
   const top = useMemo(() => result.contributions.slice(0, shown), [result]);
   const option = useMemo(() => {
     const bars = [...top].reverse(); // ECharts draws the first category at the bottom

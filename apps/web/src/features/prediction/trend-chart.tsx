@@ -11,8 +11,7 @@ import { trendOption } from "./trend-fit.ts";
 // figures in a table.
 
 export function TrendChart({ items }: { items: PredictionHistoryItem[] }) {
-  const { intl, score, dayTime } = usePredictionText();
-  const t = (id: string) => intl.formatMessage({ id });
+  const { intl, t, score, dayTime } = usePredictionText();
   const ordered = useMemo(() => [...items].reverse(), [items]);
   const option = useCallback(
     (size: ChartSize) =>

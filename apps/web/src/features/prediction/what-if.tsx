@@ -30,7 +30,7 @@ export function WhatIf({ base }: { base: PredictionResult }) {
   );
   const whatIf = useWhatIf(changed.length > 0 ? { ...answersOf(base), ...changes } : null);
   const text = usePredictionText();
-  const t = (id: string) => text.intl.formatMessage({ id });
+  const { t } = text;
 
   return (
     <section className="card prediction-whatif" aria-labelledby="whatif-title">
