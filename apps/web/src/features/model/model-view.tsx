@@ -11,7 +11,7 @@ import { Alert, ErrorAlert } from "../../components/alert.tsx";
 import { Button } from "../../components/button.tsx";
 import { Card } from "../../components/card.tsx";
 import { QueryView } from "../../components/query-view.tsx";
-import { ScrollTable } from "../../components/scroll-table.tsx";
+import { ScrollTable, type ScrollTableProps } from "../../components/scroll-table.tsx";
 import { useFormats } from "../../components/use-formats.ts";
 import { useIntl, useT } from "../../i18n/intl.tsx";
 import { useReauth } from "../account-security/reauth.tsx";
@@ -40,6 +40,11 @@ const verdictKeys: Record<string, string> = {
   worse: "model.verdict.worse",
 };
 const code = (chunks: ReactNode[]) => <code>{chunks}</code>;
+
+/** The screen's tables (the card, the outcomes, a candidate's comparison): one look. */
+function ModelTable(props: Omit<ScrollTableProps, "className" | "tableClassName">) {
+  return <ScrollTable className="model-scroll" tableClassName="model-table" {...props} />;
+}
 
 /**
  * The screen's words and figures in the page's language: RMSE and Brier with a fixed number of
@@ -190,10 +195,8 @@ function ModelScreen({ state }: { state: ModelState }) {
         </p>
         <details>
           <summary>{t("model.card.summary")}</summary>
-          <ScrollTable
-            className="model-scroll"
+          <ModelTable
             label={t("model.card.region")}
-            tableClassName="model-table"
             caption={t("model.card.caption")}
             columns={[
               t("model.column.subject"),
@@ -214,16 +217,14 @@ function ModelScreen({ state }: { state: ModelState }) {
                 <td className="num">{pct(c.coverage)}</td>
               </tr>
             ))}
-          </ScrollTable>
+          </ModelTable>
         </details>
       </Card>
 
       <Card title={t("model.outcomes.title")}>
         <p>{t("model.outcomes.intro", { min: state.minOutcomes })}</p>
-        <ScrollTable
-          className="model-scroll"
+        <ModelTable
           label={t("model.outcomes.caption")}
-          tableClassName="model-table"
           columns={[
             t("model.column.subject"),
             t("model.column.students"),
@@ -242,7 +243,7 @@ function ModelScreen({ state }: { state: ModelState }) {
               ))}
             </tr>
           ))}
-        </ScrollTable>
+        </ModelTable>
         <div className="model-actions">
           <Button
             onClick={startTraining}
@@ -363,10 +364,8 @@ function Candidate({
       </p>
       {gate ? (
         <>
-          <ScrollTable
-            className="model-scroll"
+          <ModelTable
             label={t("model.comparison.region", { id: version.id })}
-            tableClassName="model-table"
             caption={t("model.comparison.caption")}
             columns={[
               t("model.column.setup"),
@@ -398,7 +397,7 @@ function Candidate({
                 </td>
               </tr>
             ))}
-          </ScrollTable>
+          </ModelTable>
           {gate.promotable ? (
             <Alert tone="success" title={t("model.gate.passes")} />
           ) : (
