@@ -2,7 +2,7 @@ import { useState } from "react";
 import { Navigate, Outlet, useLocation } from "react-router";
 import { Button } from "../components/button.tsx";
 import { PageLoading } from "../components/page-loading.tsx";
-import { useIntl } from "../i18n/intl.tsx";
+import { useT } from "../i18n/intl.tsx";
 import { loginUrlFor } from "./next.ts";
 import { useSession } from "./session.tsx";
 
@@ -30,8 +30,7 @@ export function RequireSignIn() {
 function Unreachable() {
   const { refresh } = useSession();
   const [busy, setBusy] = useState(false);
-  const intl = useIntl();
-  const t = (id: string) => intl.formatMessage({ id });
+  const { t } = useT();
   return (
     <div className="stack narrow page-problem" role="alert">
       <h1>{t("common.unreachable.title")}</h1>

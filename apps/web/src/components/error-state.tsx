@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { ApiError } from "../api/client.ts";
-import { useIntl } from "../i18n/intl.tsx";
+import { useT } from "../i18n/intl.tsx";
 import { Button, ButtonLink } from "./button.tsx";
 
 /** What a failed query gives its error state: the error, and Retry (busy while it refetches). */
@@ -37,8 +37,7 @@ export function ErrorState({
 }: ErrorStateProps) {
   // Retrying cannot mend an unverified address: the way on is the code from the email.
   const unverified = error instanceof ApiError && error.code === "email_not_verified";
-  const intl = useIntl();
-  const t = (id: string) => intl.formatMessage({ id });
+  const { t } = useT();
   return (
     <div className="error-state" role="alert">
       <p className="error-state-title">{title ?? t("common.loadFailed")}</p>

@@ -1,7 +1,7 @@
 import { Suspense } from "react";
 import { Link, NavLink, Outlet } from "react-router";
 import { useSession } from "../auth/session.tsx";
-import { useIntl } from "../i18n/intl.tsx";
+import { useT } from "../i18n/intl.tsx";
 import { LanguageChoice } from "./language-choice.tsx";
 import { RouteErrorBoundary } from "./route-error-boundary.tsx";
 import { SkipLink } from "./skip-link.tsx";
@@ -13,8 +13,7 @@ export function PublicLayout() {
   const { status } = useSession();
   const signedIn = status === "signedIn";
   useFocusMainOnNavigate();
-  const intl = useIntl();
-  const t = (id: string) => intl.formatMessage({ id });
+  const { t } = useT();
   return (
     <div className="public-shell">
       <SkipLink />

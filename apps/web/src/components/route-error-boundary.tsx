@@ -1,6 +1,6 @@
 import { Component, type ErrorInfo, type ReactNode } from "react";
 import { useLocation } from "react-router";
-import { useIntl } from "../i18n/intl.tsx";
+import { useT } from "../i18n/intl.tsx";
 import { Button } from "./button.tsx";
 import { isChunkLoadError } from "./chunk-error.ts";
 
@@ -54,8 +54,7 @@ function reload() {
 
 /** What a page that failed to load or render shows instead of a blank screen. */
 export function RenderErrorScreen({ error }: { error: unknown }) {
-  const intl = useIntl();
-  const t = (id: string) => intl.formatMessage({ id });
+  const { t } = useT();
   const chunk = isChunkLoadError(error);
   return (
     <div className="error-state" role="alert">

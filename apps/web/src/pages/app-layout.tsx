@@ -8,7 +8,7 @@ import { SkipLink } from "../components/skip-link.tsx";
 import { Spinner } from "../components/spinner.tsx";
 import { useFocusMainOnNavigate } from "../components/use-focus-main.ts";
 import { VerifyBanner } from "../components/verify-banner.tsx";
-import { useIntl } from "../i18n/intl.tsx";
+import { useT } from "../i18n/intl.tsx";
 
 const NotAllowed = lazy(() => import("../components/not-allowed.tsx"));
 const PendingCount = lazy(() => import("../features/admin/pending-count.tsx"));
@@ -48,8 +48,7 @@ export function AppLayout() {
   const { user } = useSession();
   const logout = useLogout();
   const { pathname } = useLocation();
-  const intl = useIntl();
-  const t = (id: string) => intl.formatMessage({ id });
+  const { intl, t } = useT();
   const [menuOpen, setMenuOpen] = useState(false);
   const menuButton = useRef<HTMLButtonElement>(null);
   useFocusMainOnNavigate();

@@ -13,7 +13,7 @@ import { EmailField } from "../components/field.tsx";
 import { PageHeader } from "../components/page-header.tsx";
 import { Spinner } from "../components/spinner.tsx";
 import { useFormFields } from "../components/use-form-fields.ts";
-import { type MessageValues, type PageIntl, useIntl } from "../i18n/intl.tsx";
+import { type MessageValues, type PageIntl, useIntl, useT } from "../i18n/intl.tsx";
 import "../features/admin/admin.css";
 import {
   useAddTeacher,
@@ -106,8 +106,7 @@ function ClassScreen({ id }: { id: string }) {
   const navigate = useNavigate();
   const [confirm, setConfirm] = useState<Confirm | null>(null);
   const [notice, setNotice] = useState("");
-  const intl = useIntl();
-  const t = (id: string, values?: MessageValues) => intl.formatMessage({ id }, values);
+  const { intl, t } = useT();
 
   if (klass.isPending) return <Spinner label={t("class.loading")} className="spinner-page" />;
   if (klass.isError) {
@@ -223,8 +222,7 @@ function JoinCodeCard({ c, onAsk }: { c: ClassView; onAsk: (a: Confirm) => void 
   const switching = useJoinCode(c.id);
   const [error, setError] = useState("");
   const code = c.joinCode ?? null;
-  const intl = useIntl();
-  const t = (id: string) => intl.formatMessage({ id });
+  const { t } = useT();
 
   function switchOn() {
     setError("");
@@ -324,8 +322,7 @@ function TeachersCard({
 }) {
   const adding = useAddTeacher(c.id);
   const form = useFormFields({ email: "" });
-  const intl = useIntl();
-  const t = (id: string, values?: MessageValues) => intl.formatMessage({ id }, values);
+  const { t } = useT();
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -377,8 +374,7 @@ function TeachersCard({
 function EditCard({ c, onSaved }: { c: ClassView; onSaved: (message: string) => void }) {
   const saving = useUpdateClass(c.id);
   const form = useFormFields<ClassFieldName>({ name: c.name, subject: c.subject, year: c.year });
-  const intl = useIntl();
-  const t = (id: string) => intl.formatMessage({ id });
+  const { t } = useT();
 
   function submit(event: FormEvent) {
     event.preventDefault();

@@ -11,7 +11,7 @@ import { useFormFields } from "../components/use-form-fields.ts";
 import { useClasses, useCreateClass } from "../features/classes/api.ts";
 import { type ClassFieldName, ClassFields } from "../features/classes/class-fields.tsx";
 import { ClassForm } from "../features/classes/class-form.tsx";
-import { type MessageValues, useIntl } from "../i18n/intl.tsx";
+import { useIntl, useT } from "../i18n/intl.tsx";
 import "../features/classes/classes.css";
 
 // /classes (issue 17): a teacher's classes (an admin's view: every class of the school) and a
@@ -21,8 +21,7 @@ export default function Classes() {
   const { user } = useSession();
   const classes = useClasses();
   const admin = user?.role === "admin";
-  const intl = useIntl();
-  const t = (id: string, values?: MessageValues) => intl.formatMessage({ id }, values);
+  const { t } = useT();
 
   return (
     <div className="stack">

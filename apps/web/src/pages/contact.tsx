@@ -5,7 +5,7 @@ import { Card } from "../components/card.tsx";
 import { ErrorState } from "../components/error-state.tsx";
 import { PageHeader } from "../components/page-header.tsx";
 import { Spinner } from "../components/spinner.tsx";
-import { useIntl } from "../i18n/intl.tsx";
+import { useT } from "../i18n/intl.tsx";
 import { site } from "../site.ts";
 
 export default function Contact() {
@@ -13,8 +13,7 @@ export default function Contact() {
   // CONTACT_EMAIL on the server); unset, the page says so instead of showing a placeholder.
   const { state, retry } = useSiteInfo();
   const school = state.status === "ready" ? state.info.schoolName : null;
-  const intl = useIntl();
-  const t = (id: string) => intl.formatMessage({ id });
+  const { intl, t } = useT();
   return (
     <div className="stack">
       <PageHeader

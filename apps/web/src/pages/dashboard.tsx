@@ -18,7 +18,7 @@ import { classesKey, useClasses } from "../features/classes/api.ts";
 import { usePredictionHistory } from "../features/prediction/api.ts";
 import { bandMessage } from "../features/prediction/band.ts";
 import { useSavedAnswers } from "../features/questionnaire/api.ts";
-import { type MessageValues, type RichValues, useIntl } from "../i18n/intl.tsx";
+import { type RichValues, useIntl, useT } from "../i18n/intl.tsx";
 
 // /dashboard: the welcome card and its Back to Home button, then what to do
 // next for the role (issue 28), so that verifying, saving or Get Started never ends on a page
@@ -29,9 +29,9 @@ import { type MessageValues, type RichValues, useIntl } from "../i18n/intl.tsx";
 const strong = (chunks: ReactNode[]) => <strong>{chunks}</strong>;
 
 function useText() {
-  const intl = useIntl();
+  const { intl, t } = useT();
   return {
-    t: (id: string, values?: MessageValues) => intl.formatMessage({ id }, values),
+    t,
     rich: (id: string, values: RichValues) => intl.formatMessage({ id }, values),
   };
 }

@@ -7,14 +7,13 @@ import { SkipLink } from "../components/skip-link.tsx";
 import { useFocusMainOnNavigate } from "../components/use-focus-main.ts";
 import { VerifyBanner } from "../components/verify-banner.tsx";
 import DeletionCancelled from "../features/privacy/deletion-cancelled.tsx";
-import { useIntl } from "../i18n/intl.tsx";
+import { useT } from "../i18n/intl.tsx";
 
 /** The landing page after login: the nav bar and Get Started. */
 export default function Home() {
   const { user } = useSession();
   const logout = useLogout();
-  const intl = useIntl();
-  const t = (id: string) => intl.formatMessage({ id });
+  const { intl, t } = useT();
   useDocumentTitle(t("frame.home.home"));
   useFocusMainOnNavigate();
   return (

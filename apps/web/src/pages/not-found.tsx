@@ -3,7 +3,7 @@ import type { ReactNode } from "react";
 import { Navigate, useLocation } from "react-router";
 import { ButtonLink } from "../components/button.tsx";
 import { PageHeader } from "../components/page-header.tsx";
-import { useIntl } from "../i18n/intl.tsx";
+import { useT } from "../i18n/intl.tsx";
 
 const knownPaths = [
   ...appPages.map((p) => p.path),
@@ -22,8 +22,7 @@ const knownPaths = [
  */
 export default function NotFound() {
   const { pathname, search, hash } = useLocation();
-  const intl = useIntl();
-  const t = (id: string) => intl.formatMessage({ id });
+  const { intl, t } = useT();
   const page = knownPaths.find(
     (p) => p !== pathname && p.toLowerCase() === pathname.replace(/\/+$/, "").toLowerCase(),
   );

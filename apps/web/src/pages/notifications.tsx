@@ -10,7 +10,7 @@ import { QueryView } from "../components/query-view.tsx";
 import { useFormats } from "../components/use-formats.ts";
 import { useMarkRead, useNotifications } from "../features/notifications/api.ts";
 import "../features/notifications/notifications.css";
-import { useIntl } from "../i18n/intl.tsx";
+import { useT } from "../i18n/intl.tsx";
 
 // The caller's notifications (issue 32): a student's risk crossing for their class's teachers
 // (with the reasons the risk list shows), a report or a record change for the student. Unread
@@ -28,8 +28,7 @@ const numericTime = {
 export default function Notifications() {
   const list = useNotifications();
   const markRead = useMarkRead();
-  const intl = useIntl();
-  const t = (id: string) => intl.formatMessage({ id });
+  const { intl, t } = useT();
   const formats = useFormats();
   return (
     <div className="stack">

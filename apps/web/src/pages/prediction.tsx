@@ -20,7 +20,7 @@ import { ShareExplanation } from "../features/prediction/share-explanation.tsx";
 import { usePredictionText } from "../features/prediction/text.ts";
 import { TrendChart } from "../features/prediction/trend-chart.tsx";
 import { WhatIf } from "../features/prediction/what-if.tsx";
-import { useIntl } from "../i18n/intl.tsx";
+import { useT } from "../i18n/intl.tsx";
 import "../features/prediction/prediction.css";
 
 // The prediction (issue 6): the score out of 20, its message, the
@@ -52,8 +52,7 @@ export default function Prediction() {
   }, [location, navigate]);
   const history = usePredictionHistory();
   const { user } = useSession();
-  const intl = useIntl();
-  const t = (id: string) => intl.formatMessage({ id });
+  const { t } = useT();
 
   const result = arrived ?? history.data?.latest ?? null;
   const summary: PredictionHistoryItem | undefined = result ? undefined : history.data?.items[0];

@@ -5,7 +5,7 @@ import { Facts } from "../components/facts.tsx";
 import { LanguageChoice } from "../components/language-choice.tsx";
 import { PageHeader } from "../components/page-header.tsx";
 import { Spinner } from "../components/spinner.tsx";
-import { useIntl } from "../i18n/intl.tsx";
+import { useT } from "../i18n/intl.tsx";
 
 // Issue 32: the digest choice, loaded with its query code only here.
 const DigestSetting = lazy(() => import("../features/notifications/digest-setting.tsx"));
@@ -18,8 +18,7 @@ const roleKeys = {
 
 export default function Profile() {
   const user = useFreshUser();
-  const intl = useIntl();
-  const t = (id: string) => intl.formatMessage({ id });
+  const { intl, t } = useT();
   return (
     <div className="stack narrow">
       <PageHeader title={t("account.profile.title")} />

@@ -7,7 +7,7 @@ import { EmailField, Field, PasswordField } from "../components/field.tsx";
 import { Select } from "../components/select.tsx";
 import { useFormFields } from "../components/use-form-fields.ts";
 import { useRegister } from "../features/sign-up/api.ts";
-import { type PageIntl, useIntl } from "../i18n/intl.tsx";
+import { type PageIntl, useT } from "../i18n/intl.tsx";
 
 /** What the login page says after a sign-up: the contract's text, then what happens next. */
 export function registeredNotice(intl: PageIntl, email: string, waitsForApproval: boolean): string {
@@ -27,8 +27,7 @@ function teacherHint(intl: PageIntl, signup: "approval" | "closed" | "open"): st
 
 export default function Register() {
   const navigate = useNavigate();
-  const intl = useIntl();
-  const t = (id: string) => intl.formatMessage({ id });
+  const { intl, t } = useT();
   const roleOptions = [
     { value: "student", label: t("register.role.student") },
     { value: "teacher", label: t("register.role.teacher") },

@@ -6,7 +6,7 @@ import { AuthCard, AuthForm } from "../components/auth-card.tsx";
 import { PasswordField } from "../components/field.tsx";
 import { useFormFields } from "../components/use-form-fields.ts";
 import { useResetPassword } from "../features/sign-up/api.ts";
-import { useIntl } from "../i18n/intl.tsx";
+import { useT } from "../i18n/intl.tsx";
 
 /** The target of the emailed reset link: /reset-password?token=… */
 export default function ResetPassword() {
@@ -15,8 +15,7 @@ export default function ResetPassword() {
   const navigate = useNavigate();
   const form = useFormFields({ password: "", confirm: "" });
   const resetting = useResetPassword();
-  const intl = useIntl();
-  const t = (id: string) => intl.formatMessage({ id });
+  const { intl, t } = useT();
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();

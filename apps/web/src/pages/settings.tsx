@@ -17,7 +17,7 @@ import { MfaCard } from "../features/account-security/mfa-card.tsx";
 import { useReauth } from "../features/account-security/reauth.tsx";
 import { SessionsCard } from "../features/account-security/sessions-card.tsx";
 import { YourDataCard } from "../features/privacy/your-data-card.tsx";
-import { useIntl } from "../i18n/intl.tsx";
+import { useT } from "../i18n/intl.tsx";
 
 /** With the messages that go beside the fields. */
 type Outcome = AlertOutcome & { fields?: Partial<Record<string, string>> };
@@ -59,8 +59,7 @@ function useMfaRequired(signedIn: boolean): boolean {
 
 export default function Settings() {
   const { user } = useSession();
-  const intl = useIntl();
-  const t = (id: string) => intl.formatMessage({ id });
+  const { intl, t } = useT();
   const noUser = t("messages.noUserLoggedIn");
   const [name, setName] = useState(user?.name ?? "");
   const [nameOutcome, setNameOutcome] = useState<Outcome | null>(null);

@@ -3,7 +3,7 @@ import type { ClassRecord } from "@gradecast/contract/school-record";
 import { screen } from "@testing-library/react";
 import { describe, expect, test } from "vitest";
 import { Gradebook } from "../features/record/gradebook.tsx";
-import { fakeServer, renderPage, signedInAs, testUser } from "../test/render.tsx";
+import { renderAs, testUser } from "../test/render.tsx";
 import Classes from "./classes.tsx";
 
 // The teacher's screens in European Portuguese (issue 33): a teacher whose account speaks pt-PT.
@@ -22,11 +22,7 @@ const maths: ClassView = {
 
 describe("the teacher's screens in Portuguese", () => {
   test("the classes page", async () => {
-    fakeServer({
-      ...signedInAs(teacher),
-      "GET /api/classes": () => ({ body: { items: [maths] } }),
-    });
-    renderPage(<Classes />, "/classes");
+    renderAs(teacher, <Classes />, "/classes", { "/api/classes": { items: [maths] } });
     expect(await screen.findByRole("link", { name: "Matemática 10.º B" })).toBeTruthy();
     expect(screen.getByText("Matemática · 2026/27 · 3 alunos")).toBeTruthy();
     expect(screen.getByText("Lecionada por Ms Reis")).toBeTruthy();
@@ -62,8 +58,9 @@ describe("the teacher's screens in Portuguese", () => {
         },
       ],
     };
-    fakeServer({ ...signedInAs(teacher), "GET /api/classes/c1/record": () => ({ body: record }) });
-    renderPage(<Gradebook classId="c1" />, "/classes/c1");
+    renderAs(teacher, <Gradebook classId="c1" />, "/classes/c1", {
+      "/api/classes/c1/record": record,
+    });
     expect(await screen.findByRole("heading", { name: "Pauta" })).toBeTruthy();
     expect(await screen.findByRole("columnheader", { name: "Faltas" })).toBeTruthy();
     expect((screen.getByLabelText("Fez o exame de Amy") as HTMLInputElement).value).toBe("sim");

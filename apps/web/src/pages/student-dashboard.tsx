@@ -9,7 +9,7 @@ import { useEmbed } from "../features/analytics/api.ts";
 import { ClassChooser } from "../features/analytics/class-chooser.tsx";
 import { JoinClass } from "../features/classes/join-class.tsx";
 import { MyReports } from "../features/reports/my-reports.tsx";
-import { useIntl } from "../i18n/intl.tsx";
+import { useIntl, useT } from "../i18n/intl.tsx";
 import "../features/analytics/analytics.css";
 
 // /student-dashboard: the analytics report in a sandboxed frame of
@@ -21,8 +21,7 @@ import "../features/analytics/analytics.css";
 export default function StudentDashboard() {
   const navigate = useNavigate();
   const { user } = useSession();
-  const intl = useIntl();
-  const t = (id: string) => intl.formatMessage({ id });
+  const { intl, t } = useT();
   const staff = user?.role === "teacher" || user?.role === "admin" ? user.role : null;
   // Staff choose which classes the report is about; the frame then loads with a new token.
   const [classId, setClassId] = useState("");

@@ -30,7 +30,7 @@ import {
 import { useOptionalQuestions } from "../features/questionnaire/optional.ts";
 import { QuestionSelect, questionInputId } from "../features/questionnaire/question-select.tsx";
 import { questionLabel, sectionTitle } from "../features/questionnaire/text.ts";
-import { type PageIntl, useIntl } from "../i18n/intl.tsx";
+import { type PageIntl, useIntl, useT } from "../i18n/intl.tsx";
 import "../features/questionnaire/questionnaire.css";
 
 // The student questionnaire (issue 6): every question a required
@@ -108,8 +108,7 @@ function StudentQuestionnaire() {
 function Questionnaire({ userId, sent }: { userId: string; sent: Sent | null }) {
   const { user } = useSession();
   const navigate = useNavigate();
-  const intl = useIntl();
-  const t = (id: string) => intl.formatMessage({ id });
+  const { intl, t } = useT();
   const sessionEndedMessage = t("studentInput.sessionEnded");
   // English keeps the product's own date format; other languages their own.
   const sentAt = sent

@@ -7,7 +7,7 @@ import { AuthCard } from "../components/auth-card.tsx";
 import { Button } from "../components/button.tsx";
 import { errorMessage } from "../components/error-state.tsx";
 import { Spinner } from "../components/spinner.tsx";
-import { useIntl } from "../i18n/intl.tsx";
+import { useT } from "../i18n/intl.tsx";
 
 /**
  * The target of the digest's unsubscribe link: /unsubscribe?token=… One click: opening the link
@@ -17,8 +17,7 @@ import { useIntl } from "../i18n/intl.tsx";
  */
 export default function Unsubscribe() {
   const [params] = useSearchParams();
-  const intl = useIntl();
-  const t = (id: string) => intl.formatMessage({ id });
+  const { intl, t } = useT();
   const token = params.get("token") ?? "";
   const unsubscribe = useMutation({
     mutationFn: () => call("POST /api/unsubscribe", { body: { token } }),

@@ -8,7 +8,7 @@ import { Card } from "../components/card.tsx";
 import { CodeField } from "../components/field.tsx";
 import { PageHeader } from "../components/page-header.tsx";
 import { useResendCode, useVerifyEmail } from "../features/account-security/api.ts";
-import { useIntl } from "../i18n/intl.tsx";
+import { useT } from "../i18n/intl.tsx";
 
 export default function Verify() {
   const { user } = useSession();
@@ -22,8 +22,7 @@ export default function Verify() {
   );
   const resultId = `verify-result${useId()}`;
   const [resend, setResend] = useState<{ ok: boolean; text: string } | null>(null);
-  const intl = useIntl();
-  const t = (id: string) => intl.formatMessage({ id });
+  const { intl, t } = useT();
   const email = user?.email;
   const leave = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 

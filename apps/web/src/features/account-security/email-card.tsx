@@ -4,7 +4,7 @@ import { formErrors } from "../../api/form-errors.ts";
 import { useSession } from "../../auth/session.tsx";
 import { type Outcome, OutcomeAlert } from "../../components/alert.tsx";
 import { EmailField } from "../../components/field.tsx";
-import { useIntl } from "../../i18n/intl.tsx";
+import { useT } from "../../i18n/intl.tsx";
 import { useChangeEmail } from "./api.ts";
 import { FormCard } from "./form-card.tsx";
 import { useReauth } from "./reauth.tsx";
@@ -14,8 +14,7 @@ import { useReauth } from "./reauth.tsx";
 // Verify page takes. The old address is told by email.
 export function EmailCard() {
   const { user } = useSession();
-  const intl = useIntl();
-  const t = (id: string) => intl.formatMessage({ id });
+  const { intl, t } = useT();
   const reauth = useReauth();
   const changing = useChangeEmail(reauth.run);
   const [email, setEmail] = useState("");

@@ -7,7 +7,7 @@ import { Button, SubmitOrCancel } from "../../components/button.tsx";
 import { Card } from "../../components/card.tsx";
 import { CodeField } from "../../components/field.tsx";
 import { Spinner } from "../../components/spinner.tsx";
-import { useIntl } from "../../i18n/intl.tsx";
+import { useT } from "../../i18n/intl.tsx";
 import { useConfirmMfa, useMfaStatus, useStartMfa, useTurnOffMfa } from "./api.ts";
 import { useReauth } from "./reauth.tsx";
 
@@ -24,8 +24,7 @@ export function MfaCard() {
   const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const reauth = useReauth();
-  const intl = useIntl();
-  const t = (id: string) => intl.formatMessage({ id });
+  const { intl, t } = useT();
 
   useEffect(() => {
     if (!enrolment) {

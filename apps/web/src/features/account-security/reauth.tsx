@@ -4,7 +4,7 @@ import { ApiError } from "../../api/client.ts";
 import { SubmitOrCancel } from "../../components/button.tsx";
 import { CodeField, PasswordField } from "../../components/field.tsx";
 import { ModalDialog } from "../../components/modal-dialog.tsx";
-import { useIntl } from "../../i18n/intl.tsx";
+import { useIntl, useT } from "../../i18n/intl.tsx";
 import { type Confirmed, useConfirmPassword } from "./api.ts";
 
 // Re-authentication ("sudo mode"): a call the server answers 403 reauth_required opens a dialog
@@ -59,8 +59,7 @@ export function useReauth(): { run: Confirmed; dialog: ReactNode } {
 
 function ReauthDialog({ onDone, onCancel }: { onDone: () => void; onCancel: () => void }) {
   const confirming = useConfirmPassword();
-  const intl = useIntl();
-  const t = (id: string) => intl.formatMessage({ id });
+  const { intl, t } = useT();
   const [password, setPassword] = useState("");
   const [code, setCode] = useState("");
   const [errors, setErrors] = useState<{ password?: string; code?: string; form?: string }>({});

@@ -4,7 +4,7 @@ import { Button } from "../../components/button.tsx";
 import { Card } from "../../components/card.tsx";
 import { Spinner } from "../../components/spinner.tsx";
 import { useFormats } from "../../components/use-formats.ts";
-import { type PageIntl, useIntl } from "../../i18n/intl.tsx";
+import { type PageIntl, useT } from "../../i18n/intl.tsx";
 import { useEndSession, useSessions } from "./api.ts";
 
 // The signed-in user's sessions (GET /api/me/sessions): where and when each was used, this one
@@ -40,8 +40,7 @@ export function browserName(userAgent: string | null, intl: PageIntl): string {
 
 export function SessionsCard() {
   const query = useSessions();
-  const intl = useIntl();
-  const t = (id: string) => intl.formatMessage({ id });
+  const { intl, t } = useT();
   const when = useFormats().dayTime;
   const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
   const ending = useEndSession();

@@ -4,7 +4,7 @@ import { Button } from "../../components/button.tsx";
 import { Card } from "../../components/card.tsx";
 import { EmailField, Field } from "../../components/field.tsx";
 import { useFormFields } from "../../components/use-form-fields.ts";
-import { useIntl } from "../../i18n/intl.tsx";
+import { useT } from "../../i18n/intl.tsx";
 import { useInviteTeacher } from "./api.ts";
 
 /**
@@ -16,8 +16,7 @@ export function InviteTeacher() {
   const form = useFormFields({ name: "", email: "" });
   const [notice, setNotice] = useState("");
   const inviting = useInviteTeacher();
-  const intl = useIntl();
-  const t = (id: string) => intl.formatMessage({ id });
+  const { t } = useT();
 
   function submit(event: FormEvent) {
     event.preventDefault();

@@ -2,10 +2,9 @@ import type { ReactNode } from "react";
 import { Alert } from "../../components/alert.tsx";
 import { Button } from "../../components/button.tsx";
 import { ErrorState } from "../../components/error-state.tsx";
-import { ScrollRegion } from "../../components/scroll-region.tsx";
+import { ScrollTable } from "../../components/scroll-table.tsx";
 import { Spinner } from "../../components/spinner.tsx";
-import { TableHead } from "../../components/table-head.tsx";
-import { useIntl } from "../../i18n/intl.tsx";
+import { useT } from "../../i18n/intl.tsx";
 
 // The admin screens' tables (users, audit log): a paged (infinite) query shown as its loading
 // spinner, its error with Retry, its empty state, or a count and the table with "Load more";
@@ -61,8 +60,7 @@ export function PagedTable({
   /** The rows. */
   children: ReactNode;
 }) {
-  const intl = useIntl();
-  const t = (id: string) => intl.formatMessage({ id });
+  const { intl, t } = useT();
   const said = words[noun];
   if (state.isPending) return <Spinner label={t(said.loading)} />;
   if (state.isError && count === 0) {
@@ -76,12 +74,15 @@ export function PagedTable({
       <p className="admin-status" aria-live="polite">
         {busy ? t("admin.loading") : intl.formatMessage({ id: said.count }, { count, more })}
       </p>
-      <ScrollRegion className="admin-table-wrap" label={caption}>
-        <table className="admin-table" aria-busy={busy || undefined}>
-          <TableHead caption={caption} columns={head} />
-          <tbody>{children}</tbody>
-        </table>
-      </ScrollRegion>
+      <ScrollTable
+        className="admin-table-wrap"
+        label={caption}
+        tableClassName="admin-table"
+        columns={head}
+        busy={busy}
+      >
+        {children}
+      </ScrollTable>
       {state.isError ? (
         <Alert tone="error">
           {t("admin.table.nextFailed")} {state.error?.message}

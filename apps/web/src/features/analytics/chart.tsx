@@ -3,8 +3,7 @@ import { ChartCanvas } from "../../components/chart-canvas.tsx";
 import { type ChartOption, type ChartSize, chartFont } from "../../components/echarts-canvas.ts";
 import { EmptyState } from "../../components/empty-state.tsx";
 import { palette } from "../../components/palette.ts";
-import { ScrollRegion } from "../../components/scroll-region.tsx";
-import { TableHead } from "../../components/table-head.tsx";
+import { ScrollTable } from "../../components/scroll-table.tsx";
 import type { PageIntl } from "../../i18n/intl.tsx";
 import {
   type CategoryFitOptions,
@@ -125,24 +124,21 @@ export function Chart({ title, summary, option, table, empty, tall, className }:
           />
           <details className="chart-table">
             <summary>{t("analytics.report.chart.showTable")}</summary>
-            <ScrollRegion
+            <ScrollTable
               className="table-scroll"
               label={t("analytics.report.chart.tableLabel", { title })}
+              caption={title}
+              columns={table.head}
             >
-              <table>
-                <TableHead caption={title} columns={table.head} />
-                <tbody>
-                  {table.rows.map((row) => (
-                    <tr key={row.join("|")}>
-                      {row.map((cell, i) => (
-                        // biome-ignore lint/suspicious/noArrayIndexKey: cells of a fixed row
-                        <td key={i}>{cell}</td>
-                      ))}
-                    </tr>
+              {table.rows.map((row) => (
+                <tr key={row.join("|")}>
+                  {row.map((cell, i) => (
+                    // biome-ignore lint/suspicious/noArrayIndexKey: cells of a fixed row
+                    <td key={i}>{cell}</td>
                   ))}
-                </tbody>
-              </table>
-            </ScrollRegion>
+                </tr>
+              ))}
+            </ScrollTable>
           </details>
         </>
       ) : (

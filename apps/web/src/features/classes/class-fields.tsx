@@ -2,7 +2,7 @@ import { classLimits, subjects } from "@gradecast/contract/classes";
 import { Field } from "../../components/field.tsx";
 import { Select } from "../../components/select.tsx";
 import type { useFormFields } from "../../components/use-form-fields.ts";
-import { useIntl } from "../../i18n/intl.tsx";
+import { useT } from "../../i18n/intl.tsx";
 
 // A class's name, subject and school year: the fields of creating a class and of editing one.
 
@@ -16,8 +16,7 @@ export function ClassFields({
   /** A new class: examples under the texts, and a subject to choose on purpose. */
   examples?: boolean;
 }) {
-  const intl = useIntl();
-  const t = (id: string) => intl.formatMessage({ id });
+  const { t } = useT();
   const subjectOptions = subjects.map((s) => ({
     value: s,
     label: t(`questionnaire.subject.option.${s}`),

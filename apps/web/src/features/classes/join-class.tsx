@@ -8,7 +8,7 @@ import { ConfirmDialog } from "../../components/confirm-dialog.tsx";
 import { errorMessage } from "../../components/error-state.tsx";
 import { Field } from "../../components/field.tsx";
 import { useFormFields } from "../../components/use-form-fields.ts";
-import { type MessageValues, useIntl } from "../../i18n/intl.tsx";
+import { useT } from "../../i18n/intl.tsx";
 import {
   useAcceptInvitation,
   useClasses,
@@ -20,9 +20,9 @@ import {
 import "./classes.css";
 
 function useText() {
-  const intl = useIntl();
+  const { intl, t } = useT();
   return {
-    t: (id: string, values?: MessageValues) => intl.formatMessage({ id }, values),
+    t,
     subject: (subject: ClassView["subject"]) =>
       intl.formatMessage({ id: `questionnaire.subject.option.${subject}` }),
   };

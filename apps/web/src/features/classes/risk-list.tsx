@@ -23,7 +23,7 @@ import { useFormFields } from "../../components/use-form-fields.ts";
 import { downloadRisk, useAddNote, useClassRisk } from "./risk-api.ts";
 import { useRiskText } from "./risk-text.ts";
 import "./risk.css";
-import { ScrollRegion } from "../../components/scroll-region.tsx";
+import { ScrollTable } from "../../components/scroll-table.tsx";
 
 // The class risk list on /classes/:id (issue 20): every enrolled student sorted by risk with
 // the reasons a teacher may see, a chart of how the class's predicted finals spread, a filter
@@ -146,94 +146,95 @@ function RiskTable({
     riskColumns.indexOf("Model"),
   ];
   return (
-    <ScrollRegion className="risk-table-wrap" label={t("risk.table.label")}>
-      <table className="risk-table">
-        <TableHead caption={t("risk.table.caption")} columns={riskColumns.map(words.column)} />
-        <tbody>
-          {items.map((item) => {
-            const cells = words.cells(item);
-            return (
-              <tr
-                key={item.studentId}
-                className={item.atRisk ? "risk-row risk-row-at-risk" : "risk-row"}
-                data-testid="risk-row"
-              >
-                {cells.map((text, i) => {
-                  const label = words.column(riskColumns[i]!);
-                  if (i === 0) {
-                    return (
-                      <th key={label} scope="row" data-label={label}>
-                        {text}
-                      </th>
-                    );
-                  }
-                  let content: ReactNode = text;
-                  if (i === reasonsAt && item.reasons && !item.updating) {
-                    content = <Reasons item={item} />;
-                  }
-                  if (i === inputsAt && (item.inputs || item.differs)) {
-                    content = <RecordInputs item={item} />;
-                  }
-                  if (i === finalAt && item.updating) {
-                    content = <span className="risk-updating">{text}</span>;
-                  }
-                  if (i === predictedAt && item.predictedAt && !item.updating) {
-                    content = (
-                      <time dateTime={item.predictedAt}>{words.formats.day(item.predictedAt)}</time>
-                    );
-                  }
-                  if (item.answered && !item.updating && text === "" && newerAt.includes(i)) {
-                    content = (
-                      <>
-                        <span aria-hidden="true">—</span>{" "}
-                        <span className="muted risk-missing">{t("risk.beforeMeasure")}</span>
-                      </>
-                    );
-                  }
-                  if (i === answeredAt && item.answeredAt) {
-                    content = (
-                      <time dateTime={item.answeredAt}>{words.formats.day(item.answeredAt)}</time>
-                    );
-                  }
-                  if (i === riskAt && item.atRisk) {
-                    content = <span className="risk-flag">{text}</span>;
-                  }
-                  if (i === noteAt && item.notes) {
-                    content = (
-                      <>
-                        {text ? <span className="risk-note">{text}</span> : null}
-                        {item.notes.length > 1 ? (
-                          <span className="muted">
-                            {" "}
-                            {t("risk.notes.count", { count: item.notes.length })}
-                          </span>
-                        ) : null}
-                        <Button
-                          id={noteButtonId(item.studentId)}
-                          variant="ghost"
-                          className="risk-note-button"
-                          onClick={() => onNote(item)}
-                        >
-                          {t("risk.notes.add")}
-                          <span className="visually-hidden">
-                            {t("risk.notes.about", { name: item.name })}
-                          </span>
-                        </Button>
-                      </>
-                    );
-                  }
-                  return (
-                    <td key={label} data-label={label}>
-                      {content}
-                    </td>
-                  );
-                })}
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </ScrollRegion>
+    <ScrollTable
+      className="risk-table-wrap"
+      label={t("risk.table.label")}
+      tableClassName="risk-table"
+      caption={t("risk.table.caption")}
+      columns={riskColumns.map(words.column)}
+    >
+      {items.map((item) => {
+        const cells = words.cells(item);
+        return (
+          <tr
+            key={item.studentId}
+            className={item.atRisk ? "risk-row risk-row-at-risk" : "risk-row"}
+            data-testid="risk-row"
+          >
+            {cells.map((text, i) => {
+              const label = words.column(riskColumns[i]!);
+              if (i === 0) {
+                return (
+                  <th key={label} scope="row" data-label={label}>
+                    {text}
+                  </th>
+                );
+              }
+              let content: ReactNode = text;
+              if (i === reasonsAt && item.reasons && !item.updating) {
+                content = <Reasons item={item} />;
+              }
+              if (i === inputsAt && (item.inputs || item.differs)) {
+                content = <RecordInputs item={item} />;
+              }
+              if (i === finalAt && item.updating) {
+                content = <span className="risk-updating">{text}</span>;
+              }
+              if (i === predictedAt && item.predictedAt && !item.updating) {
+                content = (
+                  <time dateTime={item.predictedAt}>{words.formats.day(item.predictedAt)}</time>
+                );
+              }
+              if (item.answered && !item.updating && text === "" && newerAt.includes(i)) {
+                content = (
+                  <>
+                    <span aria-hidden="true">—</span>{" "}
+                    <span className="muted risk-missing">{t("risk.beforeMeasure")}</span>
+                  </>
+                );
+              }
+              if (i === answeredAt && item.answeredAt) {
+                content = (
+                  <time dateTime={item.answeredAt}>{words.formats.day(item.answeredAt)}</time>
+                );
+              }
+              if (i === riskAt && item.atRisk) {
+                content = <span className="risk-flag">{text}</span>;
+              }
+              if (i === noteAt && item.notes) {
+                content = (
+                  <>
+                    {text ? <span className="risk-note">{text}</span> : null}
+                    {item.notes.length > 1 ? (
+                      <span className="muted">
+                        {" "}
+                        {t("risk.notes.count", { count: item.notes.length })}
+                      </span>
+                    ) : null}
+                    <Button
+                      id={noteButtonId(item.studentId)}
+                      variant="ghost"
+                      className="risk-note-button"
+                      onClick={() => onNote(item)}
+                    >
+                      {t("risk.notes.add")}
+                      <span className="visually-hidden">
+                        {t("risk.notes.about", { name: item.name })}
+                      </span>
+                    </Button>
+                  </>
+                );
+              }
+              return (
+                <td key={label} data-label={label}>
+                  {content}
+                </td>
+              );
+            })}
+          </tr>
+        );
+      })}
+    </ScrollTable>
   );
 }
 

@@ -7,7 +7,7 @@ import {
 import { catalogueRiskWords, riskSourceKey } from "@gradecast/contract/risk-words";
 import type { InputSource } from "@gradecast/contract/school-record";
 import { useFormats } from "../../components/use-formats.ts";
-import { type MessageValues, useIntl } from "../../i18n/intl.tsx";
+import { useT } from "../../i18n/intl.tsx";
 
 // The risk list's data in the page's language (issue 33): the contract's cells (riskCells), in
 // English with the contract's own text, in Portuguese with the shared catalogue's words
@@ -29,9 +29,8 @@ const columnKeys: Record<RiskColumn, string> = {
   "Follow-up": "csv.risk.followUp",
 };
 export function useRiskText() {
-  const intl = useIntl();
+  const { intl, t } = useT();
   const formats = useFormats();
-  const t = (id: string, values?: MessageValues) => intl.formatMessage({ id }, values);
   const english = intl.locale === "en";
   const words = english
     ? englishRiskWords

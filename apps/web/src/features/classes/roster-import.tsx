@@ -3,7 +3,7 @@ import type { ReactNode } from "react";
 import { Alert } from "../../components/alert.tsx";
 import { Card } from "../../components/card.tsx";
 import { CsvFileImport, useFileImport } from "../../components/csv-import.tsx";
-import { type MessageValues, useIntl } from "../../i18n/intl.tsx";
+import { useT } from "../../i18n/intl.tsx";
 import { useRosterUpload } from "./api.ts";
 
 // Roster import: the teacher picks a CSV file of name,email; the preview says what will change
@@ -15,16 +15,8 @@ const changes = (result: RosterResult) => result.invited.length;
 
 const code = (chunks: ReactNode[]) => <code>{chunks}</code>;
 
-function useText() {
-  const intl = useIntl();
-  return {
-    intl,
-    t: (id: string, values?: MessageValues) => intl.formatMessage({ id }, values),
-  };
-}
-
 export function RosterImport({ classId }: { classId: string }) {
-  const { intl, t } = useText();
+  const { intl, t } = useT();
   const upload = useRosterUpload(classId);
   const state = useFileImport<RosterResult>(
     "roster",
@@ -61,7 +53,7 @@ export function RosterImport({ classId }: { classId: string }) {
 }
 
 function RosterSummary({ result }: { result: RosterResult }) {
-  const { t } = useText();
+  const { t } = useT();
   const groups: [string, RosterRow[]][] = [
     [t(result.dryRun ? "imports.roster.willInvite" : "imports.roster.invited"), result.invited],
     [t("imports.roster.alreadyIn"), result.alreadyEnrolled],

@@ -11,9 +11,8 @@ import { Card } from "../../components/card.tsx";
 import { EmptyState } from "../../components/empty-state.tsx";
 import { palette } from "../../components/palette.ts";
 import { QueryView } from "../../components/query-view.tsx";
-import { ScrollRegion } from "../../components/scroll-region.tsx";
+import { ScrollTable } from "../../components/scroll-table.tsx";
 import { Select } from "../../components/select.tsx";
-import { TableHead } from "../../components/table-head.tsx";
 import { useDownload } from "../../components/use-download.ts";
 import { axisName, baseOption, Chart, localNumbers } from "../analytics/chart.tsx";
 import { downloadEvaluation, useEvaluation } from "./api.ts";
@@ -130,40 +129,37 @@ function SetupCard({ setup }: { setup: SetupEvaluation }) {
       ) : (
         <p>{t("evaluation.setup.noneWorse")}</p>
       )}
-      <ScrollRegion className="table-scroll" label={t("evaluation.figures.label", { setup: name })}>
-        <table className="evaluation-table">
-          <TableHead
-            caption={t("evaluation.figures.label", { setup: name })}
-            columns={[
-              t("evaluation.figures.measure"),
-              t("evaluation.figures.here"),
-              t("evaluation.figures.expected"),
-              t("evaluation.figures.interval"),
-              t("evaluation.figures.note"),
-            ]}
-          />
-          <tbody>
-            {setup.figures.map((f) => (
-              <tr key={f.measure}>
-                <th scope="row">{text.label(f.measure)}</th>
-                <td className="num">{show(f.measure, f.value)}</td>
-                <td className="num">{show(f.measure, f.expected)}</td>
-                <td className="num">
-                  {f.interval
-                    ? t("evaluation.figures.range", {
-                        low: show(f.measure, f.interval.low),
-                        high: show(f.measure, f.interval.high),
-                      })
-                    : "—"}
-                </td>
-                <td className={f.worse ? "evaluation-worse" : undefined}>
-                  {f.worse ? t("evaluation.figures.worse") : ""}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </ScrollRegion>
+      <ScrollTable
+        className="table-scroll"
+        label={t("evaluation.figures.label", { setup: name })}
+        tableClassName="evaluation-table"
+        columns={[
+          t("evaluation.figures.measure"),
+          t("evaluation.figures.here"),
+          t("evaluation.figures.expected"),
+          t("evaluation.figures.interval"),
+          t("evaluation.figures.note"),
+        ]}
+      >
+        {setup.figures.map((f) => (
+          <tr key={f.measure}>
+            <th scope="row">{text.label(f.measure)}</th>
+            <td className="num">{show(f.measure, f.value)}</td>
+            <td className="num">{show(f.measure, f.expected)}</td>
+            <td className="num">
+              {f.interval
+                ? t("evaluation.figures.range", {
+                    low: show(f.measure, f.interval.low),
+                    high: show(f.measure, f.interval.high),
+                  })
+                : "—"}
+            </td>
+            <td className={f.worse ? "evaluation-worse" : undefined}>
+              {f.worse ? t("evaluation.figures.worse") : ""}
+            </td>
+          </tr>
+        ))}
+      </ScrollTable>
       <div className="evaluation-charts">
         <CalibrationChart
           title={t("evaluation.chart.risk.title")}
@@ -261,41 +257,36 @@ function Groups({ setup }: { setup: SetupEvaluation }) {
     <>
       <h3>{t("evaluation.groups.title")}</h3>
       {setup.groups.length ? (
-        <ScrollRegion
+        <ScrollTable
           className="table-scroll"
           label={t("evaluation.groups.label", { setup: name })}
+          tableClassName="evaluation-table"
+          caption={t("evaluation.groups.caption", { setup: name })}
+          columns={[
+            t("evaluation.groups.group"),
+            t("evaluation.groups.students"),
+            t("evaluation.groups.sat"),
+            t("evaluation.groups.rmse"),
+            t("evaluation.groups.accuracy"),
+            t("evaluation.groups.coverage"),
+          ]}
         >
-          <table className="evaluation-table">
-            <TableHead
-              caption={t("evaluation.groups.caption", { setup: name })}
-              columns={[
-                t("evaluation.groups.group"),
-                t("evaluation.groups.students"),
-                t("evaluation.groups.sat"),
-                t("evaluation.groups.rmse"),
-                t("evaluation.groups.accuracy"),
-                t("evaluation.groups.coverage"),
-              ]}
-            />
-            <tbody>
-              {setup.groups.map((g) => (
-                <tr key={`${g.kind}:${g.label}`}>
-                  <th scope="row">
-                    {t("evaluation.groups.row", {
-                      kind: text.groupKind(g.kind),
-                      label: text.groupLabel(g.label),
-                    })}
-                  </th>
-                  <td className="num">{text.count(g.n)}</td>
-                  <td className="num">{text.count(g.sat)}</td>
-                  <td className="num">{g.rmse === null ? "—" : text.fixed(g.rmse, 2)}</td>
-                  <td className="num">{pct(g.accuracy)}</td>
-                  <td className="num">{pct(g.coverage)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </ScrollRegion>
+          {setup.groups.map((g) => (
+            <tr key={`${g.kind}:${g.label}`}>
+              <th scope="row">
+                {t("evaluation.groups.row", {
+                  kind: text.groupKind(g.kind),
+                  label: text.groupLabel(g.label),
+                })}
+              </th>
+              <td className="num">{text.count(g.n)}</td>
+              <td className="num">{text.count(g.sat)}</td>
+              <td className="num">{g.rmse === null ? "—" : text.fixed(g.rmse, 2)}</td>
+              <td className="num">{pct(g.accuracy)}</td>
+              <td className="num">{pct(g.coverage)}</td>
+            </tr>
+          ))}
+        </ScrollTable>
       ) : null}
       {setup.hiddenGroups > 0 ? <p>{text.groupsHidden(setup.hiddenGroups)}</p> : null}
     </>

@@ -11,10 +11,9 @@ import { Alert, ErrorAlert } from "../../components/alert.tsx";
 import { Button } from "../../components/button.tsx";
 import { Card } from "../../components/card.tsx";
 import { QueryView } from "../../components/query-view.tsx";
-import { ScrollRegion } from "../../components/scroll-region.tsx";
-import { TableHead } from "../../components/table-head.tsx";
+import { ScrollTable, type ScrollTableProps } from "../../components/scroll-table.tsx";
 import { useFormats } from "../../components/use-formats.ts";
-import { type MessageValues, useIntl } from "../../i18n/intl.tsx";
+import { useIntl, useT } from "../../i18n/intl.tsx";
 import { useReauth } from "../account-security/reauth.tsx";
 import { downloadOutcomes, useModelState, useSwitchVersion, useTrain } from "./api.ts";
 import "./model.css";
@@ -42,15 +41,19 @@ const verdictKeys: Record<string, string> = {
 };
 const code = (chunks: ReactNode[]) => <code>{chunks}</code>;
 
+/** The screen's tables (the card, the outcomes, a candidate's comparison): one look. */
+function ModelTable(props: Omit<ScrollTableProps, "className" | "tableClassName">) {
+  return <ScrollTable className="model-scroll" tableClassName="model-table" {...props} />;
+}
+
 /**
  * The screen's words and figures in the page's language: RMSE and Brier with a fixed number of
  * decimals (0.830; 0,830), coverage in percent (84 %), times as the page writes them (English
  * keeps the browser's own, as before).
  */
 function useModelText() {
-  const intl = useIntl();
+  const { intl, t } = useT();
   const formats = useFormats();
-  const t = (id: string, values?: MessageValues) => intl.formatMessage({ id }, values);
   return {
     intl,
     t,
@@ -192,64 +195,55 @@ function ModelScreen({ state }: { state: ModelState }) {
         </p>
         <details>
           <summary>{t("model.card.summary")}</summary>
-          <ScrollRegion className="model-scroll" label={t("model.card.region")}>
-            <table className="model-table">
-              <TableHead
-                caption={t("model.card.caption")}
-                columns={[
-                  t("model.column.subject"),
-                  t("model.column.setup"),
-                  t("model.column.protocol"),
-                  t("model.column.rmse"),
-                  t("model.column.brier"),
-                  t("model.column.coverage"),
-                ]}
-              />
-              <tbody>
-                {state.card.map((c) => (
-                  <tr key={`${c.subject}-${c.setup}-${c.protocol}-${c.rmseSat}`}>
-                    <td>{subjectName(c.subject)}</td>
-                    <td>{c.setup}</td>
-                    <td>{c.protocol}</td>
-                    <td className="num">{f(c.rmseSat)}</td>
-                    <td className="num">{f(c.brier, 4)}</td>
-                    <td className="num">{pct(c.coverage)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </ScrollRegion>
+          <ModelTable
+            label={t("model.card.region")}
+            caption={t("model.card.caption")}
+            columns={[
+              t("model.column.subject"),
+              t("model.column.setup"),
+              t("model.column.protocol"),
+              t("model.column.rmse"),
+              t("model.column.brier"),
+              t("model.column.coverage"),
+            ]}
+          >
+            {state.card.map((c) => (
+              <tr key={`${c.subject}-${c.setup}-${c.protocol}-${c.rmseSat}`}>
+                <td>{subjectName(c.subject)}</td>
+                <td>{c.setup}</td>
+                <td>{c.protocol}</td>
+                <td className="num">{f(c.rmseSat)}</td>
+                <td className="num">{f(c.brier, 4)}</td>
+                <td className="num">{pct(c.coverage)}</td>
+              </tr>
+            ))}
+          </ModelTable>
         </details>
       </Card>
 
       <Card title={t("model.outcomes.title")}>
         <p>{t("model.outcomes.intro", { min: state.minOutcomes })}</p>
-        <ScrollRegion className="model-scroll" label={t("model.outcomes.caption")}>
-          <table className="model-table">
-            <TableHead
-              caption={t("model.outcomes.caption")}
-              columns={[
-                t("model.column.subject"),
-                t("model.column.students"),
-                ...["A", "B", "C"].map((setup) => t("model.column.setupOf", { setup })),
-              ]}
-            />
-            <tbody>
-              {["mat", "por"].map((subject) => (
-                <tr key={subject}>
-                  <td>{subjectName(subject)}</td>
-                  <td className="num">{state.students[subject] ?? 0}</td>
-                  {["A", "B", "C"].map((setup) => (
-                    <td key={setup} className="num">
-                      {state.outcomes.find((o) => o.subject === subject && o.setup === setup)
-                        ?.rows ?? 0}
-                    </td>
-                  ))}
-                </tr>
+        <ModelTable
+          label={t("model.outcomes.caption")}
+          columns={[
+            t("model.column.subject"),
+            t("model.column.students"),
+            ...["A", "B", "C"].map((setup) => t("model.column.setupOf", { setup })),
+          ]}
+        >
+          {["mat", "por"].map((subject) => (
+            <tr key={subject}>
+              <td>{subjectName(subject)}</td>
+              <td className="num">{state.students[subject] ?? 0}</td>
+              {["A", "B", "C"].map((setup) => (
+                <td key={setup} className="num">
+                  {state.outcomes.find((o) => o.subject === subject && o.setup === setup)?.rows ??
+                    0}
+                </td>
               ))}
-            </tbody>
-          </table>
-        </ScrollRegion>
+            </tr>
+          ))}
+        </ModelTable>
         <div className="model-actions">
           <Button
             onClick={startTraining}
@@ -370,47 +364,40 @@ function Candidate({
       </p>
       {gate ? (
         <>
-          <ScrollRegion
-            className="model-scroll"
+          <ModelTable
             label={t("model.comparison.region", { id: version.id })}
+            caption={t("model.comparison.caption")}
+            columns={[
+              t("model.column.setup"),
+              t("model.column.measure"),
+              t("model.column.rows"),
+              t("model.column.inUse"),
+              t("model.column.candidate"),
+              t("model.column.bounds"),
+              t("model.column.verdict"),
+            ]}
           >
-            <table className="model-table">
-              <TableHead
-                caption={t("model.comparison.caption")}
-                columns={[
-                  t("model.column.setup"),
-                  t("model.column.measure"),
-                  t("model.column.rows"),
-                  t("model.column.inUse"),
-                  t("model.column.candidate"),
-                  t("model.column.bounds"),
-                  t("model.column.verdict"),
-                ]}
-              />
-              <tbody>
-                {gate.comparison.map((c) => (
-                  <tr key={`${c.setup}-${c.measure}`}>
-                    <td>{setup(c.setup)}</td>
-                    <td>{c.measure}</td>
-                    <td className="num">{c.rows}</td>
-                    <td className="num">{f(c.current, 4)}</td>
-                    <td className="num">{f(c.candidate, 4)}</td>
-                    <td className="num">
-                      {c.lower === null
-                        ? "—"
-                        : t("model.comparison.bounds", {
-                            lower: f(c.lower, 4),
-                            upper: f(c.upper, 4),
-                          })}
-                    </td>
-                    <td className={c.verdict === "worse" ? "model-worse" : undefined}>
-                      {verdict(c.verdict)}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </ScrollRegion>
+            {gate.comparison.map((c) => (
+              <tr key={`${c.setup}-${c.measure}`}>
+                <td>{setup(c.setup)}</td>
+                <td>{c.measure}</td>
+                <td className="num">{c.rows}</td>
+                <td className="num">{f(c.current, 4)}</td>
+                <td className="num">{f(c.candidate, 4)}</td>
+                <td className="num">
+                  {c.lower === null
+                    ? "—"
+                    : t("model.comparison.bounds", {
+                        lower: f(c.lower, 4),
+                        upper: f(c.upper, 4),
+                      })}
+                </td>
+                <td className={c.verdict === "worse" ? "model-worse" : undefined}>
+                  {verdict(c.verdict)}
+                </td>
+              </tr>
+            ))}
+          </ModelTable>
           {gate.promotable ? (
             <Alert tone="success" title={t("model.gate.passes")} />
           ) : (

@@ -4,15 +4,14 @@ import { Card } from "../../components/card.tsx";
 import { errorMessage } from "../../components/error-state.tsx";
 import { QueryView } from "../../components/query-view.tsx";
 import { Select } from "../../components/select.tsx";
-import { useIntl } from "../../i18n/intl.tsx";
+import { useT } from "../../i18n/intl.tsx";
 import { useDigest, useSetDigest } from "./api.ts";
 
 /** The email digest choice on the Profile page (issue 32). */
 export default function DigestSetting() {
   const digest = useDigest();
   const set = useSetDigest();
-  const intl = useIntl();
-  const t = (id: string) => intl.formatMessage({ id });
+  const { t } = useT();
   const options = [
     { value: "weekly", label: t("notifications.digest.weekly") },
     { value: "daily", label: t("notifications.digest.daily") },

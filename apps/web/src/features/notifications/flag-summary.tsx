@@ -4,15 +4,14 @@ import { Card } from "../../components/card.tsx";
 import { EmptyState } from "../../components/empty-state.tsx";
 import { QueryView } from "../../components/query-view.tsx";
 import { ScrollRegion } from "../../components/scroll-region.tsx";
-import { useIntl } from "../../i18n/intl.tsx";
+import { useT } from "../../i18n/intl.tsx";
 
 /**
  * Issue 32, on the evaluation page: how teachers judged the risk flags of each model version
  * (admins: every class; a teacher: the classes they teach). "Useful" is the share acknowledged.
  */
 export default function FlagSummaryCard() {
-  const intl = useIntl();
-  const t = (id: string) => intl.formatMessage({ id });
+  const { intl, t } = useT();
   // The share of judged flags acknowledged, whole percent ("67%"); a dash while none is judged.
   const percent = (share: number | null) =>
     share === null ? "—" : intl.formatNumber(share, { style: "percent", maximumFractionDigits: 0 });

@@ -12,7 +12,7 @@ import { Select } from "../../components/select.tsx";
 import { Spinner } from "../../components/spinner.tsx";
 import { useFormFields } from "../../components/use-form-fields.ts";
 import { useFormats } from "../../components/use-formats.ts";
-import { useIntl } from "../../i18n/intl.tsx";
+import { useT } from "../../i18n/intl.tsx";
 import { useClassRisk } from "../classes/risk-api.ts";
 import { useCreatePlan, useFlags, useJudgeFlag, usePlans, useUpdatePlan } from "./api.ts";
 import "./notifications.css";
@@ -35,10 +35,10 @@ const hidden = (chunks: ReactNode[]) => <span className="visually-hidden">{chunk
 
 /** The card's words in the page's language. */
 function useWords() {
-  const intl = useIntl();
+  const { intl, t } = useT();
   return {
     intl,
-    t: (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values),
+    t,
     judgement: (j: FlagJudgement) => intl.formatMessage({ id: judgementKeys[j] }),
   };
 }

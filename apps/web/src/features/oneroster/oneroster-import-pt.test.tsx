@@ -6,7 +6,8 @@ import {
 import { screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import imports from "../../locales/en/imports.json";
-import { fakeServer, refused, renderPage, signedInAs, testUser } from "../../test/render.tsx";
+import { listedLines, previewFile, renderRefusingImport } from "../../test/import-refusal.tsx";
+import { fakeServer, renderPage, signedInAs, testUser } from "../../test/render.tsx";
 import { OneRosterImport } from "./oneroster-import.tsx";
 
 // The OneRoster import in European Portuguese (issue 33): its sentences, the
@@ -71,23 +72,23 @@ describe("the OneRoster import in Portuguese", () => {
   });
 
   it("lists each file, line and reason of a refused bundle", async () => {
-    fakeServer({
-      ...signedInAs(admin),
-      "POST /api/admin/oneroster": refused({
+    const { user } = renderRefusingImport(
+      admin,
+      "POST /api/admin/oneroster",
+      {
         code: "invalid_input",
         message: "O pacote não foi importado: 2 linhas precisam de correção. Nada mudou.",
         fields: {
           bundle: "Falta o manifest.csv.",
           "users.csv line 4": "email não é um endereço de email.",
         },
-      }),
-    });
-    const { user } = renderPage(<OneRosterImport />, "/admin/oneroster");
-    await user.upload(await screen.findByLabelText("Pacote ZIP"), zip());
-    await user.click(screen.getByRole("button", { name: "Pré-visualizar" }));
-    const alert = await screen.findByRole("alert");
+      },
+      <OneRosterImport />,
+      "/admin/oneroster",
+    );
+    const alert = await previewFile(user, "Pacote ZIP", zip(), "Pré-visualizar");
     expect(alert.textContent).toContain("2 linhas precisam de correção");
-    expect([...alert.querySelectorAll("li")].map((li) => li.textContent)).toEqual([
+    expect(listedLines(alert)).toEqual([
       "Pacote: Falta o manifest.csv.",
       "users.csv linha 4: email não é um endereço de email.",
     ]);

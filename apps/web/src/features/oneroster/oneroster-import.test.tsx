@@ -5,7 +5,8 @@ import {
 } from "@gradecast/contract/oneroster";
 import { screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { fakeServer, refused, renderPage, signedInAs, testUser } from "../../test/render.tsx";
+import { previewFile, renderRefusingImport } from "../../test/import-refusal.tsx";
+import { fakeServer, renderPage, signedInAs, testUser } from "../../test/render.tsx";
 import { OneRosterImport } from "./oneroster-import.tsx";
 
 // The admin's OneRoster import (issue 34): a bundle is chosen, previewed (nothing written), then
@@ -72,21 +73,21 @@ describe("OneRoster import screen", () => {
   });
 
   it("lists each file, line and reason of a refused bundle", async () => {
-    fakeServer({
-      ...signedInAs(testUser("admin")),
-      "POST /api/admin/oneroster": refused({
+    const { user } = renderRefusingImport(
+      testUser("admin"),
+      "POST /api/admin/oneroster",
+      {
         code: "invalid_input",
         message: "The bundle was not imported: 2 lines need fixing. Nothing was changed.",
         fields: {
           "users.csv line 4": "email is not an email address.",
           "enrollments.csv line 2": 'classSourcedId "nope" is not in the bundle.',
         },
-      }),
-    });
-    const { user } = renderPage(<OneRosterImport />, "/admin/oneroster");
-    await user.upload(await screen.findByLabelText("ZIP bundle"), zip());
-    await user.click(screen.getByRole("button", { name: "Preview" }));
-    const alert = await screen.findByRole("alert");
+      },
+      <OneRosterImport />,
+      "/admin/oneroster",
+    );
+    const alert = await previewFile(user, "ZIP bundle", zip(), "Preview");
     expect(alert.textContent).toContain("2 lines need fixing");
     expect(alert.textContent).toContain("users.csv line 4: email is not an email address.");
     expect(alert.textContent).toContain(

@@ -10,7 +10,7 @@ import { type ReactNode, useState } from "react";
 import { Alert } from "../../components/alert.tsx";
 import { Card } from "../../components/card.tsx";
 import { FileImportForm, FileImportPreview, useFileImport } from "../../components/csv-import.tsx";
-import { type MessageValues, type PageIntl, useIntl } from "../../i18n/intl.tsx";
+import { type PageIntl, useT } from "../../i18n/intl.tsx";
 import { useOneRosterImport } from "./api.ts";
 import "../classes/classes.css";
 
@@ -56,8 +56,7 @@ function changeLabel(intl: PageIntl, kind: OneRosterChangeKind): string {
 }
 
 export function OneRosterImport() {
-  const intl = useIntl();
-  const t = (id: string, values?: MessageValues) => intl.formatMessage({ id }, values);
+  const { intl, t } = useT();
   const upload = useOneRosterImport();
   const [mode, setMode] = useState<OneRosterMode>("bulk");
   const state = useFileImport<OneRosterResult>(
@@ -134,8 +133,7 @@ export function OneRosterImport() {
 }
 
 export function OneRosterSummary({ result }: { result: OneRosterResult }) {
-  const intl = useIntl();
-  const t = (id: string, values?: MessageValues) => intl.formatMessage({ id }, values);
+  const { intl, t } = useT();
   const read = Object.entries(result.read)
     .map(([file, count]) => t("imports.oneroster.readFile", { file, count }))
     .join(", ");

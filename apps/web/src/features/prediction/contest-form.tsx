@@ -31,8 +31,7 @@ export function ContestForm({ predictionId }: { predictionId: string }) {
       call(routes.consent.contest.key, { params: { id: predictionId }, body: { reason } }),
   });
   const length = form.values.reason.length;
-  const { intl, dayTime } = usePredictionText();
-  const t = (id: string) => intl.formatMessage({ id });
+  const { intl, t, dayTime } = usePredictionText();
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();

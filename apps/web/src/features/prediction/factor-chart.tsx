@@ -1,7 +1,6 @@
 import type { PredictionResult } from "@gradecast/contract/prediction";
 import { useMemo } from "react";
 import { palette } from "../../components/palette.ts";
-import { TableHead } from "../../components/table-head.tsx";
 import { PredictionFigure } from "./prediction-figure.tsx";
 import { fromSchool, SchoolMark } from "./school-record.tsx";
 import { usePredictionText } from "./text.ts";
@@ -13,8 +12,7 @@ import { usePredictionText } from "./text.ts";
 const shown = 10;
 
 export function FactorChart({ result }: { result: PredictionResult }) {
-  const { intl, score, signed, label, answer, list } = usePredictionText();
-  const t = (id: string) => intl.formatMessage({ id });
+  const { intl, t, score, signed, label, answer, list } = usePredictionText();
   const top = useMemo(() => result.contributions.slice(0, shown), [result]);
   const option = useMemo(() => {
     const bars = [...top].reverse(); // ECharts draws the first category at the bottom
@@ -84,44 +82,42 @@ export function FactorChart({ result }: { result: PredictionResult }) {
         ),
       }}
       tableLabel={t("prediction.factors.tableLabel")}
-    >
-      <TableHead
-        caption={t("prediction.factors.caption")}
-        columns={[
-          t("prediction.factors.question"),
-          t("prediction.factors.answer"),
-          t("prediction.factors.effect"),
-        ]}
-      />
-      <tbody>
-        {result.contributions.map((c) => (
-          <tr key={c.feature}>
-            <th scope="row">{label(c.feature)}</th>
-            <td>
-              {answer(c.feature, c.value)}
-              {fromSchool(result, c.feature) ? (
-                <>
-                  {" "}
-                  <SchoolMark />
-                </>
-              ) : null}
-            </td>
-            <td className="prediction-number">{signed(c.effect)}</td>
+      caption={t("prediction.factors.caption")}
+      columns={[
+        t("prediction.factors.question"),
+        t("prediction.factors.answer"),
+        t("prediction.factors.effect"),
+      ]}
+      foot={
+        <>
+          <tr>
+            <th scope="row">{t("prediction.factors.average")}</th>
+            <td />
+            <td className="prediction-number">{score(result.baseValue)}</td>
           </tr>
-        ))}
-      </tbody>
-      <tfoot>
-        <tr>
-          <th scope="row">{t("prediction.factors.average")}</th>
-          <td />
-          <td className="prediction-number">{score(result.baseValue)}</td>
+          <tr>
+            <th scope="row">{t("prediction.factors.prediction")}</th>
+            <td />
+            <td className="prediction-number">{score(result.prediction)}</td>
+          </tr>
+        </>
+      }
+    >
+      {result.contributions.map((c) => (
+        <tr key={c.feature}>
+          <th scope="row">{label(c.feature)}</th>
+          <td>
+            {answer(c.feature, c.value)}
+            {fromSchool(result, c.feature) ? (
+              <>
+                {" "}
+                <SchoolMark />
+              </>
+            ) : null}
+          </td>
+          <td className="prediction-number">{signed(c.effect)}</td>
         </tr>
-        <tr>
-          <th scope="row">{t("prediction.factors.prediction")}</th>
-          <td />
-          <td className="prediction-number">{score(result.prediction)}</td>
-        </tr>
-      </tfoot>
+      ))}
     </PredictionFigure>
   );
 }

@@ -40,8 +40,7 @@ export function ModelParts({
   low: number;
   high: number;
 }) {
-  const { intl, score } = usePredictionText();
-  const t = (id: string) => intl.formatMessage({ id });
+  const { intl, t, score } = usePredictionText();
   return (
     <section className="card prediction-parts" aria-labelledby="parts-title">
       <h2 id="parts-title" className="card-title">

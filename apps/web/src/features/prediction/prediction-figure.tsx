@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { ChartCanvas } from "../../components/chart-canvas.tsx";
 import type { ChartOption } from "../../components/echarts-canvas.ts";
+import { TableHead } from "../../components/table-head.tsx";
 
 // A chart card of the prediction page (what moved it, its history): the title, the chart's
 // finding in words, the chart when there is one to draw, and the same figures as a table
@@ -12,7 +13,10 @@ export function PredictionFigure({
   summary,
   chart,
   tableLabel,
+  caption,
+  columns,
   children,
+  foot,
 }: {
   /** Names its classes and its heading's id: prediction-<name>, <name>-title. */
   name: string;
@@ -23,8 +27,13 @@ export function PredictionFigure({
   chart: { option: ChartOption; label: string } | null;
   /** The disclosure's label. */
   tableLabel: string;
-  /** The table's content. */
+  /** The table's caption (for screen readers) and column headings. */
+  caption: string;
+  columns: readonly string[];
+  /** The table's rows. */
   children: ReactNode;
+  /** Rows of totals under them, if any. */
+  foot?: ReactNode;
 }) {
   return (
     <figure className={`card prediction-${name}`} aria-labelledby={`${name}-title`}>
@@ -42,7 +51,11 @@ export function PredictionFigure({
       <details className="prediction-table">
         <summary>{tableLabel}</summary>
         <div className="prediction-table-scroll">
-          <table>{children}</table>
+          <table>
+            <TableHead caption={caption} columns={columns} />
+            <tbody>{children}</tbody>
+            {foot ? <tfoot>{foot}</tfoot> : null}
+          </table>
         </div>
       </details>
     </figure>

@@ -31,7 +31,7 @@ export function PredictionSource({
   // Only a prediction made for a class needs the classes (an unverified student may list none).
   const classes = useClasses({ enabled: result.classId !== null });
   const text = usePredictionText();
-  const t = (id: string) => text.intl.formatMessage({ id });
+  const { t } = text;
   const school = (Object.keys(result.sources ?? {}) as QuestionKey[]).filter((k) =>
     fromSchool(result, k),
   );

@@ -17,7 +17,7 @@ export function ShareExplanation() {
   const saving = useShareExplanation();
   const [message, setMessage] = useState<{ tone: "success" | "error"; text: string } | null>(null);
   const text = usePredictionText();
-  const t = (id: string) => text.intl.formatMessage({ id });
+  const { t } = text;
   const recordNames = text.list(
     schoolRecordKeys.map((k) => text.label(k)),
     "comma",

@@ -6,7 +6,7 @@ import {
 } from "@gradecast/contract/questionnaire";
 import { useMemo } from "react";
 import { formatsOf } from "../../components/use-formats.ts";
-import { createIntl, type PageIntl, useIntlOrNull } from "../../i18n/intl.tsx";
+import { createIntl, type MessageValues, type PageIntl, useIntlOrNull } from "../../i18n/intl.tsx";
 import type { Messages } from "../../i18n/types.ts";
 import prediction from "../../locales/en/prediction.json";
 import { answerText, questionLabel } from "../questionnaire/text.ts";
@@ -18,6 +18,8 @@ import { answerText, questionLabel } from "../questionnaire/text.ts";
 
 export interface PredictionText {
   intl: PageIntl;
+  /** A plain-text message of the page's language. */
+  t: (id: string, values?: MessageValues) => string;
   score: (value: number) => string;
   dayTime: (iso: string) => string;
   signed: (value: number, digits?: number) => string;
@@ -84,6 +86,7 @@ function textOf(intl: PageIntl): PredictionText {
   };
   return {
     intl,
+    t: (id, values) => intl.formatMessage({ id }, values),
     score: formats.score,
     dayTime: formats.dayTime,
     signed,

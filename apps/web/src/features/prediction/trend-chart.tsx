@@ -1,7 +1,6 @@
 import type { PredictionHistoryItem } from "@gradecast/contract/prediction";
 import { useCallback, useMemo } from "react";
 import type { ChartSize } from "../../components/echarts-canvas.ts";
-import { TableHead } from "../../components/table-head.tsx";
 import { bandMessage } from "./band.ts";
 import { PredictionFigure } from "./prediction-figure.tsx";
 import { usePredictionText } from "./text.ts";
@@ -11,8 +10,7 @@ import { trendOption } from "./trend-fit.ts";
 // figures in a table.
 
 export function TrendChart({ items }: { items: PredictionHistoryItem[] }) {
-  const { intl, score, dayTime } = usePredictionText();
-  const t = (id: string) => intl.formatMessage({ id });
+  const { intl, t, score, dayTime } = usePredictionText();
   const ordered = useMemo(() => [...items].reverse(), [items]);
   const option = useCallback(
     (size: ChartSize) =>
@@ -52,24 +50,20 @@ export function TrendChart({ items }: { items: PredictionHistoryItem[] }) {
           : null
       }
       tableLabel={t("prediction.history.tableLabel")}
+      caption={t("prediction.history.caption")}
+      columns={[
+        t("prediction.history.when"),
+        t("prediction.history.prediction"),
+        t("prediction.history.message"),
+      ]}
     >
-      <TableHead
-        caption={t("prediction.history.caption")}
-        columns={[
-          t("prediction.history.when"),
-          t("prediction.history.prediction"),
-          t("prediction.history.message"),
-        ]}
-      />
-      <tbody>
-        {items.map((i) => (
-          <tr key={i.id}>
-            <th scope="row">{dayTime(i.createdAt)}</th>
-            <td className="prediction-number">{score(i.prediction)}</td>
-            <td>{bandMessage(intl, i.band, i.message)}</td>
-          </tr>
-        ))}
-      </tbody>
+      {items.map((i) => (
+        <tr key={i.id}>
+          <th scope="row">{dayTime(i.createdAt)}</th>
+          <td className="prediction-number">{score(i.prediction)}</td>
+          <td>{bandMessage(intl, i.band, i.message)}</td>
+        </tr>
+      ))}
     </PredictionFigure>
   );
 }

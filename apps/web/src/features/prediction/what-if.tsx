@@ -29,8 +29,7 @@ export function WhatIf({ base }: { base: PredictionResult }) {
     [changes, base],
   );
   const whatIf = useWhatIf(changed.length > 0 ? { ...answersOf(base), ...changes } : null);
-  const text = usePredictionText();
-  const t = (id: string) => text.intl.formatMessage({ id });
+  const { t, label, answer } = usePredictionText();
 
   return (
     <section className="card prediction-whatif" aria-labelledby="whatif-title">
@@ -44,9 +43,9 @@ export function WhatIf({ base }: { base: PredictionResult }) {
           if (fromSchool(base, key)) {
             return (
               <div key={key} className="field whatif-school" data-testid={`whatif-school-${key}`}>
-                <span className="field-label">{text.label(key)}</span>
+                <span className="field-label">{label(key)}</span>
                 <p>
-                  {text.answer(key, base.inputs[key] as string | number | null)} <SchoolMark />
+                  {answer(key, base.inputs[key] as string | number | null)} <SchoolMark />
                 </p>
               </div>
             );
@@ -56,10 +55,10 @@ export function WhatIf({ base }: { base: PredictionResult }) {
               key={key}
               id={`whatif-${key}`}
               name={key}
-              label={text.label(key)}
+              label={label(key)}
               options={q.options.map((o) => ({
                 value: String(o.value),
-                label: text.answer(key, o.value),
+                label: answer(key, o.value),
               }))}
               value={changes[key]}
               onChange={(e) => setChanges((c) => ({ ...c, [key]: e.target.value }))}

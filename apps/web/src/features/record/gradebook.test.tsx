@@ -170,18 +170,19 @@ describe("the gradebook", () => {
   it("moves between cells with the arrow keys, Tab, Shift+Tab and Enter", async () => {
     const { user } = await open("teacher");
     await user.click(input("G1 for Amy Struggling"));
-    await user.keyboard("{ArrowDown}");
-    expect(document.activeElement).toBe(input("G1 for Ben Steady"));
-    await user.keyboard("{Enter}");
-    expect(document.activeElement).toBe(input("G1 for Cal Bright"));
-    await user.keyboard("{ArrowUp}{ArrowRight}");
-    expect(document.activeElement).toBe(input("G2 for Ben Steady"));
-    await user.keyboard("{ArrowLeft}");
-    expect(document.activeElement).toBe(input("G1 for Ben Steady"));
-    await user.keyboard("{Tab}");
-    expect(document.activeElement).toBe(input("G2 for Ben Steady"));
-    await user.keyboard("{Shift>}{Tab}{/Shift}");
-    expect(document.activeElement).toBe(input("G1 for Ben Steady"));
+    // Each key pressed in turn, and the cell it moves to.
+    const moves: [keys: string, cell: string][] = [
+      ["{ArrowDown}", "G1 for Ben Steady"],
+      ["{Enter}", "G1 for Cal Bright"],
+      ["{ArrowUp}{ArrowRight}", "G2 for Ben Steady"],
+      ["{ArrowLeft}", "G1 for Ben Steady"],
+      ["{Tab}", "G2 for Ben Steady"],
+      ["{Shift>}{Tab}{/Shift}", "G1 for Ben Steady"],
+    ];
+    for (const [keys, cell] of moves) {
+      await user.keyboard(keys);
+      expect(document.activeElement).toBe(input(cell));
+    }
   });
 
   it("fills consecutive cells from a column pasted from a spreadsheet and saves each", async () => {

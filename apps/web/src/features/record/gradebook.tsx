@@ -20,8 +20,7 @@ import { Button } from "../../components/button.tsx";
 import { Card } from "../../components/card.tsx";
 import { EmptyState } from "../../components/empty-state.tsx";
 import { QueryView } from "../../components/query-view.tsx";
-import { ScrollRegion } from "../../components/scroll-region.tsx";
-import { TableHead } from "../../components/table-head.tsx";
+import { ScrollTable } from "../../components/scroll-table.tsx";
 import { useT } from "../../i18n/intl.tsx";
 import { saveCell, useClassRecord, useRowSaved } from "./api.ts";
 import {
@@ -308,43 +307,38 @@ function GradebookBody({ classId, record }: { classId: string; record: ClassReco
       {narrow ? (
         <StudentForm rows={rows} cellProps={cellProps} onHistory={setHistoryOf} />
       ) : (
-        <ScrollRegion className="gradebook-wrap" label={t("gradebook.table")}>
-          <table className="gradebook">
-            <TableHead
-              caption={t("gradebook.caption")}
-              columns={[
-                t("gradebook.student"),
-                ...recordFields.map((f) => columnHeading(t, f)),
-                t("gradebook.history"),
-              ]}
-            />
-            <tbody>
-              {rows.map((row, r) => (
-                <tr key={row.studentId}>
-                  <th scope="row">{row.name}</th>
-                  {recordFields.map((field, c) => (
-                    <td key={field}>
-                      <CellInput
-                        {...cellProps(row, r, field, c)}
-                        label={cellLabel(t, field, row.name)}
-                        onKeyDown={(e) => onKeyDown(e, r, c)}
-                        onPaste={(e) => onPaste(e, r, c)}
-                      />
-                    </td>
-                  ))}
-                  <td>
-                    <Button variant="ghost" onClick={() => setHistoryOf(row)}>
-                      {intl.formatMessage(
-                        { id: "gradebook.historyOf" },
-                        { name: row.name, hidden },
-                      )}
-                    </Button>
-                  </td>
-                </tr>
+        <ScrollTable
+          className="gradebook-wrap"
+          label={t("gradebook.table")}
+          tableClassName="gradebook"
+          caption={t("gradebook.caption")}
+          columns={[
+            t("gradebook.student"),
+            ...recordFields.map((f) => columnHeading(t, f)),
+            t("gradebook.history"),
+          ]}
+        >
+          {rows.map((row, r) => (
+            <tr key={row.studentId}>
+              <th scope="row">{row.name}</th>
+              {recordFields.map((field, c) => (
+                <td key={field}>
+                  <CellInput
+                    {...cellProps(row, r, field, c)}
+                    label={cellLabel(t, field, row.name)}
+                    onKeyDown={(e) => onKeyDown(e, r, c)}
+                    onPaste={(e) => onPaste(e, r, c)}
+                  />
+                </td>
               ))}
-            </tbody>
-          </table>
-        </ScrollRegion>
+              <td>
+                <Button variant="ghost" onClick={() => setHistoryOf(row)}>
+                  {intl.formatMessage({ id: "gradebook.historyOf" }, { name: row.name, hidden })}
+                </Button>
+              </td>
+            </tr>
+          ))}
+        </ScrollTable>
       )}
       {historyOf ? (
         <RecordHistory classId={classId} row={historyOf} onClose={() => setHistoryOf(null)} />

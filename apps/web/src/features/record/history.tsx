@@ -3,7 +3,7 @@ import { useEffect, useId, useRef } from "react";
 import { Button } from "../../components/button.tsx";
 import { QueryView } from "../../components/query-view.tsx";
 import { TableHead } from "../../components/table-head.tsx";
-import { useIntl } from "../../i18n/intl.tsx";
+import { useT } from "../../i18n/intl.tsx";
 import { formatDateTime } from "../analytics/format.ts";
 import { useRecordHistory } from "./api.ts";
 import { fieldLabel, type Translate, valueText } from "./cells.ts";
@@ -40,8 +40,7 @@ export function RecordHistory({
   const history = useRecordHistory(classId, row.studentId);
   const headingRef = useRef<HTMLHeadingElement>(null);
   const titleId = useId();
-  const intl = useIntl();
-  const t: Translate = (id, values) => intl.formatMessage({ id }, values);
+  const { intl, t } = useT();
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new student's history takes focus
   useEffect(() => {
     headingRef.current?.focus();

@@ -1,7 +1,8 @@
 import type { RecordImport as ImportAnswer } from "@gradecast/contract/school-record";
 import { screen, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { fakeServer, refused, renderPage, signedInAs, testUser } from "../../test/render.tsx";
+import { listedLines, previewFile, renderRefusingImport } from "../../test/import-refusal.tsx";
+import { fakeServer, renderPage, signedInAs, testUser } from "../../test/render.tsx";
 import { RecordImport } from "./record-import.tsx";
 
 // The gradebook's CSV import in European Portuguese (issue 33): the columns keep their names
@@ -64,9 +65,10 @@ describe("the gradebook's CSV import in Portuguese", () => {
   });
 
   it("says beside the field that no file is chosen, and lists refused lines in Portuguese", async () => {
-    fakeServer({
-      ...signedInAs(teacher),
-      "POST /api/classes/c1/record/import": refused({
+    const { user } = renderRefusingImport(
+      teacher,
+      "POST /api/classes/c1/record/import",
+      {
         code: "validation",
         message: "O ficheiro não foi importado: corrija as linhas indicadas e tente de novo.",
         fields: {
@@ -74,9 +76,10 @@ describe("the gradebook's CSV import in Portuguese", () => {
           "line 3": "Nota do 1.º período (G1) é um número inteiro de 0 a 20.",
           file: "O ficheiro está vazio.",
         },
-      }),
-    });
-    const { user } = renderPage(<RecordImport classId="c1" />, "/classes/c1");
+      },
+      <RecordImport classId="c1" />,
+      "/classes/c1",
+    );
     await user.click(await screen.findByRole("button", { name: "Pré-visualizar a importação" }));
     expect((await screen.findByRole("alert")).textContent).toBe(
       "Escolha primeiro um ficheiro CSV.",
@@ -84,11 +87,14 @@ describe("the gradebook's CSV import in Portuguese", () => {
     const field = screen.getByLabelText("Ficheiro CSV de valores");
     expect(field.getAttribute("aria-invalid")).toBe("true");
 
-    await user.upload(field, file());
-    await user.click(screen.getByRole("button", { name: "Pré-visualizar a importação" }));
-    const alert = await screen.findByRole("alert");
+    const alert = await previewFile(
+      user,
+      "Ficheiro CSV de valores",
+      file(),
+      "Pré-visualizar a importação",
+    );
     await waitFor(() =>
-      expect([...alert.querySelectorAll("li")].map((li) => li.textContent)).toEqual([
+      expect(listedLines(alert)).toEqual([
         "Ficheiro: O ficheiro está vazio.",
         "Linha 3: Nota do 1.º período (G1) é um número inteiro de 0 a 20.",
         "Linha 12: Nenhum aluno da turma tem este email.",

@@ -1,7 +1,8 @@
 import type { RecordImport as ImportAnswer } from "@gradecast/contract/school-record";
 import { screen, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { fakeServer, refused, renderPage, signedInAs, testUser } from "../../test/render.tsx";
+import { listedLines, previewFile, renderRefusingImport } from "../../test/import-refusal.tsx";
+import { fakeServer, renderPage, signedInAs, testUser } from "../../test/render.tsx";
 import { RecordImport } from "./record-import.tsx";
 
 // The gradebook's CSV import (issue 29): the preview lists each value that would change, from
@@ -77,23 +78,28 @@ describe("the gradebook's CSV import", () => {
   });
 
   it("lists each bad line of a refused file with its reason", async () => {
-    fakeServer({
-      ...signedInAs(testUser("teacher")),
-      "POST /api/classes/c1/record/import": refused({
+    const { user } = renderRefusingImport(
+      testUser("teacher"),
+      "POST /api/classes/c1/record/import",
+      {
         code: "validation",
         message: "The file was not imported: fix the lines listed and try again.",
         fields: {
           "line 12": "No student with this email is in the class.",
           "line 3": "First period grade (G1) is a whole number from 0 to 20.",
         },
-      }),
-    });
-    const { user } = renderPage(<RecordImport classId="c1" />, "/classes/c1");
-    await user.upload(await screen.findByLabelText("CSV file of values"), chooseFile(csv));
-    await user.click(screen.getByRole("button", { name: "Preview the import" }));
-    const alert = await screen.findByRole("alert");
+      },
+      <RecordImport classId="c1" />,
+      "/classes/c1",
+    );
+    const alert = await previewFile(
+      user,
+      "CSV file of values",
+      chooseFile(csv),
+      "Preview the import",
+    );
     await waitFor(() =>
-      expect([...alert.querySelectorAll("li")].map((li) => li.textContent)).toEqual([
+      expect(listedLines(alert)).toEqual([
         "Line 3: First period grade (G1) is a whole number from 0 to 20.",
         "Line 12: No student with this email is in the class.",
       ]),

@@ -6,7 +6,7 @@ import {
 import type { ReactNode } from "react";
 import { Alert } from "../../components/alert.tsx";
 import { CsvFileImport, useFileImport } from "../../components/csv-import.tsx";
-import { type MessageValues, useIntl } from "../../i18n/intl.tsx";
+import { useT } from "../../i18n/intl.tsx";
 import { useRecordImport } from "./api.ts";
 import { fieldLabel, type Translate, valueText } from "./cells.ts";
 
@@ -18,8 +18,7 @@ import { fieldLabel, type Translate, valueText } from "./cells.ts";
 const code = (chunks: ReactNode[]) => <code>{chunks}</code>;
 
 export function RecordImport({ classId }: { classId: string }) {
-  const intl = useIntl();
-  const t: Translate = (id: string, values?: MessageValues) => intl.formatMessage({ id }, values);
+  const { intl, t } = useT();
   const upload = useRecordImport(classId);
   const state = useFileImport<ImportAnswer>(
     "record-import",

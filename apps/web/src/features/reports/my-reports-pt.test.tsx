@@ -1,7 +1,7 @@
 import type { MyReport } from "@gradecast/contract/report-students";
 import { screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { fakeServer, renderPage, signedInAs, testUser } from "../../test/render.tsx";
+import { renderAs, testUser } from "../../test/render.tsx";
 import { MyReports } from "./my-reports.tsx";
 
 // A student's "Reports about you" in European Portuguese (issue 33): who wrote each report, in
@@ -24,13 +24,9 @@ const mine = (id: string, className: string | null): MyReport => ({
 
 describe("a student's reports in Portuguese", () => {
   it("says who wrote each one, where and when, with its figures", async () => {
-    fakeServer({
-      ...signedInAs(student),
-      "GET /api/me/reports": () => ({
-        body: { items: [mine("m1", "10.º B"), mine("m2", null)], nextCursor: "next" },
-      }),
+    renderAs(student, <MyReports />, "/dashboard", {
+      "/api/me/reports": { items: [mine("m1", "10.º B"), mine("m2", null)], nextCursor: "next" },
     });
-    renderPage(<MyReports />, "/dashboard");
     expect(await screen.findByRole("heading", { name: "Relatórios sobre si" })).toBeTruthy();
     const [first, second] = await screen.findAllByRole("listitem");
     expect(
@@ -53,11 +49,9 @@ describe("a student's reports in Portuguese", () => {
   });
 
   it("says when there are none yet", async () => {
-    fakeServer({
-      ...signedInAs(student),
-      "GET /api/me/reports": () => ({ body: { items: [], nextCursor: null } }),
+    renderAs(student, <MyReports />, "/dashboard", {
+      "/api/me/reports": { items: [], nextCursor: null },
     });
-    renderPage(<MyReports />, "/dashboard");
     expect(await screen.findByText("Ainda não há relatórios sobre si.")).toBeTruthy();
   });
 });

@@ -2,7 +2,7 @@ import { messages } from "@gradecast/contract/messages";
 import { type Behavior, behaviors } from "@gradecast/contract/reports";
 import { plainTextMessage, singleLineMessage } from "@gradecast/contract/text";
 import type { ReactNode } from "react";
-import { type MessageValues, type RichValues, useIntl } from "../../i18n/intl.tsx";
+import { type MessageValues, type RichValues, useT } from "../../i18n/intl.tsx";
 
 // The report screens' words in the page's language (issue 33). A report's behaviour is stored as
 // the contract's English word and shown through the catalogue; the contract's report schema
@@ -39,8 +39,7 @@ export interface ReportText {
 }
 
 export function useReportText(): ReportText {
-  const intl = useIntl();
-  const t: Say = (id, values) => intl.formatMessage({ id }, values);
+  const { intl, t } = useT();
   const rich = (id: string, values: RichValues) => intl.formatMessage({ id }, values);
   const behavior = (stored: string) =>
     stored in behaviorKeys ? t(behaviorKeys[stored as Behavior]) : stored;
