@@ -23,7 +23,7 @@ import {
 import type { DB, UserRow } from "../db/schema.ts";
 import { conflict, invalid, notFound } from "../domain-errors.ts";
 import { localizedTeacherApprovedEmail, localizedTeacherRefusedEmail } from "../i18n/translate.ts";
-import { appUrl, sendMail } from "../mail/send.ts";
+import { appUrl, mailPerson } from "../mail/send.ts";
 import type { Services } from "../services.ts";
 import {
   countAccounts,
@@ -179,12 +179,7 @@ async function mailAboutRequest(
   person: UserRow,
   email: typeof localizedTeacherApprovedEmail,
 ): Promise<void> {
-  const locale = person.locale ?? services.config.defaultLocale;
-  await sendMail(
-    services,
-    person.email,
-    email(locale, { name: person.name, appUrl: appUrl(services) }),
-  );
+  await mailPerson(services, person, email, { appUrl: appUrl(services) });
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { UserRow } from "../db/schema.ts";
 import { localizedTeacherRequestEmail } from "../i18n/translate.ts";
-import { appUrl, sendMail } from "../mail/send.ts";
+import { appUrl, mailPerson } from "../mail/send.ts";
 import type { Services } from "../services.ts";
 
 // A teacher's sign-up waiting for approval (TEACHER_SIGNUP=approval, issue 28): every active
@@ -19,15 +19,10 @@ export async function notifyAdminsOfTeacherRequest(services: Services, row: User
     .limit(100)
     .execute();
   for (const admin of admins) {
-    await sendMail(
-      services,
-      admin.email,
-      localizedTeacherRequestEmail(admin.locale ?? services.config.defaultLocale, {
-        name: admin.name,
-        teacherName: row.name,
-        teacherEmail: row.email,
-        appUrl: appUrl(services),
-      }),
-    );
+    await mailPerson(services, admin, localizedTeacherRequestEmail, {
+      teacherName: row.name,
+      teacherEmail: row.email,
+      appUrl: appUrl(services),
+    });
   }
 }

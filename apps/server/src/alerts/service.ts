@@ -19,8 +19,8 @@ import { type Kysely, sql } from "kysely";
 import type { z } from "zod";
 import { audit, who } from "../audit/audit.ts";
 import type { Actor } from "../auth/actor.ts";
-import type { ClassAccess } from "../classes/policy.ts";
-import { hasRow } from "../db/rows.ts";
+import { type ClassAccess, enrolledStudentOf } from "../classes/policy.ts";
+import { countRows } from "../db/rows.ts";
 import type { DB } from "../db/schema.ts";
 import { conflict, invalid, notFound } from "../domain-errors.ts";
 import type { Services } from "../services.ts";
@@ -100,14 +100,8 @@ export async function notificationsOf(
   });
 }
 
-async function unreadOf(db: Kysely<DB>, userId: string): Promise<number> {
-  const row = await db
-    .selectFrom("notifications")
-    .select((eb) => eb.fn.countAll<number>().as("n"))
-    .where("recipient_id", "=", userId)
-    .where("read_at", "is", null)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+function unreadOf(db: Kysely<DB>, userId: string): Promise<number> {
+  return countRows(db, "notifications", { recipient_id: userId, read_at: null });
 }
 
 export async function myNotifications(services: Services, actor: Actor): Promise<NotificationList> {
@@ -188,10 +182,6 @@ async function currentFlag(db: Kysely<DB>, classId: string, studentId: string) {
   return p && isAtRisk(p.score, p.no_final_score_risk) ? p : undefined;
 }
 
-async function isEnrolled(db: Kysely<DB>, classId: string, studentId: string) {
-  return isId(studentId) && hasRow(db, "enrolments", { class_id: classId, student_id: studentId });
-}
-
 export async function judgeFlag(
   services: Services,
   actor: Actor,
@@ -199,9 +189,7 @@ export async function judgeFlag(
   studentId: string,
   input: z.output<typeof flagFeedbackWriteSchema>,
 ): Promise<FlagFeedback> {
-  const classId = access.record.id;
-  if (!(await isEnrolled(services.db, classId, studentId)))
-    throw notFound(alertMessages.notFlagged);
+  const classId = await enrolledStudentOf(services, access, studentId, alertMessages.notFlagged);
   const flag = await currentFlag(services.db, classId, studentId);
   if (!flag) throw conflict(alertMessages.notFlagged);
   const reason = input.reason ?? null;
@@ -413,10 +401,7 @@ export async function createPlan(
   studentId: string,
   input: z.output<typeof planCreateSchema>,
 ): Promise<Plan> {
-  const classId = access.record.id;
-  if (!(await isEnrolled(services.db, classId, studentId))) {
-    throw notFound(alertMessages.planNotFound);
-  }
+  const classId = await enrolledStudentOf(services, access, studentId, alertMessages.planNotFound);
   await assertOwner(services.db, classId, input.ownerId);
   const id = await services.db.transaction().execute(async (tx) => {
     const row = await tx

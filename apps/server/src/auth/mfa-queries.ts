@@ -1,5 +1,5 @@
 import { type Kysely, sql } from "kysely";
-import { stampOnce, updateRows } from "../db/rows.ts";
+import { countRows, stampOnce, updateRows } from "../db/rows.ts";
 import type { DB, UserRow } from "../db/schema.ts";
 
 // The SQL of MFA and re-authentication (migration 0008).
@@ -84,14 +84,8 @@ export async function useRecoveryCode(db: Db, id: string, now: Date): Promise<bo
   return stampOnce(db, "mfa_recovery_codes", "used_at", now, { id });
 }
 
-export async function countRecoveryCodes(db: Db, userId: string): Promise<number> {
-  const row = await db
-    .selectFrom("mfa_recovery_codes")
-    .select((eb) => eb.fn.countAll<string>().as("n"))
-    .where("user_id", "=", userId)
-    .where("used_at", "is", null)
-    .executeTakeFirst();
-  return Number(row?.n ?? 0);
+export function countRecoveryCodes(db: Db, userId: string): Promise<number> {
+  return countRows(db, "mfa_recovery_codes", { user_id: userId, used_at: null });
 }
 
 /** Turns MFA off; the user row when it was on (or being enrolled). */

@@ -24,7 +24,7 @@ import type { DB, UserRow } from "../db/schema.ts";
 import * as users from "../db/users.ts";
 import { conflict, DomainError, hasCode, invalid, unauthenticated } from "../domain-errors.ts";
 import { localizedPasswordResetEmail, localizedVerificationEmail } from "../i18n/translate.ts";
-import { appUrl, sendMail } from "../mail/send.ts";
+import { appUrl, mailPerson } from "../mail/send.ts";
 import type { Services } from "../services.ts";
 import type { AuthContext, Origin } from "./context.ts";
 import { inputDigest } from "./input-digest.ts";
@@ -153,15 +153,12 @@ export async function sendVerificationCode(
     createdAt: now,
     expiresAt: new Date(now.getTime() + codeMinutes * 60_000),
   });
-  await sendMail(
+  await mailPerson(
     services,
-    user.email,
-    localizedVerificationEmail(user.locale ?? requestLocale ?? services.config.defaultLocale, {
-      name: user.name,
-      code,
-      appUrl: appUrl(services),
-      minutes: codeMinutes,
-    }),
+    user,
+    localizedVerificationEmail,
+    { code, appUrl: appUrl(services), minutes: codeMinutes },
+    requestLocale,
   );
 }
 
@@ -398,14 +395,12 @@ export async function forgotPassword(
       expiresAt: new Date(now.getTime() + resetMinutes * 60_000),
     });
     const link = `${appUrl(services)}/reset-password?token=${token}`;
-    await sendMail(
+    await mailPerson(
       services,
-      row.email,
-      localizedPasswordResetEmail(row.locale ?? requestLocale ?? services.config.defaultLocale, {
-        name: row.name,
-        link,
-        minutes: resetMinutes,
-      }),
+      row,
+      localizedPasswordResetEmail,
+      { link, minutes: resetMinutes },
+      requestLocale,
     );
   };
 }

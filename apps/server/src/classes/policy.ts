@@ -1,4 +1,5 @@
 import { classMessages } from "@gradecast/contract/classes";
+import { isId } from "@gradecast/contract/ids";
 import type { PolicyCaller } from "../auth/actor.ts";
 import { notFound } from "../domain-errors.ts";
 import type { Services } from "../services.ts";
@@ -76,4 +77,21 @@ export async function classAccess<V extends ClassVerb>(
   const found = await classRelation(services, caller, classId);
   if (!found || !classAllows(found.relation, verb)) throw notFound(classMessages.classNotFound);
   return { ...found, verb };
+}
+
+/**
+ * The class's id when `studentId` names a student enrolled in it (the class the caller was let
+ * into); 404 with `message` otherwise, an id that cannot name anybody included.
+ */
+export async function enrolledStudentOf(
+  services: Pick<Services, "db">,
+  access: ClassAccess,
+  studentId: string,
+  message: string,
+): Promise<string> {
+  const classId = access.record.id;
+  if (!isId(studentId) || !(await q.isEnrolled(services.db, classId, studentId))) {
+    throw notFound(message);
+  }
+  return classId;
 }

@@ -14,7 +14,6 @@ import {
   type sharingPatchSchema,
   teacherReasons,
 } from "@gradecast/contract/class-risk";
-import { isId } from "@gradecast/contract/ids";
 import { type Questionnaire, questionnaireSchema } from "@gradecast/contract/questionnaire";
 import {
   differsFromRecord,
@@ -34,12 +33,11 @@ import {
   type StoredPrediction,
 } from "../db/predictions.ts";
 import { classRecordInputs, type StudentRecordInputs } from "../db/school-records.ts";
-import { notFound } from "../domain-errors.ts";
 import { riskWordsOf } from "../i18n/risk-words.ts";
 import { enqueueJob, jobKinds } from "../jobs/queue.ts";
 import { explain, isStale, overlayValues, ownValuesOf } from "../prediction/service.ts";
 import type { Services } from "../services.ts";
-import { type ClassAccess, classAccess } from "./policy.ts";
+import { type ClassAccess, classAccess, enrolledStudentOf } from "./policy.ts";
 import * as classes from "./queries.ts";
 import * as q from "./risk-queries.ts";
 import type { Actor } from "./service.ts";
@@ -271,10 +269,7 @@ export async function addNote(
   studentId: string,
   input: z.output<typeof noteCreateSchema>,
 ): Promise<InterventionNote> {
-  const id = access.record.id;
-  if (!isId(studentId) || !(await classes.isEnrolled(services.db, id, studentId))) {
-    throw notFound(riskMessages.notEnrolled);
-  }
+  const id = await enrolledStudentOf(services, access, studentId, riskMessages.notEnrolled);
   return services.db.transaction().execute(async (tx) => {
     const note = await q.insertNote(tx, {
       classId: id,

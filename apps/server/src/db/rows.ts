@@ -31,6 +31,20 @@ export async function hasRow<T extends Table>(
   return row !== undefined;
 }
 
+/** How many rows of `table` match every column given. */
+export async function countRows<T extends Table>(
+  db: Kysely<DB>,
+  table: T,
+  match: Match<T>,
+): Promise<number> {
+  const row = await untyped(db)
+    .selectFrom(table as string)
+    .select((eb) => eb.fn.countAll().as("n"))
+    .where((eb) => eb.and(match))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 /** The values of one text column over the rows that match, as a set. */
 export async function columnSet<T extends Table>(
   db: Kysely<DB>,

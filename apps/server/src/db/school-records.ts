@@ -373,6 +373,18 @@ export interface RecordedOutcome {
 }
 
 /**
+ * The record rows of these classes (undefined: every class) that hold an outcome: G3, or
+ * sat = false, with the time it was recorded.
+ */
+function outcomeRows(db: Kysely<DB>, classIds: readonly string[] | undefined) {
+  return db
+    .selectFrom("school_records as r")
+    .where((eb) => eb.or([eb("r.g3", "is not", null), eb("r.sat", "=", false)]))
+    .where("r.outcome_at", "is not", null)
+    .$if(classIds !== undefined, (q) => q.where("r.class_id", "in", classIds as string[]));
+}
+
+/**
  * Every recorded outcome of these classes (undefined: every class). A row has an outcome when it
  * has G3 or sat = false; sat true or unset with a G3 means the student sat with that G3.
  */
@@ -381,8 +393,7 @@ export async function outcomesOf(
   classIds: readonly string[] | undefined,
 ): Promise<RecordedOutcome[]> {
   if (classIds?.length === 0) return [];
-  const rows = await db
-    .selectFrom("school_records as r")
+  const rows = await outcomeRows(db, classIds)
     .innerJoin("classes as c", "c.id", "r.class_id")
     .select([
       "r.class_id as classId",
@@ -394,9 +405,6 @@ export async function outcomesOf(
       sql<string>`r.outcome_at::text`.as("outcomeAt"),
       "r.outcome_at as recordedAt",
     ])
-    .where((eb) => eb.or([eb("r.g3", "is not", null), eb("r.sat", "=", false)]))
-    .where("r.outcome_at", "is not", null)
-    .$if(classIds !== undefined, (q) => q.where("r.class_id", "in", classIds as string[]))
     .orderBy("r.class_id")
     .orderBy("r.student_id")
     .execute();
@@ -419,16 +427,12 @@ export async function outcomesFingerprint(
   classIds: readonly string[] | undefined,
 ): Promise<string> {
   if (classIds?.length === 0) return "0";
-  const row = await db
-    .selectFrom("school_records as r")
+  const row = await outcomeRows(db, classIds)
     .select([
       sql<string>`count(*)::text`.as("n"),
       sql<string | null>`max(r.updated_at)::text`.as("changed"),
       sql<string | null>`max(r.outcome_at)::text`.as("latest"),
     ])
-    .where((eb) => eb.or([eb("r.g3", "is not", null), eb("r.sat", "=", false)]))
-    .where("r.outcome_at", "is not", null)
-    .$if(classIds !== undefined, (q) => q.where("r.class_id", "in", classIds as string[]))
     .executeTakeFirstOrThrow();
   return `${row.n}|${row.changed ?? ""}|${row.latest ?? ""}`;
 }

@@ -1,4 +1,5 @@
 import type { Email } from "@gradecast/contract/emails";
+import type { Locale } from "@gradecast/contract/locale";
 import type { Services } from "../services.ts";
 
 /** The address emailed links start with: PUBLIC_URL, else this machine on the configured port. */
@@ -13,4 +14,26 @@ export async function sendMail(services: Services, to: string, email: Email) {
   } catch (error) {
     services.log.error({ err: error }, "sending mail failed");
   }
+}
+
+/** Someone an email greets by name: where it goes and the language they chose (null: none). */
+export interface Recipient {
+  name: string;
+  email: string;
+  locale: Locale | null;
+}
+
+/**
+ * Sends `person` an email greeting them by name, in their language: their own setting, else
+ * the language of the request that asked for it, else DEFAULT_LOCALE.
+ */
+export function mailPerson<P extends { name: string }>(
+  services: Services,
+  person: Recipient,
+  email: (locale: Locale, values: P) => Email,
+  values: Omit<P, "name">,
+  requestLocale?: Locale,
+): Promise<void> {
+  const locale = person.locale ?? requestLocale ?? services.config.defaultLocale;
+  return sendMail(services, person.email, email(locale, { ...values, name: person.name } as P));
 }

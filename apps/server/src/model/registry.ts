@@ -26,6 +26,16 @@ export interface ModelRegistry {
 
 const parsed = (v: unknown) => (typeof v === "string" ? JSON.parse(v) : v);
 
+/** Every field of a model but `predict`: the stand-in reads each from the loaded version. */
+const forwardedFields: Record<Exclude<keyof GradeModel, "predict">, true> = {
+  version: true,
+  features: true,
+  globalImportance: true,
+  evaluation: true,
+  artifact: true,
+  setups: true,
+};
+
 export function createModelRegistry(
   db: Kysely<DB>,
   shipped: GradeModel,
@@ -75,27 +85,10 @@ export function createModelRegistry(
     return current;
   }
 
-  const stand: GradeModel = {
-    get version() {
-      return current.version;
-    },
-    get features() {
-      return current.features;
-    },
-    get globalImportance() {
-      return current.globalImportance;
-    },
-    get evaluation() {
-      return current.evaluation;
-    },
-    get artifact() {
-      return current.artifact;
-    },
-    get setups() {
-      return current.setups;
-    },
-    predict: (input: ModelInput) => current.predict(input),
-  };
+  const stand = { predict: (input: ModelInput) => current.predict(input) } as GradeModel;
+  for (const key of Object.keys(forwardedFields) as (keyof typeof forwardedFields)[]) {
+    Object.defineProperty(stand, key, { get: () => current[key], enumerable: true });
+  }
 
   return {
     model: stand,

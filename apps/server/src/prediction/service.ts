@@ -178,13 +178,28 @@ export function classPlan(answers: Questionnaire, context: ClassContext): Predic
  * Issue 31: "Prefer not to say" (null) only on the questions the deployment marks optional
  * (OPTIONAL_QUESTIONS); on any other it is refused beside the field, as a missing answer is.
  */
-export function checkLeftOut(optional: readonly QuestionKey[], answers: Questionnaire): void {
+function checkLeftOut(optional: readonly QuestionKey[], answers: Questionnaire): void {
   const fields: Record<string, string> = {};
   for (const key of optionalCapableKeys) {
     if (answers[key] === null && !optional.includes(key)) fields[key] = answerRequiredMessage(key);
   }
   const first = Object.values(fields)[0];
   if (first !== undefined) throw invalid(first, fields);
+}
+
+/**
+ * A student's answers as the model reads them, from a questionnaire they send: refused under
+ * LEGAL_BASIS=consent without a guardian's consent (under the age), and with a question left
+ * out that is not optional; the deployment's school set.
+ */
+export async function acceptedAnswers(
+  services: Services,
+  user: AuthUser,
+  input: Questionnaire,
+): Promise<Questionnaire> {
+  await requireConsent(services, user);
+  checkLeftOut(services.config.optionalQuestions, input);
+  return withSchool(services.config.modelSchool, input);
 }
 
 /** What making a prediction reads: the database, the model and the deployment's school. */
@@ -245,11 +260,8 @@ export async function predict(
   /** False for a what-if call (`?store=false`): predicted and explained, not stored. */
   store: boolean,
 ): Promise<PredictionResult> {
-  // Under LEGAL_BASIS=consent: no prediction of a student under the age without a guardian's
-  // consent, what-if calls included (they read the same answers).
-  await requireConsent(services, user);
-  checkLeftOut(services.config.optionalQuestions, input);
-  const answers = withSchool(services.config.modelSchool, input);
+  // What-if calls too: they read the same answers.
+  const answers = await acceptedAnswers(services, user, input);
   const classes = await cachedRecordContext(services.db, user.id);
   const plans = classes.map((c) => classPlan(answers, c));
   const asked = answers.subject;

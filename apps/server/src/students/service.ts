@@ -3,11 +3,10 @@ import { privacyNoticeVersion } from "@gradecast/contract/privacy";
 import type { Questionnaire } from "@gradecast/contract/questionnaire";
 import { adminRecords } from "../admin/records.ts";
 import type { AuthUser } from "../auth/access-hook.ts";
-import { requireConsent } from "../consent/service.ts";
-import { checkLeftOut } from "../prediction/service.ts";
+import { acceptedAnswers } from "../prediction/service.ts";
 import type { Services } from "../services.ts";
 import { insertStudent, listStudents, type StudentRecordRow } from "./queries.ts";
-import { withSchool, withSubject } from "./subject.ts";
+import { withSubject } from "./subject.ts";
 
 // Questionnaires (issue 6): validated by the contract's schema (strings or numbers, exact option
 // sets, whole numbers in range) and stored as numbers. Each user reads only their own: the
@@ -25,13 +24,10 @@ export async function saveQuestionnaire(
   user: AuthUser,
   input: Questionnaire,
 ): Promise<StudentRecord> {
-  // Under LEGAL_BASIS=consent, a student under the age answers only with a guardian's consent.
-  await requireConsent(services, user);
-  checkLeftOut(services.config.optionalQuestions, input);
   const answers = await withSubject(
     services.db,
     user.id,
-    withSchool(services.config.modelSchool, input),
+    await acceptedAnswers(services, user, input),
   );
   // The questionnaire screen links the privacy notice: its version is kept with the answers.
   return toStudentRecord(await insertStudent(services.db, user.id, answers, privacyNoticeVersion));
