@@ -192,6 +192,22 @@ export function groupsOfInput(input: Record<string, string | number | null>, g3:
   ];
 }
 
+/**
+ * Outcome rows the candidate never saw (an outcomes file, a held-out half) as pairedOn reads
+ * them: each setup's rows with the groups whose coverage the gate checks.
+ */
+export function gateRowsOf(rows: readonly OutcomeRow[], setups: readonly Setup[]) {
+  return setups.flatMap((setup) =>
+    rowsForSetup(rows, setup).map((r) => ({
+      setup,
+      subject: r.subject,
+      g3: r.g3,
+      input: r.input,
+      groups: groupsOfInput(r.input, r.g3),
+    })),
+  );
+}
+
 /** The score's predictions (clamped, as scoreIfSits) of `test` by a fit on `train` of a weight. */
 function scoreOnly(
   opts: SchoolTrainOptions,
