@@ -1,6 +1,6 @@
 import { securityMessages } from "@gradecast/contract/account-security";
 import type { Page } from "playwright-core";
-import { openManage } from "./admin-steps.ts";
+import { openManage, searchUsers } from "./admin-steps.ts";
 import { enrolMfaByApi, logIn, type MfaKeys, person } from "./browser-accounts.ts";
 import { describe, expect, test } from "./fixtures.ts";
 import type { RunningServer } from "./harness.ts";
@@ -35,9 +35,7 @@ describe("an admin's security actions in the browser", () => {
 
   async function openStudentRow(page: Page) {
     await page.goto("/admin/users");
-    await page.getByLabel("Search by name or email").fill(student.email);
-    await page.getByRole("button", { name: "Search" }).click();
-    await page.getByRole("row", { name: new RegExp(student.name) }).waitFor();
+    await (await searchUsers(page, student.email, student.name)).waitFor();
   }
 
   test("signs a student out everywhere: their session can no longer call the API", async ({

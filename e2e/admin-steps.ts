@@ -19,3 +19,21 @@ export async function signedOut(page: Page, width = 1366): Promise<void> {
   });
   await page.setViewportSize({ width, height: width < 600 ? 844 : 900 });
 }
+
+/** Searches the Users table for `query`: the row of the user named `name` (not waited for). */
+export async function searchUsers(page: Page, query: string, name: string): Promise<Locator> {
+  await page.getByLabel("Search by name or email").fill(query);
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  return page.getByRole("row", { name: new RegExp(name) });
+}
+
+/** Makes the user of `row`, named `name`, a teacher from the row's menu; waits for the notice. */
+export async function makeTeacher(row: Locator, name: string): Promise<void> {
+  const page = row.page();
+  await openManage(row);
+  await row.getByRole("button", { name: `Change role of ${name}` }).click();
+  const dialog = page.getByRole("dialog");
+  await dialog.getByLabel("New role").selectOption("teacher");
+  await dialog.getByRole("button", { name: "Change role" }).click();
+  await page.getByText(`${name} is now a teacher.`).waitFor();
+}

@@ -2,7 +2,7 @@ import { adminMessages } from "@gradecast/contract/admin";
 import { messages } from "@gradecast/contract/messages";
 import type { Page } from "playwright-core";
 import { axeViolations } from "./a11y.ts";
-import { openManage } from "./admin-steps.ts";
+import { makeTeacher, openManage, searchUsers } from "./admin-steps.ts";
 import {
   enrolMfa,
   logIn as logInHome,
@@ -93,18 +93,11 @@ describe("admin screens in the browser", () => {
       .getByRole("link", { name: "Users" })
       .click();
     await expect.poll(() => h1(page).textContent()).toBe("Users");
-    await page.getByLabel("Search by name or email").fill(sam.email.toUpperCase());
-    await page.getByRole("button", { name: "Search", exact: true }).click();
-    const row = page.getByRole("row", { name: new RegExp(sam.name) });
+    const row = await searchUsers(page, sam.email.toUpperCase(), sam.name);
     await row.waitFor();
     // The search answers with the header row and Sam only.
     await expect.poll(() => page.getByRole("row").count()).toBe(2);
-    await openManage(row);
-    await row.getByRole("button", { name: `Change role of ${sam.name}` }).click();
-    const dialog = page.getByRole("dialog");
-    await dialog.getByLabel("New role").selectOption("teacher");
-    await dialog.getByRole("button", { name: "Change role" }).click();
-    await page.getByText(`${sam.name} is now a teacher.`).waitFor();
+    await makeTeacher(row, sam.name);
     await expect.poll(() => row.getByRole("cell").nth(1).textContent()).toContain("Teacher");
 
     await logOut(samPage);
@@ -121,9 +114,7 @@ describe("admin screens in the browser", () => {
   test("turns off disabling and demoting the last admin, with the reason beside the controls", async ({
     page,
   }) => {
-    await page.getByLabel("Search by name or email").fill(admin.email);
-    await page.getByRole("button", { name: "Search", exact: true }).click();
-    const row = page.getByRole("row", { name: new RegExp(admin.name) });
+    const row = await searchUsers(page, admin.email, admin.name);
     await openManage(row);
     for (const name of [`Disable ${admin.name}`, `Change role of ${admin.name}`]) {
       const button = row.getByRole("button", { name });
@@ -135,9 +126,7 @@ describe("admin screens in the browser", () => {
       expect(await page.getByRole("dialog").count()).toBe(0);
     }
     // The other accounts' controls are on.
-    await page.getByLabel("Search by name or email").fill(sam.email);
-    await page.getByRole("button", { name: "Search", exact: true }).click();
-    const samRow = page.getByRole("row", { name: new RegExp(sam.name) });
+    const samRow = await searchUsers(page, sam.email, sam.name);
     await openManage(samRow);
     expect(
       await samRow
@@ -157,9 +146,7 @@ describe("admin screens in the browser", () => {
     // Signed in and on a page of the app until the admin acts.
     expect(new URL(tessPage.url()).pathname).toBe("/profile");
 
-    await page.getByLabel("Search by name or email").fill(tess.email);
-    await page.getByRole("button", { name: "Search", exact: true }).click();
-    const row = page.getByRole("row", { name: new RegExp(tess.name) });
+    const row = await searchUsers(page, tess.email, tess.name);
     await openManage(row);
     await row.getByRole("button", { name: `Disable ${tess.name}` }).click();
     await page.getByRole("dialog").getByRole("button", { name: "Disable account" }).click();

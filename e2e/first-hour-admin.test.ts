@@ -1,7 +1,7 @@
 import { securityMessages } from "@gradecast/contract/account-security";
 import { modelSetupLabels, riskMessages } from "@gradecast/contract/class-risk";
 import type { Page } from "playwright-core";
-import { openManage, signedOut } from "./admin-steps.ts";
+import { makeTeacher, searchUsers, signedOut } from "./admin-steps.ts";
 import { classWithStudents } from "./api-calls.ts";
 import { enrolMfa, logIn, type MfaPerson, person, totpCode } from "./browser-accounts.ts";
 import { describe, expect, test } from "./fixtures.ts";
@@ -158,21 +158,14 @@ describe("an admin's and a teacher's first hour (1366 px)", () => {
     await signedOut(page);
     await logIn(page, admin);
     await page.goto("/admin/users");
-    await page.getByLabel("Search by name or email").fill(amy.email);
-    await page.getByRole("button", { name: "Search", exact: true }).click();
-    const row = page.getByRole("row", { name: new RegExp(amy.name) });
+    const row = await searchUsers(page, amy.email, amy.name);
     await row.waitFor();
     await expect.poll(() => page.getByRole("row").count()).toBe(2);
     const height = (await row.boundingBox())?.height ?? 0;
     expect(height).toBeGreaterThan(0);
     expect(height).toBeLessThan(100);
     expect(await row.getByRole("button").count()).toBe(0);
-    await openManage(row);
-    await row.getByRole("button", { name: `Change role of ${amy.name}` }).click();
-    const dialog = page.getByRole("dialog");
-    await dialog.getByLabel("New role").selectOption("teacher");
-    await dialog.getByRole("button", { name: "Change role" }).click();
-    await page.getByText(`${amy.name} is now a teacher.`).waitFor();
+    await makeTeacher(row, amy.name);
 
     await page.goto("/admin/audit");
     const entries = page.locator("tbody tr");

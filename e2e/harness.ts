@@ -154,16 +154,19 @@ export function parseEml(raw: string): { to: string; subject: string; text: stri
     body = textPart.slice(partHeaderEnd + 2);
   }
   if (encoding === "quoted-printable") {
-    body = body
-      .replace(/=\n/g, "")
-      .replace(/=([0-9A-F]{2})/gi, (_, hex: string) =>
-        String.fromCharCode(Number.parseInt(hex, 16)),
-      );
-    body = Buffer.from(body, "latin1").toString("utf8");
+    body = decodeQuotedPrintable(body);
   } else if (encoding === "base64") {
     body = Buffer.from(body.replace(/\s+/g, ""), "base64").toString("utf8");
   }
   return { to: header("To"), subject: decodeWords(header("Subject")), text: body.trim() };
+}
+
+/** Quoted-printable UTF-8 (a mail body, or a Q-encoded header word) as text. */
+function decodeQuotedPrintable(text: string): string {
+  const bytes = text
+    .replace(/=\n/g, "")
+    .replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+  return Buffer.from(bytes, "latin1").toString("utf8");
 }
 
 /** A header's RFC 2047 encoded words (=?UTF-8?Q?...?= or =?UTF-8?B?...?=) as text. */
@@ -173,14 +176,7 @@ function decodeWords(value: string): string {
     .replace(/=\?utf-8\?([qb])\?([^?]*)\?=/gi, (_, kind: string, text: string) =>
       kind.toLowerCase() === "b"
         ? Buffer.from(text, "base64").toString("utf8")
-        : Buffer.from(
-            text
-              .replace(/_/g, " ")
-              .replace(/=([0-9A-F]{2})/gi, (_m, hex: string) =>
-                String.fromCharCode(Number.parseInt(hex, 16)),
-              ),
-            "latin1",
-          ).toString("utf8"),
+        : decodeQuotedPrintable(text.replace(/_/g, " ")),
     );
 }
 

@@ -14,6 +14,7 @@ import {
   repoRoot,
   startServer,
 } from "./harness.ts";
+import { call } from "./proof-helpers.ts";
 import { sampleAnswers } from "./sample-answers.ts";
 import { screens, widths } from "./screens.ts";
 
@@ -35,10 +36,8 @@ const people = {
 const shotsDir = path.join(artifactsDir, "screens");
 
 async function register(server: RunningServer, role: "student" | "teacher") {
-  const res = await fetch(`${server.url}/api/auth/register`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ ...people[role], role }),
+  const res = await call(server.url, "POST", "/api/auth/register", {
+    body: { ...people[role], role },
   });
   expect(res.status).toBe(201);
 }

@@ -13,7 +13,8 @@ const trees: string[] = [];
 
 type Catalogue = Record<string, string>;
 
-function tree(en: Catalogue, pt: Catalogue, source: string): string {
+/** The check run on a small tree of its own: these catalogues and one page using messages. */
+function checkTree(en: Catalogue, pt: Catalogue, source: string) {
   const dir = mkdtempSync(path.join(os.tmpdir(), "gradecast-messages-"));
   trees.push(dir);
   const files: Record<string, string> = {
@@ -25,10 +26,6 @@ function tree(en: Catalogue, pt: Catalogue, source: string): string {
     mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
     writeFileSync(path.join(dir, file), text);
   }
-  return dir;
-}
-
-function check(dir: string) {
   const run = spawnSync(process.execPath, [script, dir], { encoding: "utf8" });
   return { status: run.status, out: `${run.stdout}${run.stderr}` };
 }
@@ -41,47 +38,43 @@ afterAll(() => {
 
 describe("message catalogues", () => {
   test("complete, used and valid catalogues pass", () => {
-    const { status, out } = check(
-      tree(
-        { "login.title": "Login", "login.count": "{n, plural, one {# try} other {# tries}}" },
-        {
-          "login.title": "Iniciar sessão",
-          "login.count": "{n, plural, one {# tentativa} other {# tentativas}}",
-        },
-        uses,
-      ),
+    const { status, out } = checkTree(
+      { "login.title": "Login", "login.count": "{n, plural, one {# try} other {# tries}}" },
+      {
+        "login.title": "Iniciar sessão",
+        "login.count": "{n, plural, one {# tentativa} other {# tentativas}}",
+      },
+      uses,
     );
     expect(out).toContain("0 problem(s)");
     expect(status).toBe(0);
   });
 
   test("a key missing in Portuguese fails the step", () => {
-    const { status, out } = check(
-      tree(
-        { "login.title": "Login", "login.count": "{n} tries" },
-        { "login.title": "Iniciar sessão" },
-        uses,
-      ),
+    const { status, out } = checkTree(
+      { "login.title": "Login", "login.count": "{n} tries" },
+      { "login.title": "Iniciar sessão" },
+      uses,
     );
     expect(out).toContain('apps/web/src/locales/pt-PT: "login.count" is missing');
     expect(status).toBe(1);
   });
 
   test("a key no source uses fails the step", () => {
-    const { status, out } = check(
-      tree({ "login.title": "Login" }, { "login.title": "Iniciar sessão" }, "export {};"),
+    const { status, out } = checkTree(
+      { "login.title": "Login" },
+      { "login.title": "Iniciar sessão" },
+      "export {};",
     );
     expect(out).toContain('"login.title" is not used');
     expect(status).toBe(1);
   });
 
   test("a message that is not ICU, or a translation with other arguments, fails the step", () => {
-    const { status, out } = check(
-      tree(
-        { "login.title": "Login {name", "login.count": "{n} tries" },
-        { "login.title": "Iniciar sessão", "login.count": "{count} tentativas" },
-        uses,
-      ),
+    const { status, out } = checkTree(
+      { "login.title": "Login {name", "login.count": "{n} tries" },
+      { "login.title": "Iniciar sessão", "login.count": "{count} tentativas" },
+      uses,
     );
     expect(out).toContain('"login.title" is not a valid ICU message');
     expect(out).toContain('"login.count" uses {count}, English uses {n}');

@@ -12,7 +12,6 @@
  * Run: npx tsx bench/evaluation/index.ts [--outcomes 10000] [--seconds 10] [--rounds 2]
  *   [--clients 4] [--skip-postgres]
  */
-import { randomBytes, randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import { mulberry32 } from "../../packages/model/src/prng.ts";
 import { flag, numberArgs } from "../lib/args.ts";
@@ -26,6 +25,7 @@ import {
   withBareRoute,
 } from "../lib/load.ts";
 import { withBenchDatabase } from "../lib/postgres.ts";
+import { inChunks, studentRow, writeClasses } from "../lib/school-rows.ts";
 import { type BenchDb, seedDatabase, withDataDir, withGradecast } from "../lib/seeded.ts";
 import { makeAdmin, signIn } from "../lib/staff.ts";
 
@@ -38,31 +38,12 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 /** The school's rows, written straight into the database before the server starts. */
 async function writeSchool(db: BenchDb) {
   const rand = mulberry32(29);
-  const classIds: string[] = [];
-  for (let c = 0; c < CLASSES; c++) {
-    const row = await db
-      .insertInto("classes")
-      .values({ name: `Class ${c + 1}`, subject: c % 2 ? "por" : "mat", year: "2025-26" })
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    classIds.push(row.id);
-  }
+  const classIds = await writeClasses(db, CLASSES);
   const day = (d: number) => new Date(Date.UTC(2025, 8, 1) + d * 86_400_000).toISOString();
   const chunk = 500;
   for (let start = 0; start < options.outcomes; start += chunk) {
     const n = Math.min(chunk, options.outcomes - start);
-    const students = Array.from({ length: n }, (_, i) => ({
-      id: randomUUID(),
-      name: `Student ${start + i}`,
-      email: `s${start + i}.${randomBytes(3).toString("hex")}@bench.test`,
-      password_hash: "x",
-      role: "student" as const,
-      pending_role: null,
-      mfa_secret: null,
-      mfa_pending_secret: null,
-      mfa_enabled_at: null,
-      mfa_last_step: null,
-    }));
+    const students = Array.from({ length: n }, (_, i) => studentRow(start + i));
     await db.insertInto("users").values(students).execute();
     const records = students.map((s, i) => {
       const sat = rand() > 0.08;
@@ -107,12 +88,9 @@ async function writeSchool(db: BenchDb) {
         }),
       ),
     );
-    for (let i = 0; i < predictions.length; i += 1000) {
-      await db
-        .insertInto("predictions")
-        .values(predictions.slice(i, i + 1000))
-        .execute();
-    }
+    await inChunks(predictions, 1000, (slice) =>
+      db.insertInto("predictions").values(slice).execute(),
+    );
   }
 }
 

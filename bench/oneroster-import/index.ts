@@ -36,6 +36,7 @@ import {
 } from "../../apps/server/test/support/oneroster-bundle.ts";
 import { numberArg } from "../lib/args.ts";
 import { printRunStart, targetLine } from "../lib/load.ts";
+import { inChunks } from "../lib/school-rows.ts";
 import { onBothDatabases, timed } from "../lib/timed.ts";
 
 const USERS = numberArg("users", 10_000);
@@ -156,18 +157,14 @@ async function run(name: string, database: Database, dataDir: string) {
     ]);
     const baseline = await timed(() =>
       db.transaction().execute(async (tx) => {
-        for (let at = 0; at < enrolRows.length; at += 2000) {
-          const part = enrolRows.slice(at, at + 2000);
-          await sql`insert into bench_enrol values ${sql.join(part.map((r) => sql`(${sql.join(r)})`))}`.execute(
-            tx,
+        const insert = (table: string, rows: string[][]) =>
+          inChunks(rows, 2000, (part) =>
+            sql`insert into ${sql.table(table)} values ${sql.join(part.map((r) => sql`(${sql.join(r)})`))}`.execute(
+              tx,
+            ),
           );
-        }
-        for (let at = 0; at < userRows.length; at += 2000) {
-          const part = userRows.slice(at, at + 2000);
-          await sql`insert into bench_user values ${sql.join(part.map((r) => sql`(${sql.join(r)})`))}`.execute(
-            tx,
-          );
-        }
+        await insert("bench_enrol", enrolRows);
+        await insert("bench_user", userRows);
       }),
     );
     await sql`drop table bench_enrol`.execute(db);

@@ -16,7 +16,6 @@
  * Run: npx tsx bench/recompute/index.ts [--students 2000] [--seconds 5] [--clients 8] [--delay 25]
  *   [--skip-postgres]
  */
-import { randomBytes, randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import { migrate, openDatabase } from "../../apps/server/src/db/database.ts";
 import { insertDatedPredictions } from "../../apps/server/src/db/predictions.ts";
@@ -35,7 +34,8 @@ import {
   withBareRoute,
 } from "../lib/load.ts";
 import { createBenchDatabase } from "../lib/postgres.ts";
-import { withDataDir, withGradecast } from "../lib/seeded.ts";
+import { inChunks, studentRow, writeClasses } from "../lib/school-rows.ts";
+import { type BenchDb, withDataDir, withGradecast } from "../lib/seeded.ts";
 import { makeAdmin, signIn } from "../lib/staff.ts";
 
 /** `delay`: seconds from the rows' writing to the job being due (the start must have ended). */
@@ -48,39 +48,17 @@ const json = { "content-type": "application/json" };
 /** The same bodies posted to the bare route. */
 const plain = bodies.map((body) => ({ method: "POST" as const, path: "/", headers: json, body }));
 
-type Db = Awaited<ReturnType<typeof openDatabase>>["db"];
-
 /** The school: classes, enrolled students, each with a prediction of an older model. */
-async function writeSchool(db: Db): Promise<void> {
-  const classIds: string[] = [];
-  for (let c = 0; c < CLASSES; c++) {
-    const row = await db
-      .insertInto("classes")
-      .values({ name: `Class ${c + 1}`, subject: c % 2 ? "por" : "mat", year: "2025-26" })
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    classIds.push(row.id);
-  }
-  const students = Array.from({ length: options.students }, (_, i) => ({
-    id: randomUUID(),
-    name: `Student ${i}`,
-    email: `s${i}.${randomBytes(3).toString("hex")}@bench.test`,
-    password_hash: "x",
-    role: "student" as const,
-    pending_role: null,
-    mfa_secret: null,
-    mfa_pending_secret: null,
-    mfa_enabled_at: null,
-    mfa_last_step: null,
-  }));
-  for (let i = 0; i < students.length; i += 500) {
-    const slice = students.slice(i, i + 500);
+async function writeSchool(db: BenchDb): Promise<void> {
+  const classIds = await writeClasses(db, CLASSES);
+  const students = Array.from({ length: options.students }, (_, i) => studentRow(i));
+  await inChunks(students, 500, async (slice, i) => {
     await db.insertInto("users").values(slice).execute();
     await db
       .insertInto("enrolments")
       .values(slice.map((s, k) => ({ class_id: classIds[(i + k) % CLASSES]!, student_id: s.id })))
       .execute();
-  }
+  });
   // The inputs as the app stores them: the questionnaire parsed from the form's body.
   await insertDatedPredictions(
     db,

@@ -20,6 +20,7 @@ import { createOrPromoteAdmin } from "../../apps/server/src/users/admin.ts";
 import { benchPassword } from "../lib/accounts.ts";
 import { numberArg } from "../lib/args.ts";
 import { printRunStart, targetLine } from "../lib/load.ts";
+import { inChunks } from "../lib/school-rows.ts";
 import { onBothDatabases, timed } from "../lib/timed.ts";
 
 const ROWS = numberArg("rows", 2000);
@@ -146,12 +147,9 @@ async function run(name: string, database: Database, dataDir: string) {
               via: "import" as const,
             }));
           });
-          for (let at = 0; at < entries.length; at += 2000) {
-            await tx
-              .insertInto("record_entries")
-              .values(entries.slice(at, at + 2000))
-              .execute();
-          }
+          await inChunks(entries, 2000, (slice) =>
+            tx.insertInto("record_entries").values(slice).execute(),
+          );
           await tx.insertInto("school_records").values(rowsOf(plain)).execute();
         }),
       );

@@ -22,15 +22,9 @@ import { concatDatasets, parseCsv, SUBJECTS, type Subject, toDataset } from "./d
 import { type GateReport, gate, pairedOn, structuralChecks } from "./gate.ts";
 import { SETUPS, type Setup } from "./hurdle.ts";
 import { type GradeModel, loadDefaultModel, loadModel, validateArtifact } from "./model.ts";
-import {
-  type OutcomeRow,
-  outcomesPerSubject,
-  readOutcomes,
-  rowsForSetup,
-  subjectOfFile,
-} from "./outcomes.ts";
+import { type OutcomeRow, outcomesPerSubject, readOutcomes, subjectOfFile } from "./outcomes.ts";
 import { DEFAULT_SEED, RISK_PARAMS, SCORE_CANDIDATES } from "./params.ts";
-import { groupsOfInput, trainSchoolCandidate } from "./school-train.ts";
+import { gateRowsOf, trainSchoolCandidate } from "./school-train.ts";
 import { buildArtifact, sha256, type TrainingFile } from "./train.ts";
 
 type Args = Map<string, string[]>;
@@ -197,17 +191,8 @@ function gateCmd(args: Args): void {
   if (paths.length === 0) throw new Error("--outcomes is required");
   const school = readOutcomeFiles(paths);
   const setups = candidate.setups.filter((s) => current.setups.includes(s));
-  const rows = setups.flatMap((setup) =>
-    rowsForSetup(school, setup).map((r) => ({
-      setup,
-      subject: r.subject,
-      g3: r.g3,
-      input: r.input,
-      groups: groupsOfInput(r.input, r.g3),
-    })),
-  );
   const report = gate({
-    pairs: pairedOn(rows, candidate, current),
+    pairs: pairedOn(gateRowsOf(school, setups), candidate, current),
     outcomes: outcomesPerSubject(school),
     minOutcomes: int(args, "min-outcomes", 50),
     checks: structuralChecks(candidate),

@@ -300,35 +300,50 @@ export function structuralChecks(
   return { monotone, additivity, failures };
 }
 
-/** Both models' predictions of outcome rows (the CLI's gate on a file of held-out outcomes). */
-export function pairedOn(
-  rows: readonly {
-    setup: "A" | "B" | "C";
-    subject: Subject;
-    g3: number;
-    input: Record<string, string | null>;
-    groups: string[];
-  }[],
+/** An outcome row as the gate pairs it: its setup, subject, final grade, inputs and groups. */
+export interface GateRow {
+  setup: "A" | "B" | "C";
+  subject: Subject;
+  g3: number;
+  input: Record<string, string | null>;
+  groups: string[];
+}
+
+/** What the gate reads of a model's prediction of `input`. */
+function partPrediction(model: GradeModel, input: Record<string, string | null>): PartPrediction {
+  const p = model.predict(input);
+  return {
+    prediction: p.prediction,
+    scoreIfSits: p.scoreIfSits,
+    risk: p.noFinalScoreRisk,
+    low: p.interval.low,
+    high: p.interval.high,
+  };
+}
+
+/** Both models' predictions of one outcome row; `repeat`: the cross-validation repeat it is of. */
+export function pairedRow(
+  r: GateRow,
   candidate: GradeModel,
   current: GradeModel,
-): PairedRow[] {
-  const part = (m: GradeModel, input: Record<string, string | null>): PartPrediction => {
-    const p = m.predict(input);
-    return {
-      prediction: p.prediction,
-      scoreIfSits: p.scoreIfSits,
-      risk: p.noFinalScoreRisk,
-      low: p.interval.low,
-      high: p.interval.high,
-    };
-  };
-  return rows.map((r) => ({
+  repeat = 0,
+): PairedRow {
+  return {
     setup: r.setup,
     subject: r.subject,
     g3: r.g3,
-    repeat: 0,
+    repeat,
     groups: r.groups,
-    candidate: part(candidate, r.input),
-    current: part(current, r.input),
-  }));
+    candidate: partPrediction(candidate, r.input),
+    current: partPrediction(current, r.input),
+  };
+}
+
+/** Both models' predictions of outcome rows (the CLI's gate on a file of held-out outcomes). */
+export function pairedOn(
+  rows: readonly GateRow[],
+  candidate: GradeModel,
+  current: GradeModel,
+): PairedRow[] {
+  return rows.map((r) => pairedRow(r, candidate, current));
 }

@@ -6,7 +6,7 @@ import { type GradeModel, loadModel } from "./model.ts";
 import { type OutcomeRow, outcomesPerSubject, readOutcomes, rowsForSetup } from "./outcomes.ts";
 import { RISK_PARAMS, SCORE_CANDIDATES } from "./params.ts";
 import { mulberry32, shuffle } from "./prng.ts";
-import { groupsOfInput, trainSchoolCandidate } from "./school-train.ts";
+import { gateRowsOf, trainSchoolCandidate } from "./school-train.ts";
 import { buildArtifact } from "./train.ts";
 
 // The simulation of issue 30 on the UCI files: school MS plays "this school". The model in use
@@ -59,17 +59,8 @@ function gateOnHeldOut(
   outcomes: Record<string, number>,
   minOutcomes: number,
 ) {
-  const rows = SETUPS.flatMap((setup) =>
-    rowsForSetup(test, setup).map((r) => ({
-      setup,
-      subject: r.subject,
-      g3: r.g3,
-      input: r.input,
-      groups: groupsOfInput(r.input, r.g3),
-    })),
-  );
   return gate({
-    pairs: pairedOn(rows, candidate, current),
+    pairs: pairedOn(gateRowsOf(test, SETUPS), candidate, current),
     outcomes,
     minOutcomes,
     checks: structuralChecks(candidate, 20),

@@ -14,7 +14,7 @@ import {
   NUM_FEATURES,
 } from "./data.ts";
 import { rawOutput } from "./ensemble.ts";
-import type { PairedRow } from "./gate.ts";
+import { type GateRow, type PairedRow, pairedRow } from "./gate.ts";
 import type { GbtParams } from "./gbt.ts";
 import { clampGrade } from "./grade.ts";
 import {
@@ -152,32 +152,14 @@ function asModel(t: TrainedSetup, data: Dataset, opts: SchoolTrainOptions): Grad
   });
 }
 
-function paired(
-  r: OutcomeRow,
-  setup: Setup,
-  candidate: GradeModel,
-  current: GradeModel,
-  repeat: number,
-): PairedRow {
-  const c = candidate.predict(r.input);
-  const k = current.predict(r.input);
-  const part = (p: typeof c) => ({
-    prediction: p.prediction,
-    scoreIfSits: p.scoreIfSits,
-    risk: p.noFinalScoreRisk,
-    low: p.interval.low,
-    high: p.interval.high,
-  });
-  return {
-    setup,
-    subject: r.subject,
-    g3: r.g3,
-    repeat,
-    groups: groupsOfInput(r.input, r.g3),
-    candidate: part(c),
-    current: part(k),
-  };
-}
+/** A setup's outcome row as the gate pairs it, with the groups whose coverage it checks. */
+const gateRow = (r: OutcomeRow, setup: Setup): GateRow => ({
+  setup,
+  subject: r.subject,
+  g3: r.g3,
+  input: r.input,
+  groups: groupsOfInput(r.input, r.g3),
+});
 
 /** The groups whose interval coverage the gate checks. */
 export function groupsOfInput(input: Record<string, string | number | null>, g3: number): string[] {
@@ -190,6 +172,14 @@ export function groupsOfInput(input: Record<string, string | number | null>, g3:
     `address ${input.address}`,
     `age ${age <= 16 ? "15-16" : age <= 18 ? "17-18" : "19+"}`,
   ];
+}
+
+/**
+ * Outcome rows the candidate never saw (an outcomes file, a held-out half) as pairedOn reads
+ * them: each setup's rows with the groups whose coverage the gate checks.
+ */
+export function gateRowsOf(rows: readonly OutcomeRow[], setups: readonly Setup[]) {
+  return setups.flatMap((setup) => rowsForSetup(rows, setup).map((r) => gateRow(r, setup)));
 }
 
 /** The score's predictions (clamped, as scoreIfSits) of `test` by a fit on `train` of a weight. */
@@ -320,7 +310,7 @@ export function trainSchoolCandidate(opts: SchoolTrainOptions): SchoolTrainResul
         if (test.length > 0) {
           const f = fit(opts, setup, train, weight, candidates, cvCal, deriveSeed(seed, j));
           const model = asModel(f.trained, f.data, opts);
-          for (const r of test) out.push(paired(r, setup, model, opts.current, repeat));
+          for (const r of test) out.push(pairedRow(gateRow(r, setup), model, opts.current, repeat));
         }
         done++;
       }
