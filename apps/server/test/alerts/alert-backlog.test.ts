@@ -55,15 +55,13 @@ describe.each(dialects)("the alert backlog (%s)", (dialect) => {
   };
 
   test.beforeAll(async ({ t, people }) => {
-    call = api(t).call;
+    const app = api(t);
+    call = app.call;
     classId = await makeClass(t, {
       teachers: [people.teacher.user.uid],
       students: [people.amy.user.uid],
     });
-    for (const answers of [doingWell, struggling]) {
-      const res = await call("POST", "/api/predict", people.amy, answers);
-      expect(res.statusCode, res.body).toBe(200);
-    }
+    for (const answers of [doingWell, struggling]) await app.predict(people.amy, answers);
     const rows = await t.database.db
       .selectFrom("predictions")
       .select("id")

@@ -48,13 +48,10 @@ const privateLabels = questionKeys
 describe.each(dialects)("alerts (%s)", (dialect) => {
   const test = tests[dialect];
   let call: ReturnType<typeof api>["call"];
+  let predict: ReturnType<typeof api>["predict"];
   let classId: string;
   let otherClassId: string;
 
-  const predict = async (who: SignedInUser, answers: object) => {
-    const res = await call("POST", "/api/predict", who, answers);
-    expect(res.statusCode, res.body).toBe(200);
-  };
   const notifications = async (who: SignedInUser) => {
     const res = await call("GET", "/api/notifications", who);
     expect(res.statusCode, res.body).toBe(200);
@@ -72,7 +69,7 @@ describe.each(dialects)("alerts (%s)", (dialect) => {
 
   test.beforeAll(async ({ t, people }) => {
     tTest = t;
-    call = api(t).call;
+    ({ call, predict } = api(t));
     ({ classId, otherClassId } = await staffClasses(
       t,
       people,

@@ -19,7 +19,6 @@ import { makeClass } from "../support/class-fixtures.ts";
 import { api } from "../support/class-helpers.ts";
 import { apiTests, type People, type Person } from "../support/fixtures.ts";
 import { auditOf, dialects, errorOf } from "../support/helpers.ts";
-import { sampleQuestionnaire } from "../support/sample-answers.ts";
 
 // Issue 26: a roster line for an existing account is an invitation its owner accepts or
 // declines; until then the class sees nothing of them (not in the class, not on its risk list).
@@ -88,10 +87,6 @@ describe.each(dialects)("class invitations and leaving (%s)", (dialect) => {
     c.call("DELETE", `/api/classes/${klass.id}/invitation`, who);
   const leave = (who: SignedInUser | undefined, klass: ClassView) =>
     c.call("DELETE", `/api/classes/${klass.id}/enrolment`, who);
-  const predict = async (who: SignedInUser) => {
-    const res = await c.call("POST", "/api/predict", who, sampleQuestionnaire);
-    expect(res.statusCode, res.body).toBe(200);
-  };
   const share = async (who: SignedInUser, on: boolean) => {
     const res = await c.call("PATCH", "/api/me/sharing", who, { shareExplanation: on });
     expect(res.statusCode, res.body).toBe(200);
@@ -105,7 +100,7 @@ describe.each(dialects)("class invitations and leaving (%s)", (dialect) => {
     const klass = await newClass(people, "Consent class");
     const student = await signIn(t, "student", { name: "Sara Private" });
     // Her prediction and her choice to share, made before any class.
-    await predict(student);
+    await c.predict(student);
     await share(student, true);
 
     await invite(people, klass, student);
@@ -249,7 +244,7 @@ describe.each(dialects)("class invitations and leaving (%s)", (dialect) => {
   test("lets a student leave a class, and nobody else leave for them", async ({ t, people }) => {
     const klass = await newClass(people, "Leaving class");
     const student = await signIn(t, "student");
-    await predict(student);
+    await c.predict(student);
     await invite(people, klass, student);
     expect((await accept(student, klass)).statusCode).toBe(200);
     expect(itemOf(await risk(people.teacher, klass), student)).toBeDefined();
@@ -279,7 +274,7 @@ describe.each(dialects)("class invitations and leaving (%s)", (dialect) => {
   }) => {
     const first = await c.createClass(people.teacher, { name: "First class" });
     const student = await signIn(t, "student");
-    await predict(student);
+    await c.predict(student);
     await invite(people, first, student);
     expect((await accept(student, first)).statusCode).toBe(200);
     await share(student, true);

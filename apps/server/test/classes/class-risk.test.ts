@@ -55,6 +55,7 @@ describe.each(dialects)("class risk list (%s)", (dialect) => {
   const test = tests[dialect];
   let call: ReturnType<typeof api>["call"];
   let riskList: ReturnType<typeof api>["riskList"];
+  let predict: ReturnType<typeof api>["predict"];
   let classId: string;
   let otherClassId: string;
 
@@ -62,17 +63,13 @@ describe.each(dialects)("class risk list (%s)", (dialect) => {
     call("GET", `/api/classes/${id}/risk`, who);
   const list = (people: People<typeof cast>, who: SignedInUser = people.teacher) =>
     riskList(who, classId);
-  const predict = async (who: SignedInUser, answers: object) => {
-    const res = await call("POST", "/api/predict", who, answers);
-    expect(res.statusCode, res.body).toBe(200);
-  };
   const share = (who: SignedInUser | undefined, shareExplanation: unknown) =>
     call("PATCH", "/api/me/sharing", who, { shareExplanation });
   const note = (who: SignedInUser | undefined, student: string, body: object, id = classId) =>
     call("POST", `/api/classes/${id}/students/${student}/notes`, who, body);
 
   test.beforeAll(async ({ t, people }) => {
-    ({ call, riskList } = api(t));
+    ({ call, riskList, predict } = api(t));
     ({ classId, otherClassId } = await staffClasses(
       t,
       people,

@@ -1,13 +1,11 @@
 import type { ClassRisk, RiskItem } from "@gradecast/contract/class-risk";
 import { contestLimit } from "@gradecast/contract/consent";
-import type { PredictionResult } from "@gradecast/contract/prediction";
 import { describe, expect } from "vitest";
 import type { SignedInUser } from "../support/accounts.ts";
 import { makeClass } from "../support/class-fixtures.ts";
 import { api } from "../support/class-helpers.ts";
 import { apiTests } from "../support/fixtures.ts";
 import { auditOf, dialects, errorOf, type TestApp } from "../support/helpers.ts";
-import { sampleQuestionnaire } from "../support/sample-answers.ts";
 
 // Human oversight (issue 31 part B): a student says "this prediction is wrong because ..."; it
 // is kept with the prediction and shown on the risk list to the teachers of the student's class,
@@ -30,9 +28,7 @@ describe.each(dialects)("contesting a prediction (%s)", (dialect) => {
   const test = tests[dialect];
 
   async function predictionOf(t: TestApp, who: SignedInUser): Promise<string> {
-    const res = await api(t).call("POST", "/api/predict", who, sampleQuestionnaire);
-    expect(res.statusCode, res.body).toBe(200);
-    return (res.json() as PredictionResult).id!;
+    return (await api(t).predict(who)).id!;
   }
   const contest = (t: TestApp, who: SignedInUser | undefined, id: string, text = reason) =>
     api(t).call("POST", `/api/predictions/${id}/contest`, who, { reason: text });

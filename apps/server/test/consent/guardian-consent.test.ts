@@ -10,6 +10,7 @@ import {
 } from "@gradecast/contract/consent";
 import { privacyNoticeVersion } from "@gradecast/contract/privacy";
 import { describe, expect } from "vitest";
+import { newestConsent } from "../../src/db/consents.ts";
 import {
   postLogin,
   randomIp,
@@ -250,13 +251,7 @@ describe.each(dialects)("guardian consent (%s)", (dialect) => {
     t,
   }) => {
     const versionOf = async (who: SignedInUser) =>
-      (
-        await t.database.db
-          .selectFrom("guardian_consents")
-          .select("text_version")
-          .where("student_id", "=", who.user.uid)
-          .executeTakeFirstOrThrow()
-      ).text_version;
+      (await newestConsent(t.database.db, who.user.uid))?.textVersion;
 
     // A Portuguese reader: the Portuguese text and its own version.
     const rita = await student(t, 12);

@@ -160,21 +160,16 @@ describe.each(dialects)("authorisation matrix (%s)", (dialect) => {
     return row.id;
   }
 
-  async function newQuestionnaire(userId: string): Promise<string> {
-    const row = await t.database.db
-      .insertInto("students")
-      .values({ ...studentsRow(sampleQuestionnaire), user_id: userId })
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    return row.id;
-  }
-
-  async function newPrediction(userId: string): Promise<string> {
-    const row = await t.database.db
-      .insertInto("predictions")
-      .values(predictionRow(userId, "matrix"))
-      .returning("id")
-      .executeTakeFirstOrThrow();
+  /** A questionnaire ("students") or a prediction ("predictions") of the user, written directly. */
+  async function newRecord(table: "students" | "predictions", userId: string): Promise<string> {
+    const db = t.database.db;
+    const row = await (table === "students"
+      ? db
+          .insertInto(table)
+          .values({ ...studentsRow(sampleQuestionnaire), user_id: userId })
+          .returning("id")
+      : db.insertInto(table).values(predictionRow(userId, "matrix")).returning("id")
+    ).executeTakeFirstOrThrow();
     return row.id;
   }
 
@@ -380,9 +375,9 @@ describe.each(dialects)("authorisation matrix (%s)", (dialect) => {
       }
       // Routes on "my" records (no id in the path): the answer holds the caller's records only.
       const other = who === "student" ? otherStudent : otherTeacher;
-      const make = path.includes("students") ? newQuestionnaire : newPrediction;
-      const mine = await make(me.user.uid);
-      const theirs = await make(other.user.uid);
+      const table = path.includes("students") ? "students" : "predictions";
+      const mine = await newRecord(table, me.user.uid);
+      const theirs = await newRecord(table, other.user.uid);
       const res = await call(route, path, who);
       const why = `${route} as ${who}: ${res.statusCode} ${res.body.slice(0, 300)}`;
       expect(res.statusCode, why).toBe(200);

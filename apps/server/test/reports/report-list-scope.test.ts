@@ -6,6 +6,7 @@ import { makeClass } from "../support/class-fixtures.ts";
 import { apiTests } from "../support/fixtures.ts";
 import { dialects, type TestApp } from "../support/helpers.ts";
 import { validReport } from "../support/report-fixture.ts";
+import { listedIds } from "../support/report-pages.ts";
 import { exportedIds } from "../support/reports-csv-parser.ts";
 
 // A teacher's list, search and export read two walks (what they wrote, what their classes
@@ -13,8 +14,6 @@ import { exportedIds } from "../support/reports-csv-parser.ts";
 // hold exactly what the teacher may read, each report once (one both written by the teacher
 // and filed through their class included), in the admin's order of the same reports, with ties
 // of the sort key (same date, same name, same marks) split by id across pages.
-
-type Page = { items: LinkedReport[]; nextCursor: string | null };
 
 const tests = apiTests({
   env: { RATE_LIMITS: "off" },
@@ -83,22 +82,8 @@ describe.each(dialects)("a teacher's list of reports on %s", (dialect) => {
     );
   });
 
-  const pages = async (t: TestApp, who: SignedInUser, query: string) => {
-    const ids: string[] = [];
-    let cursor: string | null = null;
-    do {
-      const res = await t.app.inject({
-        method: "GET",
-        url: `/api/reports?limit=2${query}${cursor ? `&cursor=${cursor}` : ""}`,
-        headers: who.auth,
-      });
-      expect(res.statusCode, res.body).toBe(200);
-      const page = res.json() as Page;
-      ids.push(...page.items.map((r) => r.id));
-      cursor = page.nextCursor;
-    } while (cursor);
-    return ids;
-  };
+  /** The ids of who's list, two reports a page. */
+  const pages = (t: TestApp, who: SignedInUser, query: string) => listedIds(t, who, query, 2);
 
   for (const sort of ["date", "name", "marks"]) {
     // `_` and `%` are matched as themselves, not as LIKE's wildcards.

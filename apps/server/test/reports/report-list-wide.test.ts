@@ -1,18 +1,15 @@
-import type { LinkedReport } from "@gradecast/contract/report-students";
 import { sql } from "kysely";
 import { describe, expect } from "vitest";
 import { forgetReaderShares, readsMostReports } from "../../src/reports/reader-share.ts";
-import type { SignedInUser } from "../support/accounts.ts";
 import { makeClass } from "../support/class-fixtures.ts";
 import { apiTests } from "../support/fixtures.ts";
-import { dialects, type TestApp } from "../support/helpers.ts";
+import { dialects } from "../support/helpers.ts";
+import { listedIds } from "../support/report-pages.ts";
 import { exportedIds } from "../support/reports-csv-parser.ts";
 
 // A teacher who may read most of the school's reports takes one filtered walk of the school's
 // sort index instead of two walks (reports/reader-share.ts). Their list, search, paging and
 // export must hold exactly what they may read, each report once, in the admin's order.
-
-type Page = { items: LinkedReport[]; nextCursor: string | null };
 
 const tests = apiTests({
   env: { RATE_LIMITS: "off" },
@@ -56,23 +53,6 @@ describe.each(dialects)("a teacher who reads most reports, on %s", (dialect) => 
     forgetReaderShares();
   });
 
-  const pages = async (t: TestApp, who: SignedInUser, query: string, limit: number, max = 1000) => {
-    const ids: string[] = [];
-    let cursor: string | null = null;
-    do {
-      const res = await t.app.inject({
-        method: "GET",
-        url: `/api/reports?limit=${limit}${query}${cursor ? `&cursor=${cursor}` : ""}`,
-        headers: who.auth,
-      });
-      expect(res.statusCode, res.body).toBe(200);
-      const page = res.json() as Page;
-      ids.push(...page.items.map((r) => r.id));
-      cursor = ids.length < max ? page.nextCursor : null;
-    } while (cursor);
-    return ids;
-  };
-
   test("counts the teacher as reading most reports, and the other teacher not", async ({
     t,
     people,
@@ -88,10 +68,10 @@ describe.each(dialects)("a teacher who reads most reports, on %s", (dialect) => 
         people,
       }) => {
         const query = `&sort=${sort}&search=${encodeURIComponent(search)}`;
-        const expected = (await pages(t, people.admin, query, 100, 100_000)).filter((id) =>
+        const expected = (await listedIds(t, people.admin, query, 100, 100_000)).filter((id) =>
           visible.has(id),
         );
-        const listed = await pages(t, people.teacher, query, 25, 100_000);
+        const listed = await listedIds(t, people.teacher, query, 25, 100_000);
         expect(new Set(listed).size).toBe(listed.length);
         expect(listed).toEqual(expected);
         if (search === "foreign") expect(listed).toEqual([]);
@@ -101,10 +81,10 @@ describe.each(dialects)("a teacher who reads most reports, on %s", (dialect) => 
       t,
       people,
     }) => {
-      const expected = (await pages(t, people.admin, `&sort=${sort}`, 100, 300)).filter((id) =>
+      const expected = (await listedIds(t, people.admin, `&sort=${sort}`, 100, 300)).filter((id) =>
         visible.has(id),
       );
-      const listed = await pages(t, people.teacher, `&sort=${sort}`, 20, 100);
+      const listed = await listedIds(t, people.teacher, `&sort=${sort}`, 20, 100);
       expect(listed).toEqual(expected.slice(0, listed.length));
       expect(listed.length).toBeGreaterThanOrEqual(100);
     });
@@ -113,6 +93,8 @@ describe.each(dialects)("a teacher who reads most reports, on %s", (dialect) => 
   test("exports what the list holds", async ({ t, people }) => {
     const ids = await exportedIds(t, people.teacher, "?sort=name&search=shared");
     expect(ids).toHaveLength(150);
-    expect(ids).toEqual(await pages(t, people.teacher, "&sort=name&search=shared", 100, 100_000));
+    expect(ids).toEqual(
+      await listedIds(t, people.teacher, "&sort=name&search=shared", 100, 100_000),
+    );
   });
 });

@@ -124,16 +124,20 @@ async function makeSchool(t: TestApp): Promise<School> {
   };
 }
 
-function withSchool(test: ReturnType<typeof apiTests>[DialectName]) {
-  return test.extend("school", { scope: "file" }, ({ t }) => makeSchool(t));
-}
-
 /** A new class of the school's teacher and co-teacher (and the unverified one), Amy and Ben in it. */
 async function classOf(t: TestApp, s: School, extraStudents: string[] = []): Promise<string> {
   return makeClass(t, {
     teachers: [s.teacher.user.uid, s.coTeacher.user.uid, s.unverifiedTeacher.user.uid],
     students: [s.amy.user.uid, s.ben.user.uid, ...extraStudents],
   });
+}
+
+/** The school, the gradebook calls, and a new class of the school for each test that asks. */
+function withSchool(test: ReturnType<typeof apiTests>[DialectName]) {
+  return test
+    .extend("school", { scope: "file" }, ({ t }) => makeSchool(t))
+    .extend("c", { scope: "file" }, ({ t }) => calls(t))
+    .extend("classId", ({ t, school }) => classOf(t, school));
 }
 
 const jobsOf = (t: TestApp, classId: string) =>
@@ -167,9 +171,9 @@ describe.each(dialects)("gradebook (%s)", (dialect) => {
   test("reads and changes the record by relationship: the class's teachers, an admin reads only, anybody else 404 or refused", async ({
     t,
     school: s,
+    c,
+    classId,
   }) => {
-    const c = calls(t);
-    const classId = await classOf(t, s);
     const amy = s.amy.user.uid;
     const file = `email,G1\n${s.amy.email},11\n`;
 
@@ -251,11 +255,10 @@ describe.each(dialects)("gradebook (%s)", (dialect) => {
   });
 
   test("a value carries who set it and when; a correction keeps the earlier value in the history, newest first", async ({
-    t,
     school: s,
+    c,
+    classId,
   }) => {
-    const c = calls(t);
-    const classId = await classOf(t, s);
     const amy = s.amy.user.uid;
     const before = Date.now();
     const first = await c.set(s.teacher, classId, amy, "G1", 9);
@@ -297,9 +300,9 @@ describe.each(dialects)("gradebook (%s)", (dialect) => {
   test("every change is audited (who, which student, which field, never the value); the same value again changes nothing", async ({
     t,
     school: s,
+    c,
+    classId,
   }) => {
-    const c = calls(t);
-    const classId = await classOf(t, s);
     const ben = s.ben.user.uid;
     expect((await c.set(s.teacher, classId, ben, "failures", 2)).statusCode).toBe(200);
     const again = await c.set(s.teacher, classId, ben, "failures", 2);
@@ -320,9 +323,9 @@ describe.each(dialects)("gradebook (%s)", (dialect) => {
   test("a change of what the model reads queues one recomputation of the class; the outcome does not", async ({
     t,
     school: s,
+    c,
+    classId: inputs,
   }) => {
-    const c = calls(t);
-    const inputs = await classOf(t, s);
     expect(await jobsOf(t, inputs)).toEqual([]);
     expect((await c.set(s.teacher, inputs, s.amy.user.uid, "G1", 12)).statusCode).toBe(200);
     expect((await c.set(s.teacher, inputs, s.ben.user.uid, "G2", 8)).statusCode).toBe(200);
@@ -346,11 +349,10 @@ describe.each(dialects)("gradebook (%s)", (dialect) => {
   });
 
   test("a final grade for a student who did not sit, a value out of range and a student not in the class are refused", async ({
-    t,
     school: s,
+    c,
+    classId,
   }) => {
-    const c = calls(t);
-    const classId = await classOf(t, s);
     const amy = s.amy.user.uid;
     const ben = s.ben.user.uid;
     expect((await c.set(s.teacher, classId, amy, "sat", false)).statusCode).toBe(200);
@@ -393,9 +395,9 @@ describe.each(dialects)("gradebook (%s)", (dialect) => {
   test("imports a CSV: the preview writes nothing, the import writes what differs, a repeat changes nothing", async ({
     t,
     school: s,
+    c,
+    classId,
   }) => {
-    const c = calls(t);
-    const classId = await classOf(t, s);
     expect((await c.set(s.teacher, classId, s.ben.user.uid, "G1", 15)).statusCode).toBe(200);
     await t.database.db.deleteFrom("jobs").where("key", "=", classId).execute();
     // A spreadsheet's semicolons, a BOM, quoted fields, the address in another case, a blank
@@ -470,9 +472,9 @@ describe.each(dialects)("gradebook (%s)", (dialect) => {
   test("a file with a bad line is refused whole, each line with its reason", async ({
     t,
     school: s,
+    c,
+    classId,
   }) => {
-    const c = calls(t);
-    const classId = await classOf(t, s);
     const refusal = async (file: string, dryRun = false) => {
       const res = await c.upload(s.teacher, classId, file, dryRun);
       expect(res.statusCode, res.body).toBe(400);
@@ -541,10 +543,8 @@ describe.each(dialects)("gradebook (%s)", (dialect) => {
     expect(await auditOf(t, "record.imported", classId)).toEqual([]);
   });
 
-  test("imports 2,000 rows in one go", async ({ t, school: s }) => {
-    const c = calls(t);
+  test("imports 2,000 rows in one go", async ({ t, school: s, c, classId }) => {
     const count = 2000;
-    const classId = await classOf(t, s);
     const users = await pupils(t, classId, count);
     const valuesOf = (i: number) => [i % 21, (i + 3) % 21, i % 101, i % 5, (i + 7) % 21];
     const file = [

@@ -3,6 +3,7 @@ import type { PredictionHistory, PredictionResult } from "@gradecast/contract/pr
 import { loadDefaultModel } from "@gradecast/model";
 import { describe, expect } from "vitest";
 import { forgetRecordContext } from "../../src/db/record-context.ts";
+import { currentRecords } from "../../src/db/school-records.ts";
 import type { JobContext } from "../../src/jobs/queue.ts";
 import { recomputeAfterModelChange, recomputePredictions } from "../../src/prediction/recompute.ts";
 import type { SignedInUser } from "../support/accounts.ts";
@@ -27,13 +28,8 @@ type Values = { g1?: number | null; g2?: number | null; absences?: number | null
 /** The record's current values for a student, at a new inputs_version, as the gradebook writes. */
 async function setRecord(t: TestApp, classId: string, studentId: string, values: Values) {
   const db = t.database.db;
-  const row = await db
-    .selectFrom("school_records")
-    .select("inputs_version")
-    .where("class_id", "=", classId)
-    .where("student_id", "=", studentId)
-    .executeTakeFirst();
-  const version = (row?.inputs_version ?? 0) + 1;
+  const current = await currentRecords(db, classId, [studentId]);
+  const version = (current.get(studentId)?.version ?? 0) + 1;
   await db
     .insertInto("school_records")
     .values({ class_id: classId, student_id: studentId, ...values, inputs_version: version })

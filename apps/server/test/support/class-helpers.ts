@@ -1,8 +1,10 @@
 import { type ClassRisk, classRiskSchema, type RiskItem } from "@gradecast/contract/class-risk";
 import type { ClassView } from "@gradecast/contract/classes";
+import type { PredictionResult } from "@gradecast/contract/prediction";
 import { expect } from "vitest";
 import { randomIp, type SignedInUser } from "./accounts.ts";
 import type { TestApp } from "./helpers.ts";
+import { sampleQuestionnaire } from "./sample-answers.ts";
 
 // Calls of the classes API in tests, through the real routes.
 export type Caller = SignedInUser | undefined;
@@ -41,6 +43,15 @@ export function api(t: TestApp) {
     },
     join(who: Caller, code: unknown, remoteAddress?: string) {
       return call("POST", "/api/classes/join", who, { code }, remoteAddress);
+    },
+    /** A stored prediction of `who`'s answers (the sample's unless given), which must succeed. */
+    async predict(
+      who: SignedInUser,
+      answers: object = sampleQuestionnaire,
+    ): Promise<PredictionResult> {
+      const res = await call("POST", "/api/predict", who, answers);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json() as PredictionResult;
     },
     /** A class's risk list as `who` reads it, which must succeed. */
     async riskList(who: SignedInUser, classId: string): Promise<ClassRisk> {

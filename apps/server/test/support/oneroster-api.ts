@@ -25,3 +25,16 @@ export const classNamed = (t: TestApp, name: string) =>
     .select("id")
     .where("name", "=", name)
     .executeTakeFirstOrThrow();
+
+/** Who a class holds after an import: the ids of its students and of its teachers, sorted. */
+export async function classPeople(t: TestApp, classId: string) {
+  const db = t.database.db;
+  const [students, teachers] = await Promise.all([
+    db.selectFrom("enrolments").select("student_id").where("class_id", "=", classId).execute(),
+    db.selectFrom("class_teachers").select("teacher_id").where("class_id", "=", classId).execute(),
+  ]);
+  return {
+    students: students.map((r) => r.student_id).sort(),
+    teachers: teachers.map((r) => r.teacher_id).sort(),
+  };
+}

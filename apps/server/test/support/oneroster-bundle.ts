@@ -59,3 +59,20 @@ export const courseLine = (id: string, title: string, code: string) =>
 export const schoolYear2027 = csv(headers.academicSessions, [
   "term1,,,Year 2027,schoolYear,2026-09-01,2027-07-31,,2027",
 ]);
+
+/** The lines (no headers) of the four files that vary between the sample bundles. */
+export interface SchoolLines {
+  courses: string[];
+  classes: string[];
+  users: string[];
+  enrollments: string[];
+}
+
+/** The files of a bundle of the school year 2027 holding these lines, each under its header. */
+export const schoolYearFiles = (lines: SchoolLines) => ({
+  academicSessions: schoolYear2027,
+  courses: csv(headers.courses, lines.courses),
+  classes: csv(headers.classes, lines.classes),
+  users: csv(headers.users, lines.users),
+  enrollments: csv(headers.enrollments, lines.enrollments),
+});
