@@ -1,5 +1,5 @@
 import type { Locale } from "@gradecast/contract/locale";
-import { type Kysely, sql } from "kysely";
+import { type Kysely, type SelectQueryBuilder, sql } from "kysely";
 import type { DB } from "../db/schema.ts";
 import { localizedDigestEmail } from "../i18n/emails.ts";
 import { enqueueJob, type JobHandler, jobKinds } from "../jobs/queue.ts";
@@ -64,14 +64,50 @@ export interface DigestContent {
 const countOf = (c: DigestContent) =>
   c.notifications.length + c.followUps.length + c.outcomes.length + c.reviews.length;
 
+/** Tables of rows about one student in one class. */
+type AboutStudentInClass = "intervention_notes" | "intervention_plans" | "school_records";
+
+/** The database with those tables seen through the columns they share. */
+type SharedColumns = Omit<DB, AboutStudentInClass> &
+  Record<AboutStudentInClass, { student_id: string; class_id: string }>;
+
+/** A query on one of those tables (as `r`) joined to the student (`s`) and the class (`c`). */
+type WithStudentAndClass<T extends AboutStudentInClass> = SelectQueryBuilder<
+  DB & { r: DB[T]; s: DB["users"]; c: DB["classes"] },
+  "r" | "s" | "c",
+  { student: string; className: string }
+>;
+
+/**
+ * Rows of `table` in the classes the user teaches, with the student's and the class's names:
+ * what each list of the digest starts from. Kysely cannot follow a table chosen by a type
+ * parameter: the query is checked against the columns the three tables share, and its type then
+ * names the one table asked for.
+ */
+function inTaughtClasses<T extends AboutStudentInClass>(
+  db: Kysely<DB>,
+  userId: string,
+  table: T,
+): WithStudentAndClass<T> {
+  const query = (db as unknown as Kysely<SharedColumns>)
+    .selectFrom(`${table as AboutStudentInClass} as r`)
+    .innerJoin("users as s", "s.id", "r.student_id")
+    .innerJoin("classes as c", "c.id", "r.class_id")
+    .select(["s.name as student", "c.name as className"])
+    .where(
+      "r.class_id",
+      "in",
+      db.selectFrom("class_teachers").select("class_id").where("teacher_id", "=", userId),
+    );
+  return query as unknown as WithStudentAndClass<T>;
+}
+
 /** A digest's content: built from what the in-app list and the risk list show, nothing more. */
 export async function digestContent(
   db: Kysely<DB>,
   userId: string,
   period: DigestPeriod,
 ): Promise<DigestContent> {
-  const taught = (eb: Kysely<DB>) =>
-    eb.selectFrom("class_teachers").select("class_id").where("teacher_id", "=", userId);
   const notifications = (
     await notificationsOf(db, userId, { since: period.from, until: period.until, limit: 200 })
   )
@@ -80,36 +116,21 @@ export async function digestContent(
       title: n.title,
       reasons: n.reasons.map((r) => r.label),
     }));
-  const followUps = await db
-    .selectFrom("intervention_notes as n")
-    .innerJoin("users as s", "s.id", "n.student_id")
-    .innerJoin("classes as c", "c.id", "n.class_id")
-    .select(["s.name as student", "c.name as className"])
-    .select(sql<string>`to_char(n.follow_up_on, 'YYYY-MM-DD')`.as("on"))
-    .where("n.class_id", "in", taught(db))
-    .where("n.follow_up_on", ">=", ymd(period.until))
-    .where("n.follow_up_on", "<", ymd(period.nextUntil))
-    .orderBy("n.follow_up_on")
+  const followUps = await inTaughtClasses(db, userId, "intervention_notes")
+    .select(sql<string>`to_char(r.follow_up_on, 'YYYY-MM-DD')`.as("on"))
+    .where("r.follow_up_on", ">=", ymd(period.until))
+    .where("r.follow_up_on", "<", ymd(period.nextUntil))
+    .orderBy("r.follow_up_on")
     .orderBy("s.name")
     .execute();
-  const reviews = await db
-    .selectFrom("intervention_plans as p")
-    .innerJoin("users as s", "s.id", "p.student_id")
-    .innerJoin("classes as c", "c.id", "p.class_id")
-    .select(["s.name as student", "c.name as className"])
-    .select(sql<string>`to_char(p.review_on, 'YYYY-MM-DD')`.as("on"))
-    .where("p.class_id", "in", taught(db))
-    .where("p.closed_at", "is", null)
-    .where("p.review_on", "<", ymd(period.nextUntil))
-    .orderBy("p.review_on")
+  const reviews = await inTaughtClasses(db, userId, "intervention_plans")
+    .select(sql<string>`to_char(r.review_on, 'YYYY-MM-DD')`.as("on"))
+    .where("r.closed_at", "is", null)
+    .where("r.review_on", "<", ymd(period.nextUntil))
+    .orderBy("r.review_on")
     .orderBy("s.name")
     .execute();
-  const outcomes = await db
-    .selectFrom("school_records as r")
-    .innerJoin("users as s", "s.id", "r.student_id")
-    .innerJoin("classes as c", "c.id", "r.class_id")
-    .select(["s.name as student", "c.name as className"])
-    .where("r.class_id", "in", taught(db))
+  const outcomes = await inTaughtClasses(db, userId, "school_records")
     .where("r.outcome_at", ">=", period.from)
     .where("r.outcome_at", "<", period.until)
     .orderBy("c.name")

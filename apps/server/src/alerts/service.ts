@@ -19,7 +19,7 @@ import { type Kysely, sql } from "kysely";
 import type { z } from "zod";
 import { audit, who } from "../audit/audit.ts";
 import type { Actor } from "../auth/actor.ts";
-import { type ClassAccess, enrolledStudentOf } from "../classes/policy.ts";
+import { aboutEnrolledStudent, type ClassAccess } from "../classes/policy.ts";
 import { countRows } from "../db/rows.ts";
 import type { DB } from "../db/schema.ts";
 import { conflict, invalid, notFound } from "../domain-errors.ts";
@@ -182,14 +182,10 @@ async function currentFlag(db: Kysely<DB>, classId: string, studentId: string) {
   return p && isAtRisk(p.score, p.no_final_score_risk) ? p : undefined;
 }
 
-export async function judgeFlag(
-  services: Services,
-  actor: Actor,
-  access: ClassAccess<"note">,
-  studentId: string,
-  input: z.output<typeof flagFeedbackWriteSchema>,
-): Promise<FlagFeedback> {
-  const classId = await enrolledStudentOf(services, access, studentId, alertMessages.notFlagged);
+export const judgeFlag = aboutEnrolledStudent<
+  z.output<typeof flagFeedbackWriteSchema>,
+  FlagFeedback
+>(alertMessages.notFlagged, async (services, actor, classId, studentId, input) => {
   const flag = await currentFlag(services.db, classId, studentId);
   if (!flag) throw conflict(alertMessages.notFlagged);
   const reason = input.reason ?? null;
@@ -228,7 +224,7 @@ export async function judgeFlag(
     reason,
     updatedAt: now.toISOString(),
   };
-}
+});
 
 /** The caller's judgements of the flags the class's students carry now. */
 export async function myFlags(
@@ -394,38 +390,34 @@ async function planById(services: Services, classId: string, planId: string) {
 }
 
 /** A new plan; audited with who, for whom and when, never its goal. */
-export async function createPlan(
-  services: Services,
-  actor: Actor,
-  access: ClassAccess<"note">,
-  studentId: string,
-  input: z.output<typeof planCreateSchema>,
-): Promise<Plan> {
-  const classId = await enrolledStudentOf(services, access, studentId, alertMessages.planNotFound);
-  await assertOwner(services.db, classId, input.ownerId);
-  const id = await services.db.transaction().execute(async (tx) => {
-    const row = await tx
-      .insertInto("intervention_plans")
-      .values({
-        class_id: classId,
-        student_id: studentId,
-        owner_id: input.ownerId,
-        tier: input.tier,
-        goal: input.goal,
-        review_on: input.reviewOn,
-        created_by: actor.user.id,
-      })
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    await audit(tx, {
-      ...who(actor, classId),
-      action: "class.plan_created",
-      details: { planId: row.id, studentId, tier: input.tier, ownerId: input.ownerId },
+export const createPlan = aboutEnrolledStudent<z.output<typeof planCreateSchema>, Plan>(
+  alertMessages.planNotFound,
+  async (services, actor, classId, studentId, input) => {
+    await assertOwner(services.db, classId, input.ownerId);
+    const id = await services.db.transaction().execute(async (tx) => {
+      const row = await tx
+        .insertInto("intervention_plans")
+        .values({
+          class_id: classId,
+          student_id: studentId,
+          owner_id: input.ownerId,
+          tier: input.tier,
+          goal: input.goal,
+          review_on: input.reviewOn,
+          created_by: actor.user.id,
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      await audit(tx, {
+        ...who(actor, classId),
+        action: "class.plan_created",
+        details: { planId: row.id, studentId, tier: input.tier, ownerId: input.ownerId },
+      });
+      return row.id;
     });
-    return row.id;
-  });
-  return planById(services, classId, id);
-}
+    return planById(services, classId, id);
+  },
+);
 
 /** Changes an open plan or closes it; audited with which fields changed, never their text. */
 export async function updatePlan(

@@ -1,6 +1,6 @@
 import { classMessages } from "@gradecast/contract/classes";
 import { isId } from "@gradecast/contract/ids";
-import type { PolicyCaller } from "../auth/actor.ts";
+import type { Actor, PolicyCaller } from "../auth/actor.ts";
 import { notFound } from "../domain-errors.ts";
 import type { Services } from "../services.ts";
 import * as q from "./queries.ts";
@@ -79,19 +79,35 @@ export async function classAccess<V extends ClassVerb>(
   return { ...found, verb };
 }
 
-/**
- * The class's id when `studentId` names a student enrolled in it (the class the caller was let
- * into); 404 with `message` otherwise, an id that cannot name anybody included.
- */
-export async function enrolledStudentOf(
-  services: Pick<Services, "db">,
-  access: ClassAccess,
+/** A write about one student of a class, as its route calls it after the class check `note`. */
+export type StudentWrite<I, R> = (
+  services: Services,
+  actor: Actor,
+  access: ClassAccess<"note">,
   studentId: string,
+  input: I,
+) => Promise<R>;
+
+/**
+ * The write `body` about one student, run with the class's id once `studentId` names a student
+ * enrolled in the class the caller was let into; 404 with `message` otherwise, an id that cannot
+ * name anybody included. Notes, plans and flag judgements alike.
+ */
+export function aboutEnrolledStudent<I, R>(
   message: string,
-): Promise<string> {
-  const classId = access.record.id;
-  if (!isId(studentId) || !(await q.isEnrolled(services.db, classId, studentId))) {
-    throw notFound(message);
-  }
-  return classId;
+  body: (
+    services: Services,
+    actor: Actor,
+    classId: string,
+    studentId: string,
+    input: I,
+  ) => Promise<R>,
+): StudentWrite<I, R> {
+  return async (services, actor, access, studentId, input) => {
+    const classId = access.record.id;
+    if (!isId(studentId) || !(await q.isEnrolled(services.db, classId, studentId))) {
+      throw notFound(message);
+    }
+    return body(services, actor, classId, studentId, input);
+  };
 }

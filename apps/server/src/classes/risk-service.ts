@@ -37,7 +37,7 @@ import { riskWordsOf } from "../i18n/risk-words.ts";
 import { enqueueJob, jobKinds } from "../jobs/queue.ts";
 import { explain, isStale, overlayValues, ownValuesOf } from "../prediction/service.ts";
 import type { Services } from "../services.ts";
-import { type ClassAccess, classAccess, enrolledStudentOf } from "./policy.ts";
+import { aboutEnrolledStudent, type ClassAccess, classAccess } from "./policy.ts";
 import * as classes from "./queries.ts";
 import * as q from "./risk-queries.ts";
 import type { Actor } from "./service.ts";
@@ -262,32 +262,28 @@ export async function classRiskCsv(
  * check with verb `note`, run once before the body is read. The audit entry says who wrote a note about whom in which class, never what it says:
  * admins read the audit log, and the notes are the class's teachers' alone.
  */
-export async function addNote(
-  services: Services,
-  actor: Actor,
-  access: ClassAccess<"note">,
-  studentId: string,
-  input: z.output<typeof noteCreateSchema>,
-): Promise<InterventionNote> {
-  const id = await enrolledStudentOf(services, access, studentId, riskMessages.notEnrolled);
-  return services.db.transaction().execute(async (tx) => {
-    const note = await q.insertNote(tx, {
-      classId: id,
-      studentId,
-      authorId: actor.user.id,
-      authorName: actor.user.name,
-      action: input.action,
-      doneOn: input.doneOn,
-      followUpOn: input.followUpOn ?? null,
+export const addNote = aboutEnrolledStudent<z.output<typeof noteCreateSchema>, InterventionNote>(
+  riskMessages.notEnrolled,
+  async (services, actor, id, studentId, input) => {
+    return services.db.transaction().execute(async (tx) => {
+      const note = await q.insertNote(tx, {
+        classId: id,
+        studentId,
+        authorId: actor.user.id,
+        authorName: actor.user.name,
+        action: input.action,
+        doneOn: input.doneOn,
+        followUpOn: input.followUpOn ?? null,
+      });
+      await audit(tx, {
+        ...who(actor, id),
+        action: "class.note_added",
+        details: { noteId: note.id, studentId },
+      });
+      return note;
     });
-    await audit(tx, {
-      ...who(actor, id),
-      action: "class.note_added",
-      details: { noteId: note.id, studentId },
-    });
-    return note;
-  });
-}
+  },
+);
 
 export async function mySharing(services: Services, actor: Actor): Promise<Sharing> {
   const [row, teachers] = await Promise.all([

@@ -3,6 +3,7 @@ import { isId } from "@gradecast/contract/ids";
 import { audit, who } from "../audit/audit.ts";
 import type { Actor } from "../auth/actor.ts";
 import { saveContest } from "../db/consents.ts";
+import { hasRow } from "../db/rows.ts";
 import { notFound } from "../domain-errors.ts";
 import type { Services } from "../services.ts";
 
@@ -17,12 +18,10 @@ export async function contestPrediction(
   reason: string,
 ): Promise<ContestAnswer> {
   if (!isId(predictionId)) throw notFound();
-  const own = await services.db
-    .selectFrom("predictions")
-    .select("id")
-    .where("id", "=", predictionId)
-    .where("user_id", "=", actor.user.id)
-    .executeTakeFirst();
+  const own = await hasRow(services.db, "predictions", {
+    id: predictionId,
+    user_id: actor.user.id,
+  });
   // Another's prediction is not found: its existence is not told.
   if (!own) throw notFound();
   const saved = await saveContest(services.db, {
