@@ -6,11 +6,10 @@ import { useQueries } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { getQuery } from "../api/queries.ts";
-import { useFreshUser } from "../auth/session.tsx";
+import { AccountPage } from "../auth/account-page.tsx";
 import { Alert } from "../components/alert.tsx";
 import { ButtonLink } from "../components/button.tsx";
-import { Card } from "../components/card.tsx";
-import { PageHeader } from "../components/page-header.tsx";
+import { Card, LabelledCard } from "../components/card.tsx";
 import { Spinner } from "../components/spinner.tsx";
 import { useFormats } from "../components/use-formats.ts";
 import { usePendingTeacherCount } from "../features/admin/api.ts";
@@ -37,17 +36,16 @@ function useText() {
 }
 
 export default function Dashboard() {
-  const user = useFreshUser();
   const { t, rich } = useText();
   return (
-    <div className="stack">
-      <PageHeader title={t("dashboard.title")} />
-      {user ? (
+    <AccountPage title={t("dashboard.title")} loading={messages.loading}>
+      {(user) => (
         <>
-          <section className="card welcome-card" aria-labelledby="welcome-title">
-            <h2 id="welcome-title" className="card-title">
-              {t("dashboard.welcome", { name: user.name })}
-            </h2>
+          <LabelledCard
+            id="welcome-title"
+            title={t("dashboard.welcome", { name: user.name })}
+            className="welcome-card"
+          >
             <p>{rich("dashboard.loggedInAs", { role: user.role, strong })}</p>
             {user.pendingRole === "teacher" ? (
               <Alert tone="info">
@@ -59,13 +57,11 @@ export default function Dashboard() {
                 {t("dashboard.backHome")}
               </ButtonLink>
             </p>
-          </section>
+          </LabelledCard>
           <NextSteps user={user} />
         </>
-      ) : (
-        <Spinner label={messages.loading} />
       )}
-    </div>
+    </AccountPage>
   );
 }
 
