@@ -21,3 +21,28 @@ export function Card({ title, level = 2, actions, className, children, ...rest }
     </section>
   );
 }
+
+/**
+ * A card named by its heading (the section's `aria-labelledby` points at the h2), without the
+ * head row `Card` puts its title and actions in.
+ */
+export function LabelledCard({
+  id,
+  title,
+  className,
+  children,
+}: {
+  id: string;
+  title: ReactNode;
+  className?: string;
+  children: ReactNode;
+}) {
+  return (
+    <section className={["card", className].filter(Boolean).join(" ")} aria-labelledby={id}>
+      <h2 id={id} className="card-title">
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}

@@ -85,16 +85,40 @@ export interface FileImport<R> {
   cancel: () => void;
 }
 
+/** The upload's request, as a mutation: what it sends says whether it is a preview. */
+interface Upload<R, V> {
+  mutate: (variables: V, handlers: Handlers<R>) => void;
+  isPending: boolean;
+  variables: { preview: boolean } | undefined;
+}
+
 /**
- * The state of a file import: `send` posts the file (a dry run when `preview`); `missing` is the
- * refusal when Preview is pressed with no file chosen.
+ * The state of a file import: `upload` posts the file as `{ file, preview }`, or as `variables`
+ * makes it (a dry run when `preview`); `missing` is the refusal when Preview is pressed with no
+ * file chosen.
  */
 export function useFileImport<R>(
   prefix: string,
-  send: (file: File, preview: boolean, handlers: Handlers<R>) => void,
+  upload: Upload<R, { file: File; preview: boolean }>,
   missing: string,
-  busy: "preview" | "import" | null,
+): FileImport<R>;
+export function useFileImport<R, V>(
+  prefix: string,
+  upload: Upload<R, V>,
+  missing: string,
+  variables: (file: File, preview: boolean) => V,
+): FileImport<R>;
+export function useFileImport<R, V>(
+  prefix: string,
+  upload: Upload<R, V>,
+  missing: string,
+  variables?: (file: File, preview: boolean) => V,
 ): FileImport<R> {
+  // Without `variables`, the first signature has made V `{ file, preview }`.
+  const make = variables ?? ((file: File, preview: boolean) => ({ file, preview }) as V);
+  const send = (file: File, preview: boolean, handlers: Handlers<R>) =>
+    upload.mutate(make(file, preview), handlers);
+  const busy = upload.isPending ? (upload.variables?.preview ? "preview" : "import") : null;
   const inputId = `${prefix}${useId()}`;
   const input = useRef<HTMLInputElement>(null);
   const [file, setFile] = useState<File | null>(null);

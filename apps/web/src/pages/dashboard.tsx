@@ -6,11 +6,10 @@ import { useQueries } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { getQuery } from "../api/queries.ts";
-import { useFreshUser } from "../auth/session.tsx";
+import { AccountPage } from "../auth/account-page.tsx";
 import { Alert } from "../components/alert.tsx";
-import { ButtonLink } from "../components/button.tsx";
-import { Card } from "../components/card.tsx";
-import { PageHeader } from "../components/page-header.tsx";
+import { ButtonLink, type ButtonVariant } from "../components/button.tsx";
+import { Card, LabelledCard } from "../components/card.tsx";
 import { Spinner } from "../components/spinner.tsx";
 import { useFormats } from "../components/use-formats.ts";
 import { usePendingTeacherCount } from "../features/admin/api.ts";
@@ -37,17 +36,16 @@ function useText() {
 }
 
 export default function Dashboard() {
-  const user = useFreshUser();
   const { t, rich } = useText();
   return (
-    <div className="stack">
-      <PageHeader title={t("dashboard.title")} />
-      {user ? (
+    <AccountPage title={t("dashboard.title")} loading={messages.loading}>
+      {(user) => (
         <>
-          <section className="card welcome-card" aria-labelledby="welcome-title">
-            <h2 id="welcome-title" className="card-title">
-              {t("dashboard.welcome", { name: user.name })}
-            </h2>
+          <LabelledCard
+            id="welcome-title"
+            title={t("dashboard.welcome", { name: user.name })}
+            className="welcome-card"
+          >
             <p>{rich("dashboard.loggedInAs", { role: user.role, strong })}</p>
             {user.pendingRole === "teacher" ? (
               <Alert tone="info">
@@ -59,13 +57,11 @@ export default function Dashboard() {
                 {t("dashboard.backHome")}
               </ButtonLink>
             </p>
-          </section>
+          </LabelledCard>
           <NextSteps user={user} />
         </>
-      ) : (
-        <Spinner label={messages.loading} />
       )}
-    </div>
+    </AccountPage>
   );
 }
 
@@ -95,35 +91,32 @@ function StudentNext() {
     <ul className="next-steps-list">
       <li>
         {latest ? (
-          <>
-            <p>
-              {rich("dashboard.student.latest", {
-                score: formats.score(latest.prediction),
-                message: bandMessage(intl, latest.band, latest.message),
-                when: formats.dayTime(latest.createdAt),
-                strong,
-              })}
-            </p>
-            <ButtonLink to="/prediction">{t("dashboard.student.see")}</ButtonLink>
-          </>
-        ) : answered ? (
-          <>
-            <p>{t("dashboard.student.saved")}</p>
-            <ButtonLink to="/student-input">{t("dashboard.student.predict")}</ButtonLink>
-          </>
+          <Step
+            text={rich("dashboard.student.latest", {
+              score: formats.score(latest.prediction),
+              message: bandMessage(intl, latest.band, latest.message),
+              when: formats.dayTime(latest.createdAt),
+              strong,
+            })}
+            to="/prediction"
+            label={t("dashboard.student.see")}
+          />
         ) : (
-          <>
-            <p>{t("dashboard.student.answer")}</p>
-            <ButtonLink to="/student-input">{t("dashboard.student.answerButton")}</ButtonLink>
-          </>
+          <Step
+            text={t(answered ? "dashboard.student.saved" : "dashboard.student.answer")}
+            to="/student-input"
+            label={t(answered ? "dashboard.student.predict" : "dashboard.student.answerButton")}
+          />
         )}
       </li>
       {answered ? (
         <li>
-          <p>{t("dashboard.student.changed")}</p>
-          <ButtonLink to="/student-input" variant="secondary">
-            {t("dashboard.student.change")}
-          </ButtonLink>
+          <Step
+            text={t("dashboard.student.changed")}
+            to="/student-input"
+            label={t("dashboard.student.change")}
+            variant="secondary"
+          />
         </li>
       ) : null}
       <li>
@@ -135,15 +128,37 @@ function StudentNext() {
             })}
           </p>
         ) : (
-          <>
-            <p>{t("dashboard.student.noClass")}</p>
-            <ButtonLink to="/student-dashboard" variant="secondary">
-              {t("dashboard.student.join")}
-            </ButtonLink>
-          </>
+          <Step
+            text={t("dashboard.student.noClass")}
+            to="/student-dashboard"
+            label={t("dashboard.student.join")}
+            variant="secondary"
+          />
         )}
       </li>
     </ul>
+  );
+}
+
+/** A next step: what there is to do, and the button that goes there. */
+function Step({
+  text,
+  to,
+  label,
+  variant,
+}: {
+  text: ReactNode;
+  to: string;
+  label: string;
+  variant?: ButtonVariant;
+}) {
+  return (
+    <>
+      <p>{text}</p>
+      <ButtonLink to={to} variant={variant}>
+        {label}
+      </ButtonLink>
+    </>
   );
 }
 
@@ -170,10 +185,11 @@ function TeacherNext() {
     <ul className="next-steps-list">
       <li>
         {list.length === 0 ? (
-          <>
-            <p>{t("dashboard.teacher.none")}</p>
-            <ButtonLink to="/classes">{t("dashboard.teacher.create")}</ButtonLink>
-          </>
+          <Step
+            text={t("dashboard.teacher.none")}
+            to="/classes"
+            label={t("dashboard.teacher.create")}
+          />
         ) : (
           <>
             <p>{t("dashboard.teacher.classes")}</p>
@@ -205,10 +221,12 @@ function TeacherNext() {
         )}
       </li>
       <li>
-        <p>{t("dashboard.teacher.report")}</p>
-        <ButtonLink to="/teacher-input" variant="secondary">
-          {t("dashboard.teacher.file")}
-        </ButtonLink>
+        <Step
+          text={t("dashboard.teacher.report")}
+          to="/teacher-input"
+          label={t("dashboard.teacher.file")}
+          variant="secondary"
+        />
       </li>
     </ul>
   );
@@ -220,16 +238,18 @@ function AdminNext() {
   return (
     <ul className="next-steps-list">
       <li>
-        <p>
-          {pending.data === undefined
-            ? t("dashboard.admin.unknown")
-            : pending.data === 0
-              ? t("dashboard.admin.none")
-              : t("dashboard.admin.waiting", { count: pending.data })}
-        </p>
-        <ButtonLink to="/admin/users" variant={pending.data ? "primary" : "secondary"}>
-          {t("dashboard.admin.users")}
-        </ButtonLink>
+        <Step
+          text={
+            pending.data === undefined
+              ? t("dashboard.admin.unknown")
+              : pending.data === 0
+                ? t("dashboard.admin.none")
+                : t("dashboard.admin.waiting", { count: pending.data })
+          }
+          to="/admin/users"
+          label={t("dashboard.admin.users")}
+          variant={pending.data ? "primary" : "secondary"}
+        />
       </li>
     </ul>
   );

@@ -1,6 +1,7 @@
 import { joinCodeLength } from "@gradecast/contract/classes";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
+import { LabelledCard } from "../components/card.tsx";
 import { PageHeader } from "../components/page-header.tsx";
 import { useIntl, useT } from "../i18n/intl.tsx";
 
@@ -75,10 +76,7 @@ export default function Help() {
 function Topic({ id, title, questions }: { id: string; title: string; questions: Question[] }) {
   const intl = useIntl();
   return (
-    <section aria-labelledby={id} className="card">
-      <h2 id={id} className="card-title">
-        {title}
-      </h2>
+    <LabelledCard id={id} title={title}>
       <dl className="faq">
         {questions.map(({ key, to }) => {
           const [q, a] = texts[key]!;
@@ -98,6 +96,6 @@ function Topic({ id, title, questions }: { id: string; title: string; questions:
           );
         })}
       </dl>
-    </section>
+    </LabelledCard>
   );
 }

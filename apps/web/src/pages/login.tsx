@@ -70,42 +70,38 @@ export default function Login() {
     return <Spinner label={t("login.loading")} className="spinner-page" />;
   }
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    setError("");
-    setBusy(true);
-    try {
-      const answer = await signIn(email, password);
-      if ("mfaRequired" in answer) {
-        setChallenge(answer);
+  /**
+   * A step's submit (password, then code): the form is busy from the press on and stays so once
+   * signed in (the redirect above takes the user on); a failure shows its message and frees it.
+   */
+  const submitting =
+    (step: () => Promise<unknown>, onFailure?: (err: unknown) => void) =>
+    async (event: FormEvent<HTMLFormElement>) => {
+      event.preventDefault();
+      setError("");
+      setBusy(true);
+      try {
+        await step();
+      } catch (err) {
+        onFailure?.(err);
+        setError(messageOf(err));
         setBusy(false);
       }
-      // Otherwise the session is now signed in; the redirect above takes the user on.
-    } catch (err) {
-      setError(messageOf(err));
-      setBusy(false);
-    }
-  }
+    };
 
-  async function onCode(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (!challenge) return;
-    setError("");
-    setBusy(true);
-    try {
-      await completeMfa(challenge.challenge, code);
-    } catch (err) {
-      // A challenge that expired sends the user back to the password step.
-      if (err instanceof ApiError && err.code === "unauthorized") {
-        setChallenge(null);
-        setCode("");
-      }
-      setError(messageOf(err));
-      setBusy(false);
-    }
-  }
+  const backToPassword = () => {
+    setChallenge(null);
+    setCode("");
+  };
 
   if (challenge) {
+    const onCode = submitting(
+      () => completeMfa(challenge.challenge, code),
+      (err) => {
+        // A challenge that expired sends the user back to the password step.
+        if (err instanceof ApiError && err.code === "unauthorized") backToPassword();
+      },
+    );
     return (
       <AuthCard
         title={t("login.mfa.title")}
@@ -115,8 +111,7 @@ export default function Login() {
             type="button"
             variant="ghost"
             onClick={() => {
-              setChallenge(null);
-              setCode("");
+              backToPassword();
               setError("");
             }}
           >
@@ -136,6 +131,14 @@ export default function Login() {
       </AuthCard>
     );
   }
+
+  const onSubmit = submitting(async () => {
+    const answer = await signIn(email, password);
+    if ("mfaRequired" in answer) {
+      setChallenge(answer);
+      setBusy(false);
+    }
+  });
 
   return (
     <AuthCard

@@ -315,6 +315,16 @@ function fittedBarAxes(
   };
 }
 
+interface CountOptions {
+  fit: CategoryFitOptions & { gap?: number };
+  /** What is counted (reports unless said). */
+  unit?: string;
+  colors?: string[];
+}
+
+const countUnit = (text: ReportText, options: CountOptions) =>
+  options.unit ?? text.t("analytics.report.staff.reports");
+
 /**
  * Counts per category as bars on a fitted axis (marks bins, behaviour ratings, score bands): in
  * the primary colour, or each bar in its own (`colors`).
@@ -325,13 +335,10 @@ function countBars(
   category: string,
   labels: string[],
   items: { count: number }[],
-  options: {
-    fit: CategoryFitOptions & { gap?: number };
-    unit?: string;
-    colors?: string[];
-  },
+  options: CountOptions,
 ) {
-  const { fit, unit = text.t("analytics.report.staff.reports"), colors } = options;
+  const { fit, colors } = options;
+  const unit = countUnit(text, options);
   const local = localNumbers(text.intl);
   return {
     ...baseOption,
@@ -351,6 +358,31 @@ function countBars(
   };
 }
 
+/**
+ * A figure of counts per category: its summary, its bars (none when there is no summary, as
+ * there is nothing to count) and the table of the same counts, headed like the chart's axes.
+ */
+function countFigure(
+  text: ReportText,
+  summary: string | null,
+  category: string,
+  labels: string[],
+  items: { count: number }[],
+  options: CountOptions,
+) {
+  return {
+    summary: summary ?? "",
+    option:
+      summary === null
+        ? null
+        : (size: ChartSize) => countBars(size, text, category, labels, items, options),
+    table: {
+      head: [category, countUnit(text, options)],
+      rows: items.map((item, i) => [labels[i]!, item.count]),
+    },
+  };
+}
+
 export function buildCharts(report: StaffReport, text: ReportText = reportText()) {
   const { t } = text;
   const num = text.number;
@@ -364,27 +396,21 @@ export function buildCharts(report: StaffReport, text: ReportText = reportText()
     (best, b, i) => (b.count > (report.marks[best]?.count ?? -1) ? i : best),
     0,
   );
-  const marks = {
-    summary: hasReports
+  const marks = countFigure(
+    text,
+    hasReports
       ? t("analytics.report.staff.marks.summary", {
           count: report.totals.reports,
           reports: num(report.totals.reports),
           mode: marksLabels[modeIndex] ?? "",
         })
-      : "",
-    option: hasReports
-      ? (size: ChartSize) => ({
-          ...countBars(size, text, t("analytics.report.staff.marks"), marksLabels, report.marks, {
-            // Bins are ordered: on a phone every other label may go.
-            fit: { thin: true },
-          }),
-        })
       : null,
-    table: {
-      head: [t("analytics.report.staff.marks"), t("analytics.report.staff.reports")],
-      rows: report.marks.map((b, i) => [marksLabels[i]!, b.count]),
-    },
-  };
+    t("analytics.report.staff.marks"),
+    marksLabels,
+    report.marks,
+    // Bins are ordered: on a phone every other label may go.
+    { fit: { thin: true } },
+  );
 
   const fit = report.attendanceVsMarks.fit;
   const points = report.attendanceVsMarks.points;
@@ -520,64 +546,40 @@ export function buildCharts(report: StaffReport, text: ReportText = reportText()
     },
   };
 
-  const behavior = {
-    summary: hasReports
+  const behavior = countFigure(
+    text,
+    hasReports
       ? t("analytics.report.staff.behavior.summary", {
           count: report.totals.reports,
           reports: num(report.totals.reports),
         })
-      : "",
-    option: hasReports
-      ? (size: ChartSize) => ({
-          ...countBars(
-            size,
-            text,
-            t("analytics.report.staff.behavior"),
-            report.behavior.map((b) => behaviorLabel(b.behavior, text)),
-            report.behavior,
-            { fit: { maxWidth: 90, gap: 48 } },
-          ),
-        })
       : null,
-    table: {
-      head: [t("analytics.report.staff.behavior"), t("analytics.report.staff.reports")],
-      rows: report.behavior.map((b) => [behaviorLabel(b.behavior, text), b.count]),
-    },
-  };
+    t("analytics.report.staff.behavior"),
+    report.behavior.map((b) => behaviorLabel(b.behavior, text)),
+    report.behavior,
+    { fit: { maxWidth: 90, gap: 48 } },
+  );
 
   const students = report.bands.reduce((s, b) => s + b.count, 0);
-  const bands = {
-    summary:
-      students > 0
-        ? t("analytics.report.staff.bands.summary", { count: students, students: num(students) })
-        : "",
-    option:
-      students > 0
-        ? (size: ChartSize) => ({
-            ...countBars(
-              size,
-              text,
-              t("analytics.report.staff.band"),
-              report.bands.map((b) => bandLabel(b.band, text)),
-              report.bands,
-              {
-                fit: {
-                  maxWidth: 120,
-                  short: report.bands.map((b) =>
-                    text.english ? bandShortLabels[b.band] : t(bandKeys[b.band].short),
-                  ),
-                },
-                unit: t("analytics.report.staff.students"),
-                colors: report.bands.map((b) => bandColors[b.band]),
-              },
-            ),
-          })
-        : null,
-    table: {
-      head: [t("analytics.report.staff.band"), t("analytics.report.staff.students")],
-      rows: report.bands.map((b) => [bandLabel(b.band, text), b.count]),
+  const bands = countFigure(
+    text,
+    students > 0
+      ? t("analytics.report.staff.bands.summary", { count: students, students: num(students) })
+      : null,
+    t("analytics.report.staff.band"),
+    report.bands.map((b) => bandLabel(b.band, text)),
+    report.bands,
+    {
+      fit: {
+        maxWidth: 120,
+        short: report.bands.map((b) =>
+          text.english ? bandShortLabels[b.band] : t(bandKeys[b.band].short),
+        ),
+      },
+      unit: t("analytics.report.staff.students"),
+      colors: report.bands.map((b) => bandColors[b.band]),
     },
-  };
+  );
 
   const top = report.importance.factors.slice(0, 10);
   const importance = {

@@ -9,7 +9,7 @@ import { recordDiffers, recordInputKeys } from "@gradecast/contract/school-recor
 import { shownScore } from "@gradecast/contract/score";
 import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from "react";
 import { Alert } from "../../components/alert.tsx";
-import { Button, SubmitOrCancel } from "../../components/button.tsx";
+import { Button } from "../../components/button.tsx";
 import { Card } from "../../components/card.tsx";
 import { ChartCanvas } from "../../components/chart-canvas.tsx";
 import type { ChartSize } from "../../components/echarts-canvas.ts";
@@ -20,6 +20,7 @@ import { QueryView } from "../../components/query-view.tsx";
 import { TableHead } from "../../components/table-head.tsx";
 import { useDownload } from "../../components/use-download.ts";
 import { useFormFields } from "../../components/use-form-fields.ts";
+import { CancellableClassForm } from "./class-form.tsx";
 import { downloadRisk, useAddNote, useClassRisk } from "./risk-api.ts";
 import { useRiskText } from "./risk-text.ts";
 import "./risk.css";
@@ -448,7 +449,14 @@ function NoteForm({
         </ul>
       ) : null}
       <p className="muted">{t("risk.note.seenBy")}</p>
-      <form className="class-form" onSubmit={submit} noValidate>
+      <CancellableClassForm
+        onSubmit={submit}
+        busy={adding.isPending}
+        submitLabel={t("risk.note.save")}
+        cancelLabel={t("risk.note.cancel")}
+        onCancel={() => onClose(false)}
+        message={form.message}
+      >
         <TextArea
           id={actionId}
           label={t("risk.note.action")}
@@ -463,14 +471,7 @@ function NoteForm({
           min={values.doneOn || undefined}
           {...form.field("followUpOn")}
         />
-        <SubmitOrCancel
-          saving={adding.isPending}
-          submitLabel={t("risk.note.save")}
-          cancelLabel={t("risk.note.cancel")}
-          onCancel={() => onClose(false)}
-        />
-      </form>
-      {form.message ? <Alert tone="error">{form.message}</Alert> : null}
+      </CancellableClassForm>
     </section>
   );
 }

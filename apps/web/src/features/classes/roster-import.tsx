@@ -18,12 +18,7 @@ const code = (chunks: ReactNode[]) => <code>{chunks}</code>;
 export function RosterImport({ classId }: { classId: string }) {
   const { intl, t } = useT();
   const upload = useRosterUpload(classId);
-  const state = useFileImport<RosterResult>(
-    "roster",
-    (file, preview, handlers) => upload.mutate({ file, preview }, handlers),
-    t("imports.csvMissing"),
-    upload.isPending ? (upload.variables.preview ? "preview" : "import") : null,
-  );
+  const state = useFileImport("roster", upload, t("imports.csvMissing"));
   const { done } = state;
 
   return (

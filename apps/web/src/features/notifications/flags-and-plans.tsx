@@ -2,7 +2,7 @@ import { type FlagJudgement, flagJudgements, type Plan } from "@gradecast/contra
 import { type FormEvent, type ReactNode, useId, useState } from "react";
 import { formErrors } from "../../api/form-errors.ts";
 import { Alert } from "../../components/alert.tsx";
-import { Button, SubmitOrCancel } from "../../components/button.tsx";
+import { Button } from "../../components/button.tsx";
 import { Card } from "../../components/card.tsx";
 import { EmptyState } from "../../components/empty-state.tsx";
 import { ErrorState } from "../../components/error-state.tsx";
@@ -13,6 +13,7 @@ import { Spinner } from "../../components/spinner.tsx";
 import { useFormFields } from "../../components/use-form-fields.ts";
 import { useFormats } from "../../components/use-formats.ts";
 import { useT } from "../../i18n/intl.tsx";
+import { CancellableClassForm } from "../classes/class-form.tsx";
 import { useClassRisk } from "../classes/risk-api.ts";
 import { useCreatePlan, useFlags, useJudgeFlag, usePlans, useUpdatePlan } from "./api.ts";
 import "./notifications.css";
@@ -226,7 +227,14 @@ function PlanForm({
   return (
     <section className="plan-form" aria-labelledby={titleId}>
       <h3 id={titleId}>{t("flags.plans.planFor", { name: student.name })}</h3>
-      <form className="class-form" onSubmit={submit} noValidate>
+      <CancellableClassForm
+        onSubmit={submit}
+        busy={create.isPending}
+        submitLabel={t("flags.plans.start")}
+        cancelLabel={t("flags.plans.cancel")}
+        onCancel={() => onClose(false)}
+        message={form.message}
+      >
         <Select
           label={t("flags.plans.tier")}
           hint={t("flags.plans.tierHint")}
@@ -249,14 +257,7 @@ function PlanForm({
           min={today()}
           {...form.field("reviewOn")}
         />
-        <SubmitOrCancel
-          saving={create.isPending}
-          submitLabel={t("flags.plans.start")}
-          cancelLabel={t("flags.plans.cancel")}
-          onCancel={() => onClose(false)}
-        />
-      </form>
-      {form.message ? <Alert tone="error">{form.message}</Alert> : null}
+      </CancellableClassForm>
     </section>
   );
 }
@@ -312,7 +313,13 @@ function PlanRow({ classId, plan }: { classId: string; plan: Plan }) {
         </Button>
       ) : null}
       {closing ? (
-        <form className="class-form" onSubmit={close} noValidate>
+        <CancellableClassForm
+          onSubmit={close}
+          busy={update.isPending}
+          submitLabel={t("flags.plans.close")}
+          cancelLabel={t("flags.plans.cancel")}
+          onCancel={() => setClosing(false)}
+        >
           <TextArea
             label={t("flags.plans.outcomeLabel", { name: plan.student.name })}
             rows={2}
@@ -321,13 +328,7 @@ function PlanRow({ classId, plan }: { classId: string; plan: Plan }) {
             onChange={(e) => setOutcome(e.target.value)}
             error={error}
           />
-          <SubmitOrCancel
-            saving={update.isPending}
-            submitLabel={t("flags.plans.close")}
-            cancelLabel={t("flags.plans.cancel")}
-            onCancel={() => setClosing(false)}
-          />
-        </form>
+        </CancellableClassForm>
       ) : null}
     </li>
   );

@@ -59,11 +59,11 @@ export function OneRosterImport() {
   const { intl, t } = useT();
   const upload = useOneRosterImport();
   const [mode, setMode] = useState<OneRosterMode>("bulk");
-  const state = useFileImport<OneRosterResult>(
+  const state = useFileImport(
     "oneroster",
-    (file, preview, handlers) => upload.mutate({ file, mode, preview }, handlers),
+    upload,
     t("imports.oneroster.missing"),
-    upload.isPending ? (upload.variables.preview ? "preview" : "import") : null,
+    (file, preview) => ({ file, mode, preview }),
   );
   const { inputId, done, busy } = state;
 

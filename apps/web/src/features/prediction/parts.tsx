@@ -1,6 +1,7 @@
 import { highNoFinalScoreRisk, type ModelSetup } from "@gradecast/contract/prediction";
 import { useSiteInfo } from "../../api/site.ts";
 import { Alert } from "../../components/alert.tsx";
+import { LabelledCard } from "../../components/card.tsx";
 import type { PageIntl } from "../../i18n/intl.tsx";
 import { usePredictionText } from "./text.ts";
 
@@ -42,10 +43,7 @@ export function ModelParts({
 }) {
   const { intl, t, score } = usePredictionText();
   return (
-    <section className="card prediction-parts" aria-labelledby="parts-title">
-      <h2 id="parts-title" className="card-title">
-        {t("prediction.parts.title")}
-      </h2>
+    <LabelledCard id="parts-title" title={t("prediction.parts.title")} className="prediction-parts">
       <p data-testid="model-setup">
         {intl.formatMessage(
           { id: "prediction.parts.setup" },
@@ -71,7 +69,7 @@ export function ModelParts({
         </div>
       </dl>
       <p className="muted">{t("prediction.parts.notSatAsZero")}</p>
-    </section>
+    </LabelledCard>
   );
 }
 

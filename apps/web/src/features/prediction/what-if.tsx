@@ -4,6 +4,7 @@ import { bandOf, shownScore } from "@gradecast/contract/score";
 import type { ReactNode } from "react";
 import { useMemo, useState } from "react";
 import { Button } from "../../components/button.tsx";
+import { LabelledCard } from "../../components/card.tsx";
 import { Select } from "../../components/select.tsx";
 import { Spinner } from "../../components/spinner.tsx";
 import { answersOf, useWhatIf } from "./api.ts";
@@ -32,10 +33,11 @@ export function WhatIf({ base }: { base: PredictionResult }) {
   const { t, label, answer } = usePredictionText();
 
   return (
-    <section className="card prediction-whatif" aria-labelledby="whatif-title">
-      <h2 id="whatif-title" className="card-title">
-        {t("prediction.whatIf.title")}
-      </h2>
+    <LabelledCard
+      id="whatif-title"
+      title={t("prediction.whatIf.title")}
+      className="prediction-whatif"
+    >
       <p className="muted">{t("prediction.whatIf.intro")}</p>
       <div className="prediction-whatif-grid">
         {whatIfKeys.map((key) => {
@@ -87,7 +89,7 @@ export function WhatIf({ base }: { base: PredictionResult }) {
           </Button>
         </div>
       ) : null}
-    </section>
+    </LabelledCard>
   );
 }
 

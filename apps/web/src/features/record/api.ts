@@ -54,17 +54,17 @@ export function saveCell(
   return call("PUT /api/classes/:id/record/:uid", { params: { id, uid }, body: { field, value } });
 }
 
-/** Sends a CSV file as its own bytes; `dryRun` previews and changes nothing. */
+/** Sends a CSV file as its own bytes; `preview` (the dry run) changes nothing. */
 export function useRecordImport(id: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ file, dryRun }: { file: Blob; dryRun: boolean }) =>
+    mutationFn: ({ file, preview }: { file: Blob; preview: boolean }) =>
       call("POST /api/classes/:id/record/import", {
         params: { id },
-        query: { dryRun: dryRun ? "true" : "false" },
+        query: { dryRun: preview ? "true" : "false" },
         body: new Blob([file], { type: "text/csv" }),
       }),
-    onSuccess: (_answer, { dryRun }) =>
-      dryRun ? undefined : client.invalidateQueries({ queryKey: classesKey }),
+    onSuccess: (_answer, { preview }) =>
+      preview ? undefined : client.invalidateQueries({ queryKey: classesKey }),
   });
 }

@@ -1,8 +1,4 @@
-import {
-  type RecordImport as ImportAnswer,
-  type RecordChange,
-  recordImportLimits,
-} from "@gradecast/contract/school-record";
+import { type RecordChange, recordImportLimits } from "@gradecast/contract/school-record";
 import type { ReactNode } from "react";
 import { Alert } from "../../components/alert.tsx";
 import { CsvFileImport, useFileImport } from "../../components/csv-import.tsx";
@@ -20,12 +16,7 @@ const code = (chunks: ReactNode[]) => <code>{chunks}</code>;
 export function RecordImport({ classId }: { classId: string }) {
   const { intl, t } = useT();
   const upload = useRecordImport(classId);
-  const state = useFileImport<ImportAnswer>(
-    "record-import",
-    (file, dryRun, handlers) => upload.mutate({ file, dryRun }, handlers),
-    t("imports.csvMissing"),
-    upload.isPending ? (upload.variables.dryRun ? "preview" : "import") : null,
-  );
+  const state = useFileImport("record-import", upload, t("imports.csvMissing"));
   const { inputId, done } = state;
 
   return (
