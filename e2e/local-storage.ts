@@ -1,0 +1,5 @@
+import type { Page } from "playwright-core";
+
+/** The keys of the page's localStorage that start with `prefix` (the app's all start "gradecast:"). */
+export const storedKeys = (page: Page, prefix: string): Promise<string[]> =>
+  page.evaluate((p) => Object.keys(localStorage).filter((k) => k.startsWith(p)), prefix);
