@@ -118,6 +118,12 @@ export async function logIn(
   }
 }
 
+/** A newcomer through the screens: signs up, then signs in (the address not verified yet). */
+export async function signUpAndLogIn(page: Page, who: Person, role?: "Student" | "Teacher") {
+  await signUp(page, who, role);
+  await logIn(page, who);
+}
+
 /** A newcomer through the screens: signs up, signs in and verifies the address, as most tests need. */
 export async function signUpVerified(
   page: Page,
@@ -125,8 +131,7 @@ export async function signUpVerified(
   who: Person,
   role?: "Student" | "Teacher",
 ) {
-  await signUp(page, who, role);
-  await logIn(page, who);
+  await signUpAndLogIn(page, who, role);
   await verifyEmail(page, server, who);
 }
 

@@ -10,7 +10,7 @@ import {
 import { bandMessages, bandOf } from "@gradecast/contract/score";
 import type { Page } from "playwright-core";
 import { axeViolations } from "./a11y.ts";
-import { logIn, signUp, submitLogin } from "./browser-accounts.ts";
+import { signUpAndLogIn, submitLogin } from "./browser-accounts.ts";
 import { describe, expect, test } from "./fixtures.ts";
 import { storedKeys } from "./local-storage.ts";
 import { weakTerm } from "./sample-answers.ts";
@@ -57,8 +57,7 @@ describe("student questionnaire and prediction in the browser", () => {
   let predicted = "";
 
   test("a new student sees 'No prediction available.' on /prediction", async ({ page }) => {
-    await signUp(page, student);
-    await logIn(page, student);
+    await signUpAndLogIn(page, student);
     await page.goto("/prediction");
     await expect.poll(() => page.getByText(messages.noPrediction, { exact: true }).count()).toBe(1);
   });

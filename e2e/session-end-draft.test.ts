@@ -1,5 +1,5 @@
 import { post } from "./api-calls.ts";
-import { logIn, person, signUp, submitLogin } from "./browser-accounts.ts";
+import { person, signUpAndLogIn, submitLogin } from "./browser-accounts.ts";
 import { describe, expect, test } from "./fixtures.ts";
 import type { OpenPage } from "./harness.ts";
 import { storedKeys } from "./local-storage.ts";
@@ -14,8 +14,7 @@ const draftKeys = (browser: OpenPage) => storedKeys(browser.page, "gradecast:que
 
 describe("the questionnaire draft goes with the session", () => {
   test.beforeAll(async ({ page }) => {
-    await signUp(page, student);
-    await logIn(page, student);
+    await signUpAndLogIn(page, student);
   });
 
   test("is deleted from storage when the session is ended from another device", async ({
