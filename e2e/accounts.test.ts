@@ -3,7 +3,7 @@ import { axeViolations } from "./a11y.ts";
 import { fillSignUp, logOut, submitLogin } from "./browser-accounts.ts";
 import { describe, expect, test } from "./fixtures.ts";
 import { type Mail, type RunningServer, readOutbox } from "./harness.ts";
-import { storedKeys } from "./local-storage.ts";
+import { storedKeys, storedToken } from "./local-storage.ts";
 
 // Everything a person does with an account, in Chromium against the real server: sign up, read
 // the code from the outbox, log in, verify, change name and password, log out (other tabs too),
@@ -133,7 +133,7 @@ describe("accounts in the browser", () => {
     await expect.poll(() => error.textContent()).toBe("Invalid email or password.");
     // Keyboard focus stayed on the button through the request, not dropped to <body>.
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Login");
-    expect(await page.evaluate(() => localStorage.getItem("token"))).toBeNull();
+    expect(await storedToken(page)).toBeNull();
   });
 
   test("a signed-out visit to /profile goes to /login and back after login", async ({ page }) => {
@@ -147,7 +147,7 @@ describe("accounts in the browser", () => {
     const details = await page.locator("main dl").textContent();
     expect(details).toContain(ada.email);
     expect(details).toMatch(/UID[0-9a-f-]{36}/);
-    const token = await page.evaluate(() => localStorage.getItem("token"));
+    const token = await storedToken(page);
     expect(token).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
     expect(await sidebarItems(page)).toEqual([
       "Dashboard",
@@ -238,7 +238,7 @@ describe("accounts in the browser", () => {
     await page.goto("/profile");
     await expect.poll(() => page.locator("main dl").textContent()).toContain(ada.email);
     expect(page.url()).toMatch(/\/profile$/);
-    expect(await page.evaluate(() => localStorage.getItem("token"))).not.toBe("not.a.token");
+    expect(await storedToken(page)).not.toBe("not.a.token");
   });
 
   test("settings: changes the name, refuses a wrong current password, changes the password", async ({
@@ -318,7 +318,7 @@ describe("accounts in the browser", () => {
       localStorage.setItem("gradecast:questionnaire-draft:me", JSON.stringify({ age: "17" })),
     );
     await logOut(page);
-    expect(await page.evaluate(() => localStorage.getItem("token"))).toBeNull();
+    expect(await storedToken(page)).toBeNull();
     // Nothing personal stays behind on a shared school computer.
     expect(await storedKeys(page, "gradecast:")).toEqual([]);
     await other.waitForURL(/\/login\?next=%2Fprofile$/);

@@ -6,6 +6,7 @@ import { allowClipboard, pasteInto } from "./clipboard.ts";
 import { describe, expect, test } from "./fixtures.ts";
 import { pressInFrame } from "./frame-click.ts";
 import { readOutbox, saveScreenshot } from "./harness.ts";
+import { storedToken } from "./local-storage.ts";
 import { sampleAnswers } from "./sample-answers.ts";
 
 // Where a newcomer was misled on the screens (issue 21), each at the width where it was found:
@@ -145,7 +146,7 @@ describe("what a newcomer trips over, in the browser", () => {
     page,
     server,
   }) => {
-    const token = await page.evaluate(() => localStorage.getItem("token"));
+    const token = await storedToken(page);
     await post(
       server,
       "/api/reports",

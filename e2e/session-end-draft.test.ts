@@ -2,7 +2,7 @@ import { post } from "./api-calls.ts";
 import { person, signUpAndLogIn, submitLogin } from "./browser-accounts.ts";
 import { describe, expect, test } from "./fixtures.ts";
 import type { OpenPage } from "./harness.ts";
-import { storedKeys } from "./local-storage.ts";
+import { storedKeys, storedToken } from "./local-storage.ts";
 import { call } from "./proof-helpers.ts";
 
 // The questionnaire's draft in Chromium against the real server (issue 18): a student leaves
@@ -41,7 +41,7 @@ describe("the questionnaire draft goes with the session", () => {
     await page.reload();
     await page.waitForURL(/\/login\?next=%2Fstudent-input$/);
     expect(await draftKeys(browser)).toEqual([]);
-    expect(await page.evaluate(() => localStorage.getItem("token"))).toBeNull();
+    expect(await storedToken(page)).toBeNull();
 
     // Signing in again (the login screen leads back) shows an empty questionnaire.
     await submitLogin(page, student);
