@@ -1,7 +1,9 @@
 import type { Locator, Page } from "playwright-core";
 import { axeViolations } from "./a11y.ts";
+import { fillSignUp, logOut, submitLogin } from "./browser-accounts.ts";
 import { describe, expect, test } from "./fixtures.ts";
 import { type Mail, type RunningServer, readOutbox } from "./harness.ts";
+import { storedKeys, storedToken } from "./local-storage.ts";
 
 // Everything a person does with an account, in Chromium against the real server: sign up, read
 // the code from the outbox, log in, verify, change name and password, log out (other tabs too),
@@ -37,19 +39,13 @@ const h1 = (page: Page) => page.getByRole("heading", { level: 1 });
 const sidebarItems = (page: Page) =>
   page.getByRole("navigation", { name: "Main" }).locator("a, button").allTextContents();
 
-async function logIn(page: Page, email: string, password: string) {
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Login" }).click();
-}
-
 /** The `old` password is refused as a wrong one; the `current` one signs in, onto Home. */
 async function onlyCurrentPasswordWorks(page: Page, email: string, old: string, current: string) {
-  await logIn(page, email, old);
+  await submitLogin(page, { email, password: old });
   await expect
     .poll(() => page.locator(".form-error").textContent())
     .toBe("Invalid email or password.");
-  await logIn(page, email, current);
+  await submitLogin(page, { email, password: current });
   await page.waitForURL(/\/Home$/);
 }
 
@@ -64,10 +60,7 @@ describe("accounts in the browser", () => {
     server,
   }) => {
     const { dialogs } = browser;
-    await page.goto("/register");
-    await page.getByLabel("Name").fill(ada.name);
-    await page.getByLabel("Email").fill(ada.email);
-    await page.getByLabel("Password").fill("short");
+    await fillSignUp(page, { ...ada, password: "short" });
     // The browser's own check (minlength) stops a too-short password before the server.
     await page.getByRole("button", { name: "Sign Up" }).click();
     expect(
@@ -100,10 +93,11 @@ describe("accounts in the browser", () => {
   test("shows the server's message when the email is already taken, next to the field", async ({
     page,
   }) => {
-    await page.goto("/register");
-    await page.getByLabel("Name").fill("Someone Else");
-    await page.getByLabel("Email").fill(ada.email.toUpperCase());
-    await page.getByLabel("Password").fill("another long password");
+    await fillSignUp(page, {
+      name: "Someone Else",
+      email: ada.email.toUpperCase(),
+      password: "another long password",
+    });
     await page.getByRole("button", { name: "Sign Up" }).click();
     await expect
       .poll(() => page.getByRole("alert").allTextContents())
@@ -115,7 +109,7 @@ describe("accounts in the browser", () => {
     page,
   }) => {
     await page.goto("/login");
-    await logIn(page, ada.email, "not the password at all");
+    await submitLogin(page, { email: ada.email, password: "not the password at all" });
     const error = page.locator(".form-error");
     await expect.poll(() => error.textContent()).toBe("Invalid email or password.");
     await page.getByLabel("Password").fill("still not the password");
@@ -139,13 +133,13 @@ describe("accounts in the browser", () => {
     await expect.poll(() => error.textContent()).toBe("Invalid email or password.");
     // Keyboard focus stayed on the button through the request, not dropped to <body>.
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Login");
-    expect(await page.evaluate(() => localStorage.getItem("token"))).toBeNull();
+    expect(await storedToken(page)).toBeNull();
   });
 
   test("a signed-out visit to /profile goes to /login and back after login", async ({ page }) => {
     await page.goto("/profile");
     await page.waitForURL(/\/login\?next=%2Fprofile$/);
-    await logIn(page, ada.email, ada.password);
+    await submitLogin(page, ada);
     await page.waitForURL(/\/profile$/);
     await expect.poll(() => page.locator("main dl").textContent()).toContain(ada.name);
     // Into the app from the sign-in screens: focus on the new page, as for other navigation.
@@ -153,7 +147,7 @@ describe("accounts in the browser", () => {
     const details = await page.locator("main dl").textContent();
     expect(details).toContain(ada.email);
     expect(details).toMatch(/UID[0-9a-f-]{36}/);
-    const token = await page.evaluate(() => localStorage.getItem("token"));
+    const token = await storedToken(page);
     expect(token).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
     expect(await sidebarItems(page)).toEqual([
       "Dashboard",
@@ -244,7 +238,7 @@ describe("accounts in the browser", () => {
     await page.goto("/profile");
     await expect.poll(() => page.locator("main dl").textContent()).toContain(ada.email);
     expect(page.url()).toMatch(/\/profile$/);
-    expect(await page.evaluate(() => localStorage.getItem("token"))).not.toBe("not.a.token");
+    expect(await storedToken(page)).not.toBe("not.a.token");
   });
 
   test("settings: changes the name, refuses a wrong current password, changes the password", async ({
@@ -323,18 +317,10 @@ describe("accounts in the browser", () => {
     await page.evaluate(() =>
       localStorage.setItem("gradecast:questionnaire-draft:me", JSON.stringify({ age: "17" })),
     );
-    await page
-      .getByRole("navigation", { name: "Main" })
-      .getByRole("button", { name: "Logout" })
-      .click();
-    await page.waitForURL(/\/login$/);
-    expect(await page.evaluate(() => localStorage.getItem("token"))).toBeNull();
+    await logOut(page);
+    expect(await storedToken(page)).toBeNull();
     // Nothing personal stays behind on a shared school computer.
-    expect(
-      await page.evaluate(() =>
-        Object.keys(localStorage).filter((k) => k.startsWith("gradecast:")),
-      ),
-    ).toEqual([]);
+    expect(await storedKeys(page, "gradecast:")).toEqual([]);
     await other.waitForURL(/\/login\?next=%2Fprofile$/);
     await other.close();
 
@@ -346,11 +332,7 @@ describe("accounts in the browser", () => {
   test("after the change the old password is refused and the new one works", async ({ page }) => {
     await page.goto("/login");
     await onlyCurrentPasswordWorks(page, ada.email, ada.password, ada.newPassword);
-    await page
-      .getByRole("navigation", { name: "Main" })
-      .getByRole("button", { name: "Logout" })
-      .click();
-    await page.waitForURL(/\/login$/);
+    await logOut(page);
   });
 
   test("resets a forgotten password through the emailed link", async ({ page, server }) => {
@@ -409,7 +391,7 @@ describe("accounts in the browser", () => {
     expect(res.status).toBe(201);
     await page.evaluate(() => localStorage.removeItem("token"));
     await page.goto("/login?next=%2Fstudent-input");
-    await logIn(page, teacher.email, "compilers all the way");
+    await submitLogin(page, { email: teacher.email, password: "compilers all the way" });
     await page.waitForURL(/\/student-input$/);
     await expect.poll(() => h1(page).textContent()).toBe("Not allowed");
     expect(await page.locator("main").textContent()).toContain("You are not allowed to do this.");

@@ -10,6 +10,7 @@ import {
   type MfaKeys,
   type MfaPerson,
   person,
+  submitLogin,
 } from "./browser-accounts.ts";
 import { describe, expect, test } from "./fixtures.ts";
 import type { OpenPage, RunningServer } from "./harness.ts";
@@ -162,9 +163,7 @@ describe("admin screens in the browser", () => {
       .click({ timeout: 5_000 })
       .catch(() => undefined);
     await tessPage.waitForURL(/\/login/, { timeout: 15_000 });
-    await tessPage.getByLabel("Email").fill(tess.email);
-    await tessPage.getByLabel("Password").fill(tess.password);
-    await tessPage.getByRole("button", { name: "Login" }).click();
+    await submitLogin(tessPage, tess);
     await tessPage.getByText(messages.accountDisabled).waitFor();
     await tessContext.close();
   });

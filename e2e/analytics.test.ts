@@ -13,6 +13,7 @@ import {
 } from "./browser-accounts.ts";
 import { describe, expect, test } from "./fixtures.ts";
 import { artifactsDir, type RunningServer } from "./harness.ts";
+import { storedToken } from "./local-storage.ts";
 import { call } from "./proof-helpers.ts";
 import { sampleAnswers } from "./sample-answers.ts";
 
@@ -82,7 +83,7 @@ const refusedProbe = (line: string) =>
  * nothing but the report's data to a call from the frame.
  */
 async function expectWalledOff(page: Page, content: Frame) {
-  expect(await page.evaluate(() => localStorage.getItem("token"))).toBeTruthy();
+  expect(await storedToken(page)).toBeTruthy();
   const probe = await content.evaluate(async () => {
     const attempt = (read: () => unknown) => {
       try {
@@ -124,7 +125,7 @@ describe("the analytics report in the browser", () => {
     const { page, consoleErrors } = browser;
     await signUpVerified(page, server, teacher, "Teacher");
     // A few reports through the API, with the teacher's own token.
-    const token = await page.evaluate(() => localStorage.getItem("token"));
+    const token = await storedToken(page);
     const reports = [
       ["Ana Lima", "Maths", 35, 80, "Good"],
       ["Ana Lima", "Physics", 72, 70, "Average"],

@@ -81,6 +81,16 @@ export async function signUp(page: Page, who: Person, role?: "Student" | "Teache
 }
 
 /**
+ * The login form filled in and sent, nothing awaited after: where it leads (Home, a `next`
+ * address, the code step, a refusal) is the caller's to check.
+ */
+export async function submitLogin(page: Page, who: Pick<Person, "email" | "password">) {
+  await page.getByLabel("Email").fill(who.email);
+  await page.getByLabel("Password").fill(who.password);
+  await page.getByRole("button", { name: "Login" }).click();
+}
+
+/**
  * Signs in on the login page (opened first unless it is showing) and waits for /Home. With
  * `mfa`, the code step is answered with one of the account's unused recovery codes.
  */
@@ -90,9 +100,7 @@ export async function logIn(
 ) {
   if (new URL(page.url()).pathname !== "/login") await page.goto("/login");
   await loginHeading(page).waitFor();
-  await page.getByLabel("Email").fill(who.email);
-  await page.getByLabel("Password").fill(who.password);
-  await page.getByRole("button", { name: "Login" }).click();
+  await submitLogin(page, who);
   if (who.mfa) {
     await page.getByRole("heading", { level: 1, name: "Two-step login" }).waitFor();
     const code = who.mfa.recoveryCodes.shift();
@@ -110,6 +118,12 @@ export async function logIn(
   }
 }
 
+/** A newcomer through the screens: signs up, then signs in (the address not verified yet). */
+export async function signUpAndLogIn(page: Page, who: Person, role?: "Student" | "Teacher") {
+  await signUp(page, who, role);
+  await logIn(page, who);
+}
+
 /** A newcomer through the screens: signs up, signs in and verifies the address, as most tests need. */
 export async function signUpVerified(
   page: Page,
@@ -117,8 +131,7 @@ export async function signUpVerified(
   who: Person,
   role?: "Student" | "Teacher",
 ) {
-  await signUp(page, who, role);
-  await logIn(page, who);
+  await signUpAndLogIn(page, who, role);
   await verifyEmail(page, server, who);
 }
 

@@ -5,6 +5,7 @@ import type { Page } from "playwright-core";
 import { axeViolations } from "./a11y.ts";
 import { classWithStudents } from "./api-calls.ts";
 import { logIn, person } from "./browser-accounts.ts";
+import { openClass } from "./class-steps.ts";
 import { describe, expect, test } from "./fixtures.ts";
 import { artifactsDir, openPage, saveScreenshot } from "./harness.ts";
 import { doingWell, struggling } from "./sample-answers.ts";
@@ -38,9 +39,7 @@ describe("class risk list", () => {
     browser,
   }) => {
     await logIn(page, teacher);
-    await page.goto("/classes");
-    await page.getByRole("link", { name: "Maths 11A" }).click();
-    await page.getByRole("heading", { level: 1, name: "Maths 11A" }).waitFor();
+    await openClass(page, "Maths 11A");
     const list = page.locator("section.card", {
       has: page.getByRole("heading", { name: "Risk list", exact: true }),
     });

@@ -1,7 +1,15 @@
 import type { Page } from "playwright-core";
 import { logIn, type Person } from "./browser-accounts.ts";
 
-// A student's side of a class on the Student Dashboard, shared by the class tests.
+// A class on the screens, shared by the class tests: a student's side on the Student Dashboard,
+// a teacher's class page.
+
+/** Opens a class's page from the Classes list, by its name. */
+export async function openClass(page: Page, name: string) {
+  await page.goto("/classes");
+  await page.getByRole("link", { name }).click();
+  await page.getByRole("heading", { level: 1, name }).waitFor();
+}
 
 /** Joins a class with its code from the Student Dashboard, by the keyboard. */
 export async function joinWithCode(page: Page, code: string, className: RegExp) {

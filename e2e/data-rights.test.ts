@@ -1,4 +1,4 @@
-import { logIn, person, signUp } from "./browser-accounts.ts";
+import { logIn, person, signUpAndLogIn } from "./browser-accounts.ts";
 import { deleteMyAccount, downloadMyData } from "./data-card-steps.ts";
 import { describe, expect, test } from "./fixtures.ts";
 
@@ -17,8 +17,7 @@ describe("a student's data rights in the browser", () => {
     await page.getByRole("heading", { level: 1, name: "Privacy notice" }).waitFor();
     await page.getByRole("heading", { name: "Questionnaire answers" }).waitFor();
 
-    await signUp(page, student);
-    await logIn(page, student);
+    await signUpAndLogIn(page, student);
     await page.goto("/settings");
     const { filename, files, account } = await downloadMyData(page);
     expect(filename).toMatch(/^gradecast-export-\d{4}-\d{2}-\d{2}\.zip$/);

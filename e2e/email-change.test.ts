@@ -1,6 +1,6 @@
 import { securityMessages } from "@gradecast/contract/account-security";
 import { messages } from "@gradecast/contract/messages";
-import { logIn, person, signUp } from "./browser-accounts.ts";
+import { person, signUp, signUpAndLogIn } from "./browser-accounts.ts";
 import { describe, expect, test } from "./fixtures.ts";
 import { mailedCode, readOutbox } from "./harness.ts";
 
@@ -15,8 +15,7 @@ const next = `eli.new.${stamp}@example.org`;
 describe("changing one's email address in the browser", () => {
   test.beforeAll(async ({ page }) => {
     await signUp(page, other);
-    await signUp(page, student);
-    await logIn(page, student);
+    await signUpAndLogIn(page, student);
   });
 
   test("refuses a taken address, then changes it and verifies the new one with its code", async ({

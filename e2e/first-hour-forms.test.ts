@@ -2,6 +2,7 @@ import { messages } from "@gradecast/contract/messages";
 import type { Page } from "playwright-core";
 import { post } from "./api-calls.ts";
 import { logIn, logOut } from "./browser-accounts.ts";
+import { allowClipboard, pasteInto } from "./clipboard.ts";
 import { type Accounts, describe, expect, test } from "./fixtures.ts";
 import { saveScreenshot } from "./harness.ts";
 import { fillReportForm } from "./report-form.ts";
@@ -99,13 +100,8 @@ describe("Teacher Input never changes a number (1366 px)", () => {
     }
 
     // 85 with a trailing space, as pasted from a spreadsheet, is taken as 85.
-    await page.context().grantPermissions(["clipboard-read", "clipboard-write"], {
-      origin: new URL(page.url()).origin,
-    });
-    await marks.fill("");
-    await marks.focus();
-    await page.evaluate(() => navigator.clipboard.writeText("85 "));
-    await page.keyboard.press("Control+V");
+    await allowClipboard(page, new URL(page.url()).origin);
+    await pasteInto(marks, "85 ");
     expect(await marks.inputValue()).toBe("85 ");
     expect(await marks.getAttribute("aria-invalid")).toBeNull();
     await page.getByRole("button", { name: "Submit Report" }).click();

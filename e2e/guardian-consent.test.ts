@@ -1,7 +1,7 @@
 import { askedQuestions } from "@gradecast/contract/questionnaire";
 import type { Page } from "playwright-core";
 import { axeViolations } from "./a11y.ts";
-import { logIn, person, verifyEmail } from "./browser-accounts.ts";
+import { fillSignUp, logIn, person, verifyEmail } from "./browser-accounts.ts";
 import { deleteMyAccount, downloadMyData } from "./data-card-steps.ts";
 import { describe, expect, test } from "./fixtures.ts";
 import { readOutbox } from "./harness.ts";
@@ -58,11 +58,7 @@ describe("a 12-year-old under the consent legal basis", () => {
     retry: 0,
   }, async ({ page, server, browser }) => {
     // Sign-up: the date of birth is asked of a student, and checked beside its field.
-    await page.goto("/register");
-    await page.getByRole("heading", { level: 1, name: "Sign Up" }).waitFor();
-    await page.getByLabel("Name").fill(student.name);
-    await page.getByLabel("Email").fill(student.email);
-    await page.getByLabel("Password").fill(student.password);
+    await fillSignUp(page, student);
     const born = page.getByLabel("Date of birth");
     await born.waitFor();
     await axeAtBothWidths(page, "sign-up with the date of birth");

@@ -1,5 +1,5 @@
 import type { BrowserContext } from "playwright-core";
-import { logIn, totpCode } from "./browser-accounts.ts";
+import { logIn, logOut, submitLogin, totpCode } from "./browser-accounts.ts";
 import { describe, expect, type TestAccount, test } from "./fixtures.ts";
 
 // Two-step login and sessions on /settings in Chromium against the real server (issue 18): a
@@ -63,14 +63,8 @@ describe("two-step login and sessions in the browser", () => {
   });
 
   test("signs in with a code from the app after the password", async ({ page }) => {
-    await page
-      .getByRole("navigation", { name: "Main" })
-      .getByRole("button", { name: "Logout" })
-      .click();
-    await page.waitForURL(/\/login/);
-    await page.getByLabel("Email").fill(student.email);
-    await page.getByLabel("Password").fill(student.password);
-    await page.getByRole("button", { name: "Login" }).click();
+    await logOut(page);
+    await submitLogin(page, student);
     await page.getByRole("heading", { level: 1, name: "Two-step login" }).waitFor();
     await page.getByLabel("Code").fill("000000" === totpCode(secret) ? "111111" : "000000");
     await page.getByRole("button", { name: "Verify" }).click();
@@ -85,9 +79,7 @@ describe("two-step login and sessions in the browser", () => {
   }) => {
     const phone = await other.newPage();
     await phone.goto("/login");
-    await phone.getByLabel("Email").fill(student.email);
-    await phone.getByLabel("Password").fill(student.password);
-    await phone.getByRole("button", { name: "Login" }).click();
+    await submitLogin(phone, student);
     await phone.getByRole("heading", { level: 1, name: "Two-step login" }).waitFor();
     await phone.getByLabel("Code").fill(await freshCode(secret));
     await phone.getByRole("button", { name: "Verify" }).click();

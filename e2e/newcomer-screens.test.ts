@@ -2,9 +2,11 @@ import { messages } from "@gradecast/contract/messages";
 import type { Page } from "playwright-core";
 import { post, signUpByApi } from "./api-calls.ts";
 import { logIn, logOut, person, signUpVerified, verifyEmail } from "./browser-accounts.ts";
+import { allowClipboard, pasteInto } from "./clipboard.ts";
 import { describe, expect, test } from "./fixtures.ts";
 import { pressInFrame } from "./frame-click.ts";
 import { readOutbox, saveScreenshot } from "./harness.ts";
+import { storedToken } from "./local-storage.ts";
 import { sampleAnswers } from "./sample-answers.ts";
 
 // Where a newcomer was misled on the screens (issue 21), each at the width where it was found:
@@ -85,9 +87,7 @@ test.override("serverEnv", { RATE_LIMITS: "off", TEACHER_SIGNUP: "open", LOG_LEV
 describe("what a newcomer trips over, in the browser", () => {
   test.beforeAll(async ({ page, server }) => {
     await page.setViewportSize(desktop);
-    await page.context().grantPermissions(["clipboard-read", "clipboard-write"], {
-      origin: server.url,
-    });
+    await allowClipboard(page, server.url);
   });
 
   test("says in one console line where each email went, never its code", async ({
@@ -127,15 +127,10 @@ describe("what a newcomer trips over, in the browser", () => {
     expect(await marks.getAttribute("aria-invalid")).toBe("true");
     expect(await errorOf("Marks").textContent()).toBe("“7.5” is not a whole number from 0 to 100.");
     // A paste is taken as it is, even 1000 (marked, never cut down to 100).
-    await marks.fill("");
-    await marks.focus();
-    await page.evaluate(() => navigator.clipboard.writeText("1000"));
-    await page.keyboard.press("Control+V");
+    await pasteInto(marks, "1000");
     expect(await marks.inputValue()).toBe("1000");
     expect(await marks.getAttribute("aria-invalid")).toBe("true");
-    await marks.fill("");
-    await page.evaluate(() => navigator.clipboard.writeText("88"));
-    await page.keyboard.press("Control+V");
+    await pasteInto(marks, "88");
     expect(await marks.inputValue()).toBe("88");
     expect(await marks.getAttribute("aria-invalid")).toBeNull();
     expect(await errorOf("Marks").count()).toBe(0);
@@ -151,7 +146,7 @@ describe("what a newcomer trips over, in the browser", () => {
     page,
     server,
   }) => {
-    const token = await page.evaluate(() => localStorage.getItem("token"));
+    const token = await storedToken(page);
     await post(
       server,
       "/api/reports",

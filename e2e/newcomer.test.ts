@@ -1,5 +1,6 @@
 import { logIn } from "./browser-accounts.ts";
 import { describe, expect, test } from "./fixtures.ts";
+import { storedToken } from "./local-storage.ts";
 
 // Where a newcomer used to get lost: the routes' capitals (/Home, /Verify) typed in lower case,
 // and the sign-up form shown to someone already signed in.
@@ -33,7 +34,7 @@ describe("addresses a newcomer types", () => {
     await page.goto("/profile");
     await page.getByRole("heading", { level: 1, name: "Gradecast cannot be reached" }).waitFor();
     expect(new URL(page.url()).pathname).toBe("/profile");
-    expect(await page.evaluate(() => localStorage.getItem("token"))).not.toBeNull();
+    expect(await storedToken(page)).not.toBeNull();
     // The server answers again: the page the person asked for comes back by itself.
     await page.unroute("**/api/me");
     await page.getByRole("heading", { level: 1, name: "Profile" }).waitFor({ timeout: 15_000 });

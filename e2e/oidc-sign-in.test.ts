@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll } from "vitest";
 import { startTestProvider } from "../apps/server/test/support/oidc-provider.ts";
+import { logOut } from "./browser-accounts.ts";
 import { describe, expect, test } from "./fixtures.ts";
 
 // Issue 34: a student signs in with the school's account. A real OpenID provider (the
@@ -44,11 +45,7 @@ describe("sign-in with the school's provider", () => {
     const sessions = page.getByRole("region", { name: "Sessions" });
     await sessions.getByText("Signed in with Test School").waitFor();
 
-    await page
-      .getByRole("navigation", { name: "Main" })
-      .getByRole("button", { name: "Logout" })
-      .click();
-    await page.waitForURL(/\/login$/);
+    await logOut(page);
     const providerLogout = page.getByRole("link", { name: "sign out of Test School too" });
     await providerLogout.waitFor();
     expect(await providerLogout.getAttribute("href")).toContain(provider.issuer);

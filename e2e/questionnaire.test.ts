@@ -10,8 +10,9 @@ import {
 import { bandMessages, bandOf } from "@gradecast/contract/score";
 import type { Page } from "playwright-core";
 import { axeViolations } from "./a11y.ts";
-import { logIn, signUp } from "./browser-accounts.ts";
+import { signUpAndLogIn, submitLogin } from "./browser-accounts.ts";
 import { describe, expect, test } from "./fixtures.ts";
+import { storedKeys } from "./local-storage.ts";
 import { weakTerm } from "./sample-answers.ts";
 
 // The student questionnaire and the prediction in Chromium against the real server (issue 6):
@@ -56,8 +57,7 @@ describe("student questionnaire and prediction in the browser", () => {
   let predicted = "";
 
   test("a new student sees 'No prediction available.' on /prediction", async ({ page }) => {
-    await signUp(page, student);
-    await logIn(page, student);
+    await signUpAndLogIn(page, student);
     await page.goto("/prediction");
     await expect.poll(() => page.getByText(messages.noPrediction, { exact: true }).count()).toBe(1);
   });
@@ -283,15 +283,9 @@ describe("student questionnaire and prediction in the browser", () => {
     expect(dialogs.at(-1)).toBe(
       "Your session has ended, so your answers were removed from this device. Log in again to answer the questions.",
     );
-    expect(
-      await page.evaluate(() =>
-        Object.keys(localStorage).filter((k) => k.startsWith("gradecast:questionnaire-draft:")),
-      ),
-    ).toEqual([]);
+    expect(await storedKeys(page, "gradecast:questionnaire-draft:")).toEqual([]);
     await page.unroute("**/api/auth/refresh");
-    await page.getByLabel("Email").fill(student.email);
-    await page.getByLabel("Password").fill(student.password);
-    await page.getByRole("button", { name: "Login" }).click();
+    await submitLogin(page, student);
     await page.waitForURL(/\/student-input$/);
     await page.getByLabel("Sex", { exact: true }).waitFor();
     // The draft went with the session, but the answers of the prediction made above were sent:

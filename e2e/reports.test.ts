@@ -3,7 +3,7 @@ import { messages } from "@gradecast/contract/messages";
 import { reportCsvColumns } from "@gradecast/contract/reports";
 import type { Page } from "playwright-core";
 import { axeViolations } from "./a11y.ts";
-import { logIn, logOut, person, signUp, verifyEmail } from "./browser-accounts.ts";
+import { logIn, logOut, person, signUp, signUpAndLogIn, verifyEmail } from "./browser-accounts.ts";
 import { describe, expect, test } from "./fixtures.ts";
 import { fileReports, fillReportForm } from "./report-form.ts";
 
@@ -393,8 +393,7 @@ describe("teacher reports in the browser", () => {
     browser,
   }) => {
     await logOut(page);
-    await signUp(page, student, "Student");
-    await logIn(page, student);
+    await signUpAndLogIn(page, student, "Student");
     await page.goto("/dashboard");
     const items = await sidebarItems(page);
     expect(items).not.toContain("Teacher Input");

@@ -1,6 +1,7 @@
 import type { Page } from "playwright-core";
 import { callApi, classWithStudents } from "./api-calls.ts";
 import { logIn, logOut, person } from "./browser-accounts.ts";
+import { openClass } from "./class-steps.ts";
 import { describe, expect, test } from "./fixtures.ts";
 import { sampleAnswers } from "./sample-answers.ts";
 
@@ -30,10 +31,16 @@ async function typeInCell(page: Page, field: string, value: string) {
   await row.getByText("Saved").first().waitFor();
 }
 
+/** The student's newest prediction, as the API gives it to them. */
+async function latestPrediction(server: { url: string }, token: string) {
+  const mine = (await callApi(server.url, "GET", "/api/predictions/mine", undefined, token)) as {
+    latest: { prediction: number; inputs: { G1: number }; sources: { G1: string } };
+  };
+  return mine.latest;
+}
+
 async function openGradebook(page: Page) {
-  await page.goto("/classes");
-  await page.getByRole("link", { name: "Maths 12R" }).click();
-  await page.getByRole("heading", { level: 1, name: "Maths 12R" }).waitFor();
+  await openClass(page, "Maths 12R");
   await cell(page, "G1").waitFor();
 }
 
@@ -49,14 +56,8 @@ describe("school record", () => {
     page,
     server,
   }) => {
-    const before = (await callApi(
-      server.url,
-      "GET",
-      "/api/predictions/mine",
-      undefined,
-      studentToken,
-    )) as { latest: { prediction: number; inputs: { G1: number } } };
-    expect(before.latest.inputs.G1).toBe(15);
+    const before = await latestPrediction(server, studentToken);
+    expect(before.inputs.G1).toBe(15);
 
     // The teacher types G1 = 7 in the grid.
     await logIn(page, teacher);
@@ -83,16 +84,10 @@ describe("school record", () => {
     const sourceText = await source.innerText();
     expect(sourceText).toContain("From your school record");
     expect(sourceText).toMatch(/First period grade \(G1\)[\s\S]*7/);
-    const after = (await callApi(
-      server.url,
-      "GET",
-      "/api/predictions/mine",
-      undefined,
-      studentToken,
-    )) as { latest: { prediction: number; inputs: { G1: number }; sources: { G1: string } } };
-    expect(after.latest.inputs.G1).toBe(7);
-    expect(after.latest.sources.G1).toBe("school");
-    expect(after.latest.prediction).toBeLessThan(before.latest.prediction);
+    const after = await latestPrediction(server, studentToken);
+    expect(after.inputs.G1).toBe(7);
+    expect(after.sources.G1).toBe("school");
+    expect(after.prediction).toBeLessThan(before.prediction);
     await logOut(page);
 
     // At the end of the year the teacher records the final grade; the evaluation page counts it.

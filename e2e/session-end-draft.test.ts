@@ -1,7 +1,8 @@
 import { post } from "./api-calls.ts";
-import { logIn, person, signUp } from "./browser-accounts.ts";
+import { person, signUpAndLogIn, submitLogin } from "./browser-accounts.ts";
 import { describe, expect, test } from "./fixtures.ts";
 import type { OpenPage } from "./harness.ts";
+import { storedKeys, storedToken } from "./local-storage.ts";
 import { call } from "./proof-helpers.ts";
 
 // The questionnaire's draft in Chromium against the real server (issue 18): a student leaves
@@ -9,15 +10,11 @@ import { call } from "./proof-helpers.ts";
 // shared computer's page talks to the server, the answers are gone from its storage.
 const student = person("Lou Leftbehind", "a library computer upstairs");
 
-const draftKeys = (browser: OpenPage) =>
-  browser.page.evaluate(() =>
-    Object.keys(localStorage).filter((k) => k.startsWith("gradecast:questionnaire-draft:")),
-  );
+const draftKeys = (browser: OpenPage) => storedKeys(browser.page, "gradecast:questionnaire-draft:");
 
 describe("the questionnaire draft goes with the session", () => {
   test.beforeAll(async ({ page }) => {
-    await signUp(page, student);
-    await logIn(page, student);
+    await signUpAndLogIn(page, student);
   });
 
   test("is deleted from storage when the session is ended from another device", async ({
@@ -44,12 +41,10 @@ describe("the questionnaire draft goes with the session", () => {
     await page.reload();
     await page.waitForURL(/\/login\?next=%2Fstudent-input$/);
     expect(await draftKeys(browser)).toEqual([]);
-    expect(await page.evaluate(() => localStorage.getItem("token"))).toBeNull();
+    expect(await storedToken(page)).toBeNull();
 
     // Signing in again (the login screen leads back) shows an empty questionnaire.
-    await page.getByLabel("Email").fill(student.email);
-    await page.getByLabel("Password").fill(student.password);
-    await page.getByRole("button", { name: "Login" }).click();
+    await submitLogin(page, student);
     await page.waitForURL(/\/student-input$/);
     await page.getByLabel("Sex", { exact: true }).waitFor();
     expect(await page.getByLabel("Sex", { exact: true }).inputValue()).toBe("");

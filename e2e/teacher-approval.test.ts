@@ -6,6 +6,7 @@ import {
   type MfaPerson,
   person,
   signUp,
+  signUpAndLogIn,
   verifyEmail,
 } from "./browser-accounts.ts";
 import { describe, expect, test } from "./fixtures.ts";
@@ -31,8 +32,7 @@ describe("a teacher sign-up waiting for approval", () => {
 
   test("says on the dashboard that the request waits for an admin", async ({ page, browser }) => {
     await signUp(page, refused, "Teacher");
-    await signUp(page, who, "Teacher");
-    await logIn(page, who);
+    await signUpAndLogIn(page, who, "Teacher");
     await page.goto("/dashboard");
     await page.getByRole("heading", { name: `Welcome, ${who.name}!` }).waitFor();
     const card = await page.locator(".welcome-card").innerText();

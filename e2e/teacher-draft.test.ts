@@ -1,7 +1,8 @@
 import { messages } from "@gradecast/contract/messages";
 import type { Page } from "playwright-core";
-import { logIn, logOut, person, signUp, signUpVerified } from "./browser-accounts.ts";
+import { logIn, logOut, person, signUp, signUpVerified, submitLogin } from "./browser-accounts.ts";
 import { describe, expect, test } from "./fixtures.ts";
+import { storedKeys } from "./local-storage.ts";
 
 test.override("serverEnv", { RATE_LIMITS: "off", TEACHER_SIGNUP: "open" });
 
@@ -81,9 +82,7 @@ describe("the teacher form keeps a draft on this device", () => {
     await page.reload();
     await page.waitForURL(/\/login\?next=%2Fteacher-input$/);
     await page.getByRole("heading", { level: 1, name: "Login" }).waitFor();
-    await page.getByLabel("Email").fill(teacher.email);
-    await page.getByLabel("Password").fill(teacher.password);
-    await page.getByRole("button", { name: "Login" }).click();
+    await submitLogin(page, teacher);
     await page.waitForURL(/\/teacher-input$/);
     await page.getByRole("heading", { level: 1, name: "Teacher Input" }).waitFor();
     await expect.poll(() => formValues(page)).toEqual(filled);
@@ -108,11 +107,7 @@ describe("the teacher form keeps a draft on this device", () => {
     await page.getByRole("heading", { level: 1, name: "Teacher Input" }).waitFor();
     await expect.poll(() => formValues(page)).toEqual(filled);
     await logOut(page);
-    expect(
-      await page.evaluate(() =>
-        Object.keys(localStorage).filter((k) => k.startsWith("gradecast:")),
-      ),
-    ).toEqual([]);
+    expect(await storedKeys(page, "gradecast:")).toEqual([]);
 
     await logIn(page, other);
     await openForm(page);

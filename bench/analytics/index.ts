@@ -22,15 +22,14 @@ import {
 } from "../../apps/server/scripts/demo-school.ts";
 import { hashPassword } from "../../apps/server/src/auth/passwords.ts";
 import { loadDefaultModel } from "../../packages/model/src/index.ts";
-import { flag, numberArg } from "../lib/args.ts";
+import { numberArg } from "../lib/args.ts";
 import { startBareHttp } from "../lib/load.ts";
-import { withBenchDatabase } from "../lib/postgres.ts";
+import { onPgliteThenPostgres } from "../lib/postgres.ts";
 import { seedDatabase, withDataDir, withGradecast } from "../lib/seeded.ts";
 
 const N = numberArg("n", 200);
 const REPORTS = numberArg("reports", 100_000);
 const STUDENTS = Math.round(REPORTS / 20);
-const skipPostgres = flag("skip-postgres");
 
 interface Stats {
   p50: number;
@@ -129,16 +128,7 @@ async function main() {
   );
 
   const baseline = await bareBaseline(N * 5);
-  const results: [string, Awaited<ReturnType<typeof benchDialect>>][] = [];
-
-  results.push(["PGlite", await benchDialect("PGlite", school)]);
-
-  if (!skipPostgres) {
-    const r = await withBenchDatabase((database) =>
-      benchDialect("PostgreSQL", school, database.url),
-    );
-    results.push(["PostgreSQL", r]);
-  }
+  const results = await onPgliteThenPostgres((label, url) => benchDialect(label, school, url));
 
   const fmt = (x: number) => x.toFixed(2).padStart(9);
   console.log(

@@ -14,7 +14,7 @@
  */
 import { sql } from "kysely";
 import { mulberry32 } from "../../packages/model/src/prng.ts";
-import { flag, numberArgs } from "../lib/args.ts";
+import { numberArgs } from "../lib/args.ts";
 import {
   bareGet,
   type LoadResult,
@@ -24,14 +24,13 @@ import {
   type Started,
   withBareRoute,
 } from "../lib/load.ts";
-import { withBenchDatabase } from "../lib/postgres.ts";
+import { onPgliteThenPostgres } from "../lib/postgres.ts";
 import { inChunks, studentRow, writeClasses } from "../lib/school-rows.ts";
 import { type BenchDb, seedDatabase, withDataDir, withGradecast } from "../lib/seeded.ts";
 import { makeAdmin, signIn } from "../lib/staff.ts";
 
 const options = numberArgs({ outcomes: 10_000, seconds: 10, rounds: 2, clients: 4 });
 const CLASSES = 40;
-const skipPostgres = flag("skip-postgres");
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
@@ -142,17 +141,10 @@ async function main() {
   printRunStart(
     `GET /api/evaluation (admin, whole school), ${options.outcomes} outcomes, ${options.clients} connections, ${options.rounds} alternating rounds of ${Math.round(options.seconds / options.rounds)} s`,
   );
-  const results: [string, Measured][] = [];
   // A GET has no body to vary: the one request is the page's, on every round.
-  await withBareRoute(bareGet, options.clients, "(GET)", async (bare) => {
-    results.push(["PGlite", await benchDialect("PGlite", bare)]);
-    if (!skipPostgres) {
-      const r = await withBenchDatabase((database) =>
-        benchDialect("PostgreSQL", bare, database.url),
-      );
-      results.push(["PostgreSQL", r]);
-    }
-  });
+  const results = await withBareRoute(bareGet, options.clients, "(GET)", (bare) =>
+    onPgliteThenPostgres((label, url) => benchDialect(label, bare, url)),
+  );
   // autocannon reports whole milliseconds: a bare p99 under 1 ms is taken as 1 ms for the ratio.
   console.log("\n| what | req/s | p50 ms | p99 ms | server CPU ms/req | p99 ratio to bare |");
   console.log("| --- | --- | --- | --- | --- | --- |");

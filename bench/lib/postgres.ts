@@ -1,4 +1,5 @@
 import { createPostgresDatabase } from "../../e2e/proof-helpers.ts";
+import { flag } from "./args.ts";
 
 // The PostgreSQL server the benches run on, and the databases of their own they make there
 // (each bench drops its database at the end, whatever happened).
@@ -24,4 +25,19 @@ export async function withBenchDatabase<T>(
   } finally {
     await database.drop();
   }
+}
+
+/**
+ * `bench` on PGlite, then on a PostgreSQL database of its own unless --skip-postgres is given:
+ * its figures by engine, in that order.
+ */
+export async function onPgliteThenPostgres<T>(
+  bench: (label: string, databaseUrl?: string) => Promise<T>,
+): Promise<[string, T][]> {
+  const results: [string, T][] = [["PGlite", await bench("PGlite")]];
+  if (!flag("skip-postgres")) {
+    const r = await withBenchDatabase((database) => bench("PostgreSQL", database.url));
+    results.push(["PostgreSQL", r]);
+  }
+  return results;
 }
