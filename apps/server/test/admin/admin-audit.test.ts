@@ -1,6 +1,6 @@
 import type { AuditEntryView, AuditPage } from "@gradecast/contract/admin";
 import { describe, expect } from "vitest";
-import { type SignedInUser, sendRefreshCookie, signIn, testPassword } from "../support/accounts.ts";
+import { type SignedInUser, sendRefreshCookie, testPassword } from "../support/accounts.ts";
 import { apiTests } from "../support/fixtures.ts";
 import { dialects, errorOf, recordingMailer, type TestApp } from "../support/helpers.ts";
 
@@ -13,17 +13,13 @@ const tests = apiTests({ services: { mailer } });
 
 describe.each(dialects)("GET /api/admin/audit (%s)", (dialect) => {
   const test = tests[dialect];
-  let t: TestApp;
-  let admin: SignedInUser;
   const secrets: string[] = [];
 
-  test.beforeAll(async ({ t: app }) => {
-    t = app;
-    admin = await signIn(t, "admin");
+  test.beforeAll(({ admin }) => {
     secrets.push(testPassword, admin.token, admin.refreshToken);
   });
 
-  async function read(query: string, who: SignedInUser = admin) {
+  async function read(t: TestApp, who: SignedInUser, query: string) {
     const res = await t.app.inject({
       method: "GET",
       url: `/api/admin/audit${query}`,
@@ -32,14 +28,22 @@ describe.each(dialects)("GET /api/admin/audit (%s)", (dialect) => {
     return res;
   }
 
-  async function entries(query: string): Promise<AuditEntryView[]> {
-    const res = await read(query);
+  async function entries(
+    t: TestApp,
+    admin: SignedInUser,
+    query: string,
+  ): Promise<AuditEntryView[]> {
+    const res = await read(t, admin, query);
     expect(res.statusCode).toBe(200);
     return (res.json() as AuditPage).items;
   }
 
-  test("records sign-ins, successful and failed, with who, when and the caller's address", async () => {
-    const s = await signIn(t, "student", { name: "Audited Student" });
+  test("records sign-ins, successful and failed, with who, when and the caller's address", async ({
+    t,
+    signedIn,
+    admin,
+  }) => {
+    const s = await signedIn("student", { name: "Audited Student" });
     secrets.push(s.token, s.refreshToken);
     const started = Date.now();
     const ok = await t.app.inject({
@@ -59,19 +63,27 @@ describe.each(dialects)("GET /api/admin/audit (%s)", (dialect) => {
     expect(bad.statusCode).toBe(401);
     secrets.push("not the password at all");
 
-    const logins = await entries(`?action=auth.login&actor=${encodeURIComponent(s.email)}`);
+    const logins = await entries(
+      t,
+      admin,
+      `?action=auth.login&actor=${encodeURIComponent(s.email)}`,
+    );
     const mine = logins.find((e) => e.ip === "10.1.2.3");
     expect(mine).toMatchObject({ actorId: s.user.uid, actorEmail: s.email, target: s.user.uid });
     expect(Math.abs(Date.parse(mine!.at) - started)).toBeLessThan(60_000);
     expect(logins.every((e) => e.action === "auth.login")).toBe(true);
 
-    const failed = await entries(`?action=auth.login_failed&actor=${s.user.uid}`);
+    const failed = await entries(t, admin, `?action=auth.login_failed&actor=${s.user.uid}`);
     expect(failed).toHaveLength(1);
     expect(failed[0]).toMatchObject({ ip: "10.4.5.6", actorEmail: s.email });
   });
 
-  test("records the reuse of a refresh token with the caller's address", async () => {
-    const s = await signIn(t, "student", { name: "Reused Session" });
+  test("records the reuse of a refresh token with the caller's address", async ({
+    t,
+    signedIn,
+    admin,
+  }) => {
+    const s = await signedIn("student", { name: "Reused Session" });
     secrets.push(s.token, s.refreshToken);
     const refresh = (remoteAddress: string) =>
       sendRefreshCookie(t, "refresh", s.refreshToken, remoteAddress);
@@ -80,13 +92,17 @@ describe.each(dialects)("GET /api/admin/audit (%s)", (dialect) => {
     secrets.push((first.json() as { token: string }).token);
     expect((await refresh("10.9.9.9")).statusCode).toBe(401);
 
-    const reuses = await entries(`?action=auth.refresh_reuse&actor=${s.user.uid}`);
+    const reuses = await entries(t, admin, `?action=auth.refresh_reuse&actor=${s.user.uid}`);
     expect(reuses).toHaveLength(1);
     expect(reuses[0]).toMatchObject({ ip: "10.9.9.9", target: s.user.uid });
   });
 
-  test("names the people of each entry: the actor's name, and the target account's name and email", async () => {
-    const s = await signIn(t, "student", { name: "Nora Named" });
+  test("names the people of each entry: the actor's name, and the target account's name and email", async ({
+    t,
+    signedIn,
+    admin,
+  }) => {
+    const s = await signedIn("student", { name: "Nora Named" });
     const res = await t.app.inject({
       method: "PATCH",
       url: `/api/admin/users/${s.user.uid}`,
@@ -94,9 +110,9 @@ describe.each(dialects)("GET /api/admin/audit (%s)", (dialect) => {
       payload: { role: "teacher" },
     });
     expect(res.statusCode).toBe(200);
-    const [entry] = (await entries(`?actor=${admin.user.uid}&action=admin.role_changed`)).filter(
-      (e) => e.target === s.user.uid,
-    );
+    const [entry] = (
+      await entries(t, admin, `?actor=${admin.user.uid}&action=admin.role_changed`)
+    ).filter((e) => e.target === s.user.uid);
     expect(entry).toMatchObject({
       actorName: admin.user.name,
       actorEmail: admin.email,
@@ -104,12 +120,20 @@ describe.each(dialects)("GET /api/admin/audit (%s)", (dialect) => {
       targetEmail: s.email,
     });
     // A sign-in's target is the person themselves.
-    const [login] = (await entries(`?actor=${s.user.uid}&action=auth.login`)) as AuditEntryView[];
+    const [login] = (await entries(
+      t,
+      admin,
+      `?actor=${s.user.uid}&action=auth.login`,
+    )) as AuditEntryView[];
     expect(login).toMatchObject({ actorName: "Nora Named", targetName: "Nora Named" });
   });
 
-  test("records role changes and disables with the admin's address, filterable by actor", async () => {
-    const s = await signIn(t, "student");
+  test("records role changes and disables with the admin's address, filterable by actor", async ({
+    t,
+    signedIn,
+    admin,
+  }) => {
+    const s = await signedIn("student");
     for (const body of [{ role: "teacher" }, { disabled: true }]) {
       const res = await t.app.inject({
         method: "PATCH",
@@ -120,7 +144,7 @@ describe.each(dialects)("GET /api/admin/audit (%s)", (dialect) => {
       });
       expect(res.statusCode).toBe(200);
     }
-    const byAdmin = await entries(`?actor=${admin.user.uid}`);
+    const byAdmin = await entries(t, admin, `?actor=${admin.user.uid}`);
     const actions = byAdmin.filter((e) => e.target === s.user.uid).map((e) => e.action);
     expect(actions).toEqual(["admin.user_disabled", "admin.role_changed"]);
     expect(byAdmin.filter((e) => e.target === s.user.uid).every((e) => e.ip === "10.7.7.7")).toBe(
@@ -128,15 +152,21 @@ describe.each(dialects)("GET /api/admin/audit (%s)", (dialect) => {
     );
     // Part of the actor's email, whatever the case, finds the same entries.
     const byEmail = await entries(
+      t,
+      admin,
       `?actor=${encodeURIComponent(admin.email.toUpperCase().slice(0, 12))}`,
     );
     expect(byEmail.map((e) => e.id)).toEqual(expect.arrayContaining(byAdmin.map((e) => e.id)));
   });
 
-  test("filters by period: from inclusive, a `to` date includes its whole day", async () => {
+  test("filters by period: from inclusive, a `to` date includes its whole day", async ({
+    t,
+    signedIn,
+    admin,
+  }) => {
     // Sign-ins of its own to filter, a good one and failed ones: in a shuffled run no other test
     // may have left any yet.
-    const s = await signIn(t, "student", { name: "Period Student" });
+    const s = await signedIn("student", { name: "Period Student" });
     for (let i = 0; i < 3; i++) {
       const failed = await t.app.inject({
         method: "POST",
@@ -149,20 +179,22 @@ describe.each(dialects)("GET /api/admin/audit (%s)", (dialect) => {
     const today = new Date().toISOString().slice(0, 10);
     const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
     const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
-    const all = await entries("?limit=100");
+    const all = await entries(t, admin, "?limit=100");
     expect(all.length).toBeGreaterThan(3);
-    expect((await entries(`?from=${today}&to=${today}&limit=100`)).length).toBe(all.length);
-    expect(await entries(`?from=${tomorrow}`)).toEqual([]);
-    expect(await entries(`?to=${yesterday}`)).toEqual([]);
+    expect((await entries(t, admin, `?from=${today}&to=${today}&limit=100`)).length).toBe(
+      all.length,
+    );
+    expect(await entries(t, admin, `?from=${tomorrow}`)).toEqual([]);
+    expect(await entries(t, admin, `?to=${yesterday}`)).toEqual([]);
     const cut = all[2]!.at;
-    const since = await entries(`?from=${encodeURIComponent(cut)}&limit=100`);
+    const since = await entries(t, admin, `?from=${encodeURIComponent(cut)}&limit=100`);
     expect(since.every((e) => Date.parse(e.at) >= Date.parse(cut))).toBe(true);
     expect(since.map((e) => e.id)).toEqual(
       expect.arrayContaining(all.slice(0, 3).map((e) => e.id)),
     );
   });
 
-  test("refuses bad filters with 400 naming the field", async () => {
+  test("refuses bad filters with 400 naming the field", async ({ t, admin }) => {
     // The last two cursors are shaped like a real position, but out of the columns' range.
     const crafted = [
       ["2026-01-01 00:00:00+00", "9999999999999999999"],
@@ -174,20 +206,20 @@ describe.each(dialects)("GET /api/admin/audit (%s)", (dialect) => {
       ["?cursor=abc", "cursor"],
       ...crafted.map((cursor) => [`?cursor=${cursor}`, "cursor"]),
     ] as const) {
-      const res = await read(query);
+      const res = await read(t, admin, query);
       expect(res.statusCode, query).toBe(400);
       expect(errorOf(res.body).fields).toHaveProperty(field);
     }
   });
 
-  test("pages newest first without gaps or repeats", async () => {
-    const all = await entries("?limit=100");
+  test("pages newest first without gaps or repeats", async ({ t, admin }) => {
+    const all = await entries(t, admin, "?limit=100");
     const times = all.map((e) => Date.parse(e.at));
     expect([...times].sort((a, b) => b - a)).toEqual(times);
     const seen: string[] = [];
     let cursor: string | null = null;
     for (let i = 0; i < 50; i++) {
-      const res = await read(`?limit=3${cursor ? `&cursor=${cursor}` : ""}`);
+      const res = await read(t, admin, `?limit=3${cursor ? `&cursor=${cursor}` : ""}`);
       const page = res.json() as AuditPage;
       seen.push(...page.items.map((e) => e.id));
       cursor = page.nextCursor;
@@ -196,9 +228,9 @@ describe.each(dialects)("GET /api/admin/audit (%s)", (dialect) => {
     expect(seen).toEqual(all.map((e) => e.id));
   });
 
-  test("never stores a password, token or code", async () => {
+  test("never stores a password, token or code", async ({ t, signedIn, admin }) => {
     // Password change, admin-sent reset and its use, and a verification code.
-    const s = await signIn(t, "teacher");
+    const s = await signedIn("teacher");
     secrets.push(s.token, s.refreshToken);
     const changed = await t.app.inject({
       method: "POST",
@@ -226,7 +258,7 @@ describe.each(dialects)("GET /api/admin/audit (%s)", (dialect) => {
     expect(reset.statusCode).toBe(200);
     secrets.push("a third long passphrase");
     outbox.length = 0;
-    await signIn(t, "student");
+    await signedIn("student");
     const code = /\b(\d{6})\b/.exec(outbox[0]?.text ?? "")?.[1];
     expect(code).toBeDefined();
     secrets.push(code!);
@@ -246,9 +278,8 @@ describe.each(dialects)("GET /api/admin/audit (%s)", (dialect) => {
     }
   });
 
-  test("is for admins only", async () => {
-    const teacher = await signIn(t, "teacher");
-    expect((await read("", teacher)).statusCode).toBe(403);
+  test("is for admins only", async ({ t, teacher }) => {
+    expect((await read(t, teacher, "")).statusCode).toBe(403);
     const anon = await t.app.inject({ method: "GET", url: "/api/admin/audit" });
     expect(anon.statusCode).toBe(401);
   });

@@ -8,7 +8,7 @@ import {
   signIn,
   uniqueEmail,
 } from "../support/accounts.ts";
-import { apiTests } from "../support/fixtures.ts";
+import { apiTests, type Person } from "../support/fixtures.ts";
 import {
   auditOf,
   dialects,
@@ -35,57 +35,69 @@ type AdminUser = {
 
 const mailer = recordingMailer();
 const outbox = mailer.sent;
-const tests = apiTests({ services: { mailer } });
+const cast = { admin: ["admin", { name: "Ada Admin" }] } satisfies Record<string, Person>;
+const tests = apiTests({ services: { mailer }, people: cast });
+const adminIp = "10.99.0.1";
+
+/** The user-management calls of the file's admin (`list` and `patch` as another caller if given). */
+function usersApi(t: TestApp, admin: SignedInUser) {
+  return {
+    /** Leaves the file's admin as the only one (earlier tests may have made others). */
+    demoteOtherAdmins: () =>
+      t.database.db
+        .updateTable("users")
+        .set({ role: "student" })
+        .where("role", "=", "admin")
+        .where("id", "!=", admin.user.uid)
+        .execute(),
+
+    list(query: string, who: SignedInUser = admin) {
+      return t.app.inject({ method: "GET", url: `/api/admin/users${query}`, headers: who.auth });
+    },
+
+    patch(uid: string, payload: unknown, who: SignedInUser = admin) {
+      return t.app.inject({
+        method: "PATCH",
+        url: `/api/admin/users/${uid}`,
+        headers: who.auth,
+        remoteAddress: adminIp,
+        payload: payload as object,
+      });
+    },
+
+    async row(uid: string) {
+      return t.database.db
+        .selectFrom("users")
+        .selectAll()
+        .where("id", "=", uid)
+        .executeTakeFirstOrThrow();
+    },
+
+    sendReset: (uid: string) =>
+      t.app.inject({
+        method: "POST",
+        url: `/api/admin/users/${uid}/reset-password`,
+        headers: admin.auth,
+        remoteAddress: adminIp,
+      }),
+  };
+}
 
 describe.each(dialects)("admin users (%s)", (dialect) => {
   const test = tests[dialect];
-  let t: TestApp;
-  let admin: SignedInUser;
-  const adminIp = "10.99.0.1";
-
-  test.beforeAll(async ({ t: app }) => {
-    t = app;
-    admin = await signIn(t, "admin", { name: "Ada Admin" });
-  });
-
-  /** Leaves the file's admin as the only one (earlier tests may have made others). */
-  const demoteOtherAdmins = () =>
-    t.database.db
-      .updateTable("users")
-      .set({ role: "student" })
-      .where("role", "=", "admin")
-      .where("id", "!=", admin.user.uid)
-      .execute();
-
-  function list(query: string, who: SignedInUser = admin) {
-    return t.app.inject({ method: "GET", url: `/api/admin/users${query}`, headers: who.auth });
-  }
-
-  function patch(uid: string, payload: unknown, who: SignedInUser = admin) {
-    return t.app.inject({
-      method: "PATCH",
-      url: `/api/admin/users/${uid}`,
-      headers: who.auth,
-      remoteAddress: adminIp,
-      payload: payload as object,
-    });
-  }
-
-  async function row(uid: string) {
-    return t.database.db
-      .selectFrom("users")
-      .selectAll()
-      .where("id", "=", uid)
-      .executeTakeFirstOrThrow();
-  }
 
   describe("GET /api/admin/users", () => {
-    test("finds users by part of their name or email, whatever the case, with exactly the public fields", async () => {
-      const a = await signIn(t, "student", {
+    test("finds users by part of their name or email, whatever the case, with exactly the public fields", async ({
+      t,
+      signedIn,
+      people,
+    }) => {
+      const { list } = usersApi(t, people.admin);
+      const a = await signedIn("student", {
         name: "Zebedee Quaffle",
         email: uniqueEmail("zq-find"),
       });
-      const b = await signIn(t, "teacher", { name: "Other", email: uniqueEmail("quaffle-mail") });
+      const b = await signedIn("teacher", { name: "Other", email: uniqueEmail("quaffle-mail") });
       const byName = await list("?search=zEBEDEE%20quaff");
       expect(byName.statusCode).toBe(200);
       const found = (byName.json() as { items: AdminUser[] }).items;
@@ -118,19 +130,25 @@ describe.each(dialects)("admin users (%s)", (dialect) => {
       expect(byEmail.items.map((u: AdminUser) => u.uid)).toEqual([b.user.uid]);
     });
 
-    test("matches % and _ literally", async () => {
-      const odd = await signIn(t, "student", { name: "Per%cent_Under", email: uniqueEmail("pc") });
-      await signIn(t, "student", { name: "PerXcentYUnder", email: uniqueEmail("pc") });
+    test("matches % and _ literally", async ({ t, signedIn, people }) => {
+      const { list } = usersApi(t, people.admin);
+      const odd = await signedIn("student", { name: "Per%cent_Under", email: uniqueEmail("pc") });
+      await signedIn("student", { name: "PerXcentYUnder", email: uniqueEmail("pc") });
       const res = (await list(`?search=${encodeURIComponent("per%cent_")}`)).json();
       expect(res.items.map((u: AdminUser) => u.uid)).toEqual([odd.user.uid]);
       const none = (await list(`?search=${encodeURIComponent("%")}`)).json();
       expect(none.items.map((u: AdminUser) => u.uid)).toEqual([odd.user.uid]);
     });
 
-    test("pages newest first with a cursor, without gaps or repeats", async () => {
+    test("pages newest first with a cursor, without gaps or repeats", async ({
+      t,
+      signedIn,
+      people,
+    }) => {
+      const { list } = usersApi(t, people.admin);
       const tag = `pager${Date.now()}`;
       for (let i = 0; i < 5; i++) {
-        await signIn(t, "student", { name: `${tag} ${i}`, email: uniqueEmail(tag) });
+        await signedIn("student", { name: `${tag} ${i}`, email: uniqueEmail(tag) });
       }
       const seen: string[] = [];
       let cursor: string | null = null;
@@ -149,7 +167,8 @@ describe.each(dialects)("admin users (%s)", (dialect) => {
       expect(seen).toEqual([4, 3, 2, 1, 0].map((i) => `${tag} ${i}`));
     });
 
-    test("refuses a bad limit or cursor with 400 naming the field", async () => {
+    test("refuses a bad limit or cursor with 400 naming the field", async ({ t, people }) => {
+      const { list } = usersApi(t, people.admin);
       for (const [query, field] of [
         ["?limit=0", "limit"],
         ["?cursor=not-a-cursor", "cursor"],
@@ -160,8 +179,13 @@ describe.each(dialects)("admin users (%s)", (dialect) => {
       }
     });
 
-    test("is refused to teachers (403) and anonymous callers (401)", async () => {
-      const teacher = await signIn(t, "teacher");
+    test("is refused to teachers (403) and anonymous callers (401)", async ({
+      t,
+      signedIn,
+      people,
+    }) => {
+      const { list } = usersApi(t, people.admin);
+      const teacher = await signedIn("teacher");
       expect((await list("", teacher)).statusCode).toBe(403);
       const anon = await t.app.inject({ method: "GET", url: "/api/admin/users" });
       expect(anon.statusCode).toBe(401);
@@ -169,8 +193,13 @@ describe.each(dialects)("admin users (%s)", (dialect) => {
   });
 
   describe("PATCH /api/admin/users/:uid", () => {
-    test("changes a role, which the user's existing ID token carries at once, and audits it", async () => {
-      const s = await signIn(t, "student");
+    test("changes a role, which the user's existing ID token carries at once, and audits it", async ({
+      t,
+      signedIn,
+      people,
+    }) => {
+      const { patch, row } = usersApi(t, people.admin);
+      const s = await signedIn("student");
       const before = await t.app.inject({ method: "GET", url: "/api/reports", headers: s.auth });
       expect(before.statusCode).toBe(403);
       const res = await patch(s.user.uid, { role: "teacher" });
@@ -185,16 +214,17 @@ describe.each(dialects)("admin users (%s)", (dialect) => {
       expect(after.statusCode).toBe(200);
       const [entry] = await auditOf(t, "admin.role_changed", s.user.uid);
       expect(entry).toMatchObject({
-        actor_id: admin.user.uid,
-        actor_email: admin.email,
+        actor_id: people.admin.user.uid,
+        actor_email: people.admin.email,
         ip: adminIp,
       });
       expect(entry!.details).toMatchObject({ from: "student", to: "teacher" });
       expect(entry!.at).toBeTruthy();
     });
 
-    test("validates the body and the user", async () => {
-      const s = await signIn(t, "student");
+    test("validates the body and the user", async ({ t, signedIn, people }) => {
+      const { patch, row } = usersApi(t, people.admin);
+      const s = await signedIn("student");
       const empty = await patch(s.user.uid, {});
       expect(empty.statusCode).toBe(400);
       expect(errorOf(empty.body).message).toBe(adminMessages.nothingToChange);
@@ -213,8 +243,9 @@ describe.each(dialects)("admin users (%s)", (dialect) => {
       expect((await patch("not-a-uuid", { role: "teacher" })).statusCode).toBe(404);
     });
 
-    test("writes nothing when nothing changes", async () => {
-      const s = await signIn(t, "student");
+    test("writes nothing when nothing changes", async ({ t, signedIn, people }) => {
+      const { patch } = usersApi(t, people.admin);
+      const s = await signedIn("student");
       const res = await patch(s.user.uid, { role: "student", disabled: false });
       expect(res.statusCode).toBe(200);
       expect(await auditOf(t, "admin.role_changed", s.user.uid)).toHaveLength(0);
@@ -223,8 +254,13 @@ describe.each(dialects)("admin users (%s)", (dialect) => {
   });
 
   describe("disabling an account", () => {
-    test("ends every session and the ID token at once, refuses sign-in and refresh, and can be undone", async () => {
-      const s = await signIn(t, "teacher");
+    test("ends every session and the ID token at once, refuses sign-in and refresh, and can be undone", async ({
+      t,
+      signedIn,
+      people,
+    }) => {
+      const { patch } = usersApi(t, people.admin);
+      const s = await signedIn("teacher");
       // A second session of the same user (another device).
       const login2 = await postLogin(t, s.email);
       expect(login2.statusCode).toBe(200);
@@ -261,7 +297,7 @@ describe.each(dialects)("admin users (%s)", (dialect) => {
       });
 
       const [entry] = await auditOf(t, "admin.user_disabled", s.user.uid);
-      expect(entry).toMatchObject({ actor_id: admin.user.uid, ip: adminIp });
+      expect(entry).toMatchObject({ actor_id: people.admin.user.uid, ip: adminIp });
 
       const enable = await patch(s.user.uid, { disabled: false });
       expect(enable.statusCode).toBe(200);
@@ -275,28 +311,33 @@ describe.each(dialects)("admin users (%s)", (dialect) => {
   });
 
   describe("the last active admin", () => {
-    test("can be neither demoted nor disabled, by anyone; a disabled admin does not count", async () => {
+    test("can be neither demoted nor disabled, by anyone; a disabled admin does not count", async ({
+      t,
+      signedIn,
+      people,
+    }) => {
+      const { demoteOtherAdmins, list, patch, row } = usersApi(t, people.admin);
       // Start from this one admin only.
       await demoteOtherAdmins();
       for (const body of [{ role: "teacher" }, { role: "student" }, { disabled: true }]) {
-        const res = await patch(admin.user.uid, body);
+        const res = await patch(people.admin.user.uid, body);
         expect(res.statusCode).toBe(409);
         expect(errorOf(res.body)).toMatchObject({
           code: "conflict",
           message: adminMessages.lastAdmin,
         });
       }
-      expect(await row(admin.user.uid)).toMatchObject({ role: "admin", disabled: false });
+      expect(await row(people.admin.user.uid)).toMatchObject({ role: "admin", disabled: false });
 
-      const second = await signIn(t, "admin", { name: "Second Admin" });
+      const second = await signedIn("admin", { name: "Second Admin" });
       const disableSecond = await patch(second.user.uid, { disabled: true });
       expect(disableSecond.statusCode).toBe(200);
       // The second admin is disabled: the first is again the last active one.
-      expect((await patch(admin.user.uid, { role: "teacher" })).statusCode).toBe(409);
+      expect((await patch(people.admin.user.uid, { role: "teacher" })).statusCode).toBe(409);
       // A disabled admin may be demoted (it changes nothing for the active count).
       expect((await patch(second.user.uid, { role: "student" })).statusCode).toBe(200);
       // With another active admin, demoting works, by the admin themself too.
-      const third = await signIn(t, "admin", { name: "Third Admin" });
+      const third = await signedIn("admin", { name: "Third Admin" });
       const self = await patch(third.user.uid, { role: "teacher" }, third);
       expect(self.statusCode).toBe(200);
       expect((await row(third.user.uid)).role).toBe("teacher");
@@ -304,14 +345,19 @@ describe.each(dialects)("admin users (%s)", (dialect) => {
       expect((await list("", third)).statusCode).toBe(403);
     });
 
-    test("holds when two admins demote each other at the same time", async () => {
+    test("holds when two admins demote each other at the same time", async ({
+      t,
+      signedIn,
+      people,
+    }) => {
+      const { demoteOtherAdmins, patch } = usersApi(t, people.admin);
       const db = t.database.db;
       for (let round = 0; round < 4; round++) {
         await demoteOtherAdmins();
-        const other = await signIn(t, "admin", { name: `Rival ${round}` });
+        const other = await signedIn("admin", { name: `Rival ${round}` });
         const [a, b] = await Promise.all([
-          patch(other.user.uid, round % 2 ? { disabled: true } : { role: "student" }, admin),
-          patch(admin.user.uid, { role: "teacher" }, other),
+          patch(other.user.uid, round % 2 ? { disabled: true } : { role: "student" }, people.admin),
+          patch(people.admin.user.uid, { role: "teacher" }, other),
         ]);
         const statuses = [a.statusCode, b.statusCode];
         // Exactly one wins; the other is refused: 409, or 403/401 when its caller was demoted
@@ -336,23 +382,20 @@ describe.each(dialects)("admin users (%s)", (dialect) => {
         await db
           .updateTable("users")
           .set({ role: "admin", disabled: false })
-          .where("id", "=", admin.user.uid)
+          .where("id", "=", people.admin.user.uid)
           .execute();
       }
     });
   });
 
   describe("POST /api/admin/users/:uid/reset-password", () => {
-    const sendReset = (uid: string) =>
-      t.app.inject({
-        method: "POST",
-        url: `/api/admin/users/${uid}/reset-password`,
-        headers: admin.auth,
-        remoteAddress: adminIp,
-      });
-
-    test("emails a working single-use reset link, audited without the token", async () => {
-      const s = await signIn(t, "student");
+    test("emails a working single-use reset link, audited without the token", async ({
+      t,
+      signedIn,
+      people,
+    }) => {
+      const { sendReset } = usersApi(t, people.admin);
+      const s = await signedIn("student");
       outbox.length = 0;
       const res = await sendReset(s.user.uid);
       expect(res.statusCode).toBe(202);
@@ -368,12 +411,17 @@ describe.each(dialects)("admin users (%s)", (dialect) => {
       });
       expect(reset.statusCode).toBe(200);
       const [entry] = await auditOf(t, "admin.password_reset_sent", s.user.uid);
-      expect(entry).toMatchObject({ actor_id: admin.user.uid, ip: adminIp });
+      expect(entry).toMatchObject({ actor_id: people.admin.user.uid, ip: adminIp });
       expect(JSON.stringify(entry!.details)).not.toContain(token!);
     });
 
-    test("is refused for a disabled account (409) and an unknown one (404)", async () => {
-      const s = await signIn(t, "student");
+    test("is refused for a disabled account (409) and an unknown one (404)", async ({
+      t,
+      signedIn,
+      people,
+    }) => {
+      const { patch, sendReset } = usersApi(t, people.admin);
+      const s = await signedIn("student");
       await patch(s.user.uid, { disabled: true });
       outbox.length = 0;
       const res = await sendReset(s.user.uid);

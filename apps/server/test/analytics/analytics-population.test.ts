@@ -18,14 +18,12 @@ const tests = apiTests();
 
 describe.each(dialects)("analytics population on %s", (dialect) => {
   const test = tests[dialect];
-  let t: TestApp;
   let sign: (userId: string, scope: "staff" | "student") => Promise<string>;
   const ids = {} as Record<string, string>;
   let classA: string;
   let classB: string;
 
-  test.beforeAll(async ({ t: app }) => {
-    t = app;
+  test.beforeAll(async ({ t }) => {
     const db = t.database.db;
     sign = await embedSigner(t);
     ids.teacherA = await addUser(db, "Teacher A", "teacher");
@@ -60,7 +58,7 @@ describe.each(dialects)("analytics population on %s", (dialect) => {
     for (const id of puppets) await addPrediction(db, id, 12.25);
   });
 
-  const report = async <T>(token: string, classId?: string) => {
+  const report = async <T>(t: TestApp, token: string, classId?: string) => {
     const res = await t.app.inject({
       method: "GET",
       url: `/api/analytics/report?token=${encodeURIComponent(token)}${classId ? `&classId=${classId}` : ""}`,
@@ -68,21 +66,26 @@ describe.each(dialects)("analytics population on %s", (dialect) => {
     return { status: res.statusCode, body: res.json() as T, text: res.body };
   };
 
-  test("keeps a small group closed although puppets would bring it to 5 or more", async () => {
+  test("keeps a small group closed although puppets would bring it to 5 or more", async ({ t }) => {
     // Others of the viewer's school: Rita, Sol, Tom, Bea (4 real), plus 4 puppets: 8 in all
     // would show; counted, 4 is under 5, so nothing is shown at all.
-    const { status, body, text } = await report<StudentReport>(await sign(ids.viewer!, "student"));
+    const { status, body, text } = await report<StudentReport>(
+      t,
+      await sign(ids.viewer!, "student"),
+    );
     expect(status).toBe(200);
     expect(body.cohort.prediction).toEqual({ bins: null, note: analyticsMessages.smallCohort });
     expect(text).not.toContain("Puppet");
   });
 
-  test("opens the group once a fifth real student counts, puppets still left out of every bin", async () => {
+  test("opens the group once a fifth real student counts, puppets still left out of every bin", async ({
+    t,
+  }) => {
     const db = t.database.db;
     const fifth = await addUser(db, "Fifth Real", "student");
     await makeClass(t, { teachers: [], students: [fifth] });
     await addPrediction(db, fifth, 12.75);
-    const { body } = await report<StudentReport>(await sign(ids.viewer!, "student"));
+    const { body } = await report<StudentReport>(t, await sign(ids.viewer!, "student"));
     const bins = body.cohort.prediction.bins!;
     expect(bins).not.toBeNull();
     // 12-13: Sol 12.5 and Fifth 12.75 (2, withheld); the four puppets' 12.25 are not there.
@@ -92,38 +95,42 @@ describe.each(dialects)("analytics population on %s", (dialect) => {
     await db.deleteFrom("users").where("id", "=", fifth).execute();
   });
 
-  test("scopes a teacher to their classes: their students' names only, counted students only", async () => {
-    const a = await report<StaffReport>(await sign(ids.teacherA!, "staff"));
+  test("scopes a teacher to their classes: their students' names only, counted students only", async ({
+    t,
+  }) => {
+    const a = await report<StaffReport>(t, await sign(ids.teacherA!, "staff"));
     expect(a.status).toBe(200);
     expect(a.body.atRisk.students.map((s) => s.name)).toEqual(["Rita Risk"]);
     expect(a.body.totals.predictions).toBe(4);
     expect(a.text).not.toContain("Bea");
     expect(a.text).not.toContain("Puppet");
 
-    const b = await report<StaffReport>(await sign(ids.teacherB!, "staff"));
+    const b = await report<StaffReport>(t, await sign(ids.teacherB!, "staff"));
     expect(b.body.atRisk.students.map((s) => s.name)).toEqual(["Bea Bclass"]);
     expect(b.body.totals.predictions).toBe(1);
     expect(b.text).not.toContain("Rita");
   });
 
-  test("gives one class when asked, and a class the teacher does not teach is not found", async () => {
-    const one = await report<StaffReport>(await sign(ids.teacherA!, "staff"), classA);
+  test("gives one class when asked, and a class the teacher does not teach is not found", async ({
+    t,
+  }) => {
+    const one = await report<StaffReport>(t, await sign(ids.teacherA!, "staff"), classA);
     expect(one.status).toBe(200);
     expect(one.body.atRisk.students.map((s) => s.name)).toEqual(["Rita Risk"]);
-    const foreign = await report<StaffReport>(await sign(ids.teacherA!, "staff"), classB);
+    const foreign = await report<StaffReport>(t, await sign(ids.teacherA!, "staff"), classB);
     expect(foreign.status).toBe(404);
     expect(foreign.text).not.toContain("Bea");
-    const student = await report<StaffReport>(await sign(ids.viewer!, "student"), classA);
+    const student = await report<StaffReport>(t, await sign(ids.viewer!, "student"), classA);
     expect(student.status).toBe(403);
   });
 
-  test("gives an admin the school: every counted student, no puppet", async () => {
-    const { body, text } = await report<StaffReport>(await sign(ids.admin!, "staff"));
+  test("gives an admin the school: every counted student, no puppet", async ({ t }) => {
+    const { body, text } = await report<StaffReport>(t, await sign(ids.admin!, "staff"));
     expect(body.atRisk.students.map((s) => s.name).sort()).toEqual(["Bea Bclass", "Rita Risk"]);
     expect(body.totals.predictions).toBe(5);
     expect(body.bands.reduce((n, b) => n + b.count, 0)).toBe(5);
     expect(text).not.toContain("Puppet");
-    const one = await report<StaffReport>(await sign(ids.admin!, "staff"), classB);
+    const one = await report<StaffReport>(t, await sign(ids.admin!, "staff"), classB);
     expect(one.body.atRisk.students.map((s) => s.name)).toEqual(["Bea Bclass"]);
   });
 });

@@ -13,7 +13,7 @@ import { createEmbedSigner } from "../../src/analytics/embed-token.ts";
 import { buildApp } from "../../src/app.ts";
 import { loadConfig } from "../../src/config.ts";
 import type { DB } from "../../src/db/schema.ts";
-import { sendRefreshCookie, signIn } from "../support/accounts.ts";
+import { sendRefreshCookie } from "../support/accounts.ts";
 import { addPrediction, addUser, embedSigner, sessionOf } from "../support/analytics-fixtures.ts";
 import { makeClass } from "../support/class-fixtures.ts";
 import { type apiTest, apiTests } from "../support/fixtures.ts";
@@ -625,25 +625,19 @@ const externalTests = apiTests({
 
 describe.each(dialects)("GET /api/analytics/embed on %s", (dialect) => {
   const test = embedTests[dialect];
-  let t: TestApp;
-  let external: TestApp;
-  test.beforeAll(async ({ t: app }) => {
-    t = app;
-  });
-  externalTests[dialect].beforeAll(async ({ t: app }) => {
-    external = app;
-  });
-
   const embed = (app: TestApp, headers?: Record<string, string>) =>
     app.app.inject({ method: "GET", url: "/api/analytics/embed", headers });
 
-  test("gives each role a 10-minute report address for its own scope only", async () => {
+  test("gives each role a 10-minute report address for its own scope only", async ({
+    t,
+    signedIn,
+  }) => {
     for (const [role, scope] of [
       ["student", "student"],
       ["teacher", "staff"],
       ["admin", "staff"],
     ] as const) {
-      const who = await signIn(t, role, { name: `Embed ${role}` });
+      const who = await signedIn(role, { name: `Embed ${role}` });
       const before = Date.now();
       const res = await embed(t, who.auth);
       const after = Date.now();
@@ -679,8 +673,11 @@ describe.each(dialects)("GET /api/analytics/embed on %s", (dialect) => {
     }
   });
 
-  test("gives an account whose email is not verified no report, and ends an address made before", async () => {
-    const who = await signIn(t, "student", { verified: false });
+  test("gives an account whose email is not verified no report, and ends an address made before", async ({
+    t,
+    signedIn,
+  }) => {
+    const who = await signedIn("student", { verified: false });
     const refused = await embed(t, who.auth);
     expect(refused.statusCode).toBe(403);
     expect(errorOf(refused.body)).toEqual({
@@ -689,7 +686,7 @@ describe.each(dialects)("GET /api/analytics/embed on %s", (dialect) => {
     });
     // An address made while verified stops working if the account is no longer (an address
     // changed by an admin, say): the report re-reads the viewer.
-    const verified = await signIn(t, "teacher");
+    const verified = await signedIn("teacher");
     const body = (await embed(t, verified.auth)).json() as { url: string };
     await t.database.db
       .updateTable("users")
@@ -704,8 +701,8 @@ describe.each(dialects)("GET /api/analytics/embed on %s", (dialect) => {
     expect(report.statusCode).toBe(401);
   });
 
-  test("ends the report's address when its session ends (sign-out)", async () => {
-    const who = await signIn(t, "teacher");
+  test("ends the report's address when its session ends (sign-out)", async ({ t, signedIn }) => {
+    const who = await signedIn("teacher");
     const body = (await embed(t, who.auth)).json() as { url: string };
     const data = () =>
       t.app.inject({
@@ -720,11 +717,11 @@ describe.each(dialects)("GET /api/analytics/embed on %s", (dialect) => {
     expect(errorOf(refused.body).code).toBe("invalid_token");
   });
 
-  test("refuses anonymous callers, and an ID token is no embed token", async () => {
+  test("refuses anonymous callers, and an ID token is no embed token", async ({ t, signedIn }) => {
     const res = await embed(t);
     expect(res.statusCode).toBe(401);
     errorOf(res.body);
-    const who = await signIn(t, "teacher");
+    const who = await signedIn("teacher");
     const report = await t.app.inject({
       method: "GET",
       url: `/api/analytics/report?token=${encodeURIComponent(who.token)}`,
@@ -733,16 +730,19 @@ describe.each(dialects)("GET /api/analytics/embed on %s", (dialect) => {
     expect(errorOf(report.body).code).toBe("invalid_token");
   });
 
-  test("hands out the external report when ANALYTICS_EMBED_URL is set", async () => {
-    const who = await signIn(external, "student");
-    const res = await embed(external, who.auth);
-    expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({
-      url: "https://bi.example-school.org/public/dashboard/0f3c",
-      expiresAt: null,
-      external: true,
-    });
-  });
+  externalTests[dialect](
+    "hands out the external report when ANALYTICS_EMBED_URL is set",
+    async ({ t: external, signedIn }) => {
+      const who = await signedIn("student");
+      const res = await embed(external, who.auth);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({
+        url: "https://bi.example-school.org/public/dashboard/0f3c",
+        expiresAt: null,
+        external: true,
+      });
+    },
+  );
 });
 
 describe.each(dialects)("the report page's framing headers on %s", (dialect) => {

@@ -1,35 +1,33 @@
 import { type ClassView, classMessages } from "@gradecast/contract/classes";
 import { describe, expect } from "vitest";
 import { joinLimits } from "../../src/classes/join-guard.ts";
-import { randomIp, type SignedInUser, signIn } from "../support/accounts.ts";
+import { randomIp, type SignedInUser } from "../support/accounts.ts";
 import { api } from "../support/class-helpers.ts";
-import { apiTests } from "../support/fixtures.ts";
+import { apiTests, type Person } from "../support/fixtures.ts";
 import { auditOf, dialects, errorOf, type TestApp } from "../support/helpers.ts";
 
 // Joining a class with its code: rotation, switching off, joining twice, and wrong codes
 // limited per account and per address (429 with Retry-After).
-const tests = apiTests();
+const cast = { teacher: "teacher", otherTeacher: "teacher" } satisfies Record<string, Person>;
+const tests = apiTests({ people: cast });
 
 describe.each(dialects)("class join codes (%s)", (dialect) => {
   const test = tests[dialect];
-  let t: TestApp;
   let c: ReturnType<typeof api>;
-  let teacher: SignedInUser;
-  let otherTeacher: SignedInUser;
-
-  test.beforeAll(async ({ t: app }) => {
-    t = app;
+  test.beforeAll(({ t }) => {
     c = api(t);
-    teacher = await signIn(t, "teacher");
-    otherTeacher = await signIn(t, "teacher");
   });
 
-  const enrolmentsOf = async (classId: string) =>
+  const enrolmentsOf = async (t: TestApp, classId: string) =>
     t.database.db.selectFrom("enrolments").selectAll().where("class_id", "=", classId).execute();
 
-  test("enrols a verified student once, however the code is typed", async () => {
-    const klass = await c.createClass(teacher);
-    const student = await signIn(t, "student");
+  test("enrols a verified student once, however the code is typed", async ({
+    t,
+    signedIn,
+    people,
+  }) => {
+    const klass = await c.createClass(people.teacher);
+    const student = await signedIn("student");
     const code = klass.joinCode ?? "";
     const typed = `${code.slice(0, 4).toLowerCase()}-${code.slice(4)} `;
     const res = await c.join(student, typed);
@@ -39,18 +37,22 @@ describe.each(dialects)("class join codes (%s)", (dialect) => {
     const again = await c.join(student, code);
     expect(again.statusCode).toBe(200);
     expect(again.json().message).toBe(classMessages.alreadyJoined);
-    expect(await enrolmentsOf(klass.id)).toHaveLength(1);
+    expect(await enrolmentsOf(t, klass.id)).toHaveLength(1);
     const entries = await auditOf(t, "class.student_joined", klass.id);
     expect(entries).toHaveLength(1);
     expect(entries[0]?.actor_id).toBe(student.user.uid);
   });
 
-  test("refuses teachers, unverified emails, pending teachers and anonymous callers", async () => {
-    const klass = await c.createClass(teacher);
+  test("refuses teachers, unverified emails, pending teachers and anonymous callers", async ({
+    t,
+    signedIn,
+    people,
+  }) => {
+    const klass = await c.createClass(people.teacher);
     const cases: [SignedInUser | undefined, number, string][] = [
-      [otherTeacher, 403, "forbidden"],
-      [await signIn(t, "admin"), 403, "forbidden"],
-      [await signIn(t, "student", { verified: false }), 403, "email_not_verified"],
+      [people.otherTeacher, 403, "forbidden"],
+      [await signedIn("admin"), 403, "forbidden"],
+      [await signedIn("student", { verified: false }), 403, "email_not_verified"],
       [undefined, 401, "unauthorized"],
     ];
     for (const [who, status, code] of cases) {
@@ -59,13 +61,13 @@ describe.each(dialects)("class join codes (%s)", (dialect) => {
       expect(errorOf(res.body).code).toBe(code);
     }
     // A pending teacher is a student until approved: it may join like one.
-    const pending = await signIn(t, "teacher", { pending: true });
+    const pending = await signedIn("teacher", { pending: true });
     expect((await c.join(pending, klass.joinCode)).statusCode).toBe(201);
-    expect(await enrolmentsOf(klass.id)).toHaveLength(1);
+    expect(await enrolmentsOf(t, klass.id)).toHaveLength(1);
   });
 
-  test("names a malformed code and a code no class has", async () => {
-    const student = await signIn(t, "student");
+  test("names a malformed code and a code no class has", async ({ signedIn }) => {
+    const student = await signedIn("student");
     const empty = await c.join(student, "  ");
     expect(errorOf(empty.body).fields).toEqual({ code: classMessages.joinCodeRequired });
     const short = await c.join(student, "ABC");
@@ -74,19 +76,27 @@ describe.each(dialects)("class join codes (%s)", (dialect) => {
     expect(errorOf(lookAlike.body).fields).toEqual({ code: classMessages.joinCodeInvalid });
   });
 
-  test("stops the old code when rotated, and every code when switched off", async () => {
-    const klass = await c.createClass(teacher);
+  test("stops the old code when rotated, and every code when switched off", async ({
+    t,
+    signedIn,
+    people,
+  }) => {
+    const klass = await c.createClass(people.teacher);
     const old = klass.joinCode ?? "";
-    const rotatedByOther = await c.call("POST", `/api/classes/${klass.id}/join-code`, otherTeacher);
+    const rotatedByOther = await c.call(
+      "POST",
+      `/api/classes/${klass.id}/join-code`,
+      people.otherTeacher,
+    );
     expect(rotatedByOther.statusCode).toBe(404);
-    const rotated = await c.call("POST", `/api/classes/${klass.id}/join-code`, teacher);
+    const rotated = await c.call("POST", `/api/classes/${klass.id}/join-code`, people.teacher);
     expect(rotated.statusCode).toBe(200);
     const fresh = (rotated.json().class as ClassView).joinCode ?? "";
     expect(fresh).toMatch(/^[A-Z2-9]{8}$/);
     expect(fresh).not.toBe(old);
     expect(await auditOf(t, "class.code_rotated", klass.id)).toHaveLength(1);
 
-    const student = await signIn(t, "student");
+    const student = await signedIn("student");
     const stale = await c.join(student, old);
     expect(stale.statusCode).toBe(400);
     expect(errorOf(stale.body)).toEqual({
@@ -94,25 +104,29 @@ describe.each(dialects)("class join codes (%s)", (dialect) => {
       message: classMessages.joinCodeUnknown,
       fields: { code: classMessages.joinCodeUnknown },
     });
-    expect(await enrolmentsOf(klass.id)).toHaveLength(0);
+    expect(await enrolmentsOf(t, klass.id)).toHaveLength(0);
 
-    const off = await c.call("DELETE", `/api/classes/${klass.id}/join-code`, teacher);
+    const off = await c.call("DELETE", `/api/classes/${klass.id}/join-code`, people.teacher);
     expect(off.statusCode).toBe(200);
     expect(off.json().class.joinCode).toBeNull();
     expect(await auditOf(t, "class.code_disabled", klass.id)).toHaveLength(1);
     expect((await c.join(student, fresh)).statusCode).toBe(400);
-    expect(await enrolmentsOf(klass.id)).toHaveLength(0);
+    expect(await enrolmentsOf(t, klass.id)).toHaveLength(0);
 
     // Rotating switches joining back on, with a code never used before.
-    const on = await c.call("POST", `/api/classes/${klass.id}/join-code`, teacher);
+    const on = await c.call("POST", `/api/classes/${klass.id}/join-code`, people.teacher);
     const third = on.json().class.joinCode as string;
     expect([old, fresh]).not.toContain(third);
     expect((await c.join(student, third)).statusCode).toBe(201);
   });
 
-  test("limits wrong codes per account, with Retry-After; right codes do not count", async () => {
-    const klass = await c.createClass(teacher);
-    const student = await signIn(t, "student");
+  test("limits wrong codes per account, with Retry-After; right codes do not count", async ({
+    t,
+    signedIn,
+    people,
+  }) => {
+    const klass = await c.createClass(people.teacher);
+    const student = await signedIn("student");
     const wrong = (klass.joinCode ?? "").startsWith("A") ? "BBBBBBBB" : "AAAAAAAA";
     // A right code, many times, uses none of the allowance.
     for (let i = 0; i < joinLimits.account + 2; i++) {
@@ -126,18 +140,18 @@ describe.each(dialects)("class join codes (%s)", (dialect) => {
     expect(errorOf(limited.body).code).toBe("rate_limited");
     expect(Number(limited.headers["retry-after"])).toBeGreaterThan(0);
     // The account is held even with the right code, from any address.
-    const other = await c.createClass(teacher);
+    const other = await c.createClass(people.teacher);
     expect((await c.join(student, other.joinCode)).statusCode).toBe(429);
-    expect(await enrolmentsOf(other.id)).toHaveLength(0);
+    expect(await enrolmentsOf(t, other.id)).toHaveLength(0);
   });
 
-  test("limits wrong codes per address across accounts", async () => {
-    const klass = await c.createClass(teacher);
+  test("limits wrong codes per address across accounts", async ({ signedIn, people }) => {
+    const klass = await c.createClass(people.teacher);
     const address = randomIp();
     const perAccount = joinLimits.account;
     const accounts = Math.ceil(joinLimits.address / perAccount);
     const students = await Promise.all(
-      Array.from({ length: accounts + 1 }, () => signIn(t, "student")),
+      Array.from({ length: accounts + 1 }, () => signedIn("student")),
     );
     const wrong = (klass.joinCode ?? "").startsWith("A") ? "BBBBBBBB" : "AAAAAAAA";
     let sent = 0;

@@ -1,78 +1,73 @@
 import { type ClassView, classMessages, joinCodeAlphabet } from "@gradecast/contract/classes";
 import { messages } from "@gradecast/contract/messages";
 import { describe, expect } from "vitest";
-import { type SignedInUser, signIn } from "../support/accounts.ts";
 import { api, type Caller } from "../support/class-helpers.ts";
-import { apiTests } from "../support/fixtures.ts";
+import { apiTests, type Person } from "../support/fixtures.ts";
 import { auditOf, dialects, errorOf, type TestApp } from "../support/helpers.ts";
 
 // Classes (issue 17) for every relationship: anonymous, unverified, pending teacher, the class's
 // teacher, a teacher of another class, an enrolled student, another student, an admin. Anybody
 // without a part in a class gets the same 404 as for a class that does not exist.
-const tests = apiTests({ env: { RATE_LIMITS: "off" } });
+const cast = {
+  teacher: ["teacher", { name: "Ana Teacher" }],
+  otherTeacher: ["teacher", { name: "Bo Teacher" }],
+  spareTeacher: ["teacher", { name: "Cy Teacher" }],
+  enrolled: ["student", { name: "Dee Student" }],
+  otherStudent: ["student", { name: "Eve Student" }],
+  admin: "admin",
+  unverified: ["student", { verified: false }],
+  unverifiedTeacher: ["teacher", { verified: false }],
+  pending: ["teacher", { pending: true }],
+} satisfies Record<string, Person>;
+const tests = apiTests({ env: { RATE_LIMITS: "off" }, people: cast });
 
 describe.each(dialects)("classes (%s)", (dialect) => {
   const test = tests[dialect];
-  let t: TestApp;
   let c: ReturnType<typeof api>;
-  const who = {} as Record<
-    | "teacher"
-    | "otherTeacher"
-    | "spareTeacher"
-    | "enrolled"
-    | "otherStudent"
-    | "admin"
-    | "unverified"
-    | "unverifiedTeacher"
-    | "pending",
-    SignedInUser
-  >;
   let klass: ClassView;
   let otherClass: ClassView;
 
-  test.beforeAll(async ({ t: app }) => {
-    t = app;
+  test.beforeAll(async ({ t, people }) => {
     c = api(t);
-    who.teacher = await signIn(t, "teacher", { name: "Ana Teacher" });
-    who.otherTeacher = await signIn(t, "teacher", { name: "Bo Teacher" });
-    who.spareTeacher = await signIn(t, "teacher", { name: "Cy Teacher" });
-    who.enrolled = await signIn(t, "student", { name: "Dee Student" });
-    who.otherStudent = await signIn(t, "student", { name: "Eve Student" });
-    who.admin = await signIn(t, "admin");
-    who.unverified = await signIn(t, "student", { verified: false });
-    who.unverifiedTeacher = await signIn(t, "teacher", { verified: false });
-    who.pending = await signIn(t, "teacher", { pending: true });
-    klass = await c.createClass(who.teacher);
-    otherClass = await c.createClass(who.otherTeacher, { name: "Portuguese 11A", subject: "por" });
-    const joined = await c.join(who.enrolled, klass.joinCode);
+    klass = await c.createClass(people.teacher);
+    otherClass = await c.createClass(people.otherTeacher, {
+      name: "Portuguese 11A",
+      subject: "por",
+    });
+    const joined = await c.join(people.enrolled, klass.joinCode);
     expect(joined.statusCode).toBe(201);
   });
 
-  const classRows = async () =>
+  const classRows = async (t: TestApp) =>
     (await t.database.db.selectFrom("classes").selectAll().orderBy("id").execute()).map((r) =>
       JSON.stringify(r),
     );
 
   describe("POST /api/classes", () => {
-    test("makes an approved teacher its teacher and gives it a join code", async () => {
-      const created = await c.createClass(who.teacher, { name: "  Maths 9C " });
+    test("makes an approved teacher its teacher and gives it a join code", async ({
+      t,
+      people,
+    }) => {
+      const created = await c.createClass(people.teacher, { name: "  Maths 9C " });
       expect(created).toMatchObject({
         name: "Maths 9C",
         subject: "mat",
         year: "2026/27",
         studentCount: 0,
-        teachers: [{ id: who.teacher.user.uid, name: "Ana Teacher", email: who.teacher.email }],
+        teachers: [
+          { id: people.teacher.user.uid, name: "Ana Teacher", email: people.teacher.email },
+        ],
       });
       expect(created.joinCode).toHaveLength(8);
       expect([...(created.joinCode ?? "")].every((ch) => joinCodeAlphabet.includes(ch))).toBe(true);
       expect(joinCodeAlphabet).not.toMatch(/[01OIL]/);
       const entries = await auditOf(t, "class.create", created.id);
       expect(entries).toHaveLength(1);
-      expect(entries[0]?.actor_id).toBe(who.teacher.user.uid);
+      expect(entries[0]?.actor_id).toBe(people.teacher.user.uid);
     });
 
-    test("lets an admin create a class, with no teacher yet", async () => {
-      const created = await c.createClass(who.admin, {
+    test("lets an admin create a class, with no teacher yet", async ({ people }) => {
+      const created = await c.createClass(people.admin, {
         name: "Admin class",
         subject: "por",
         year: "2026",
@@ -80,27 +75,30 @@ describe.each(dialects)("classes (%s)", (dialect) => {
       expect(created.teachers).toEqual([]);
     });
 
-    test.each([
+    test.for([
       ["anonymous", 401, "unauthorized"],
       ["enrolled", 403, "forbidden"],
       ["pending", 403, "forbidden"],
       ["unverifiedTeacher", 403, "email_not_verified"],
-    ] as const)("refuses %s (%i %s) and creates nothing", async (name, status, code) => {
-      const before = await classRows();
-      const caller = name === "anonymous" ? undefined : who[name];
-      const res = await c.call("POST", "/api/classes", caller, {
-        name: "X",
-        subject: "mat",
-        year: "2026",
-      });
-      expect(res.statusCode).toBe(status);
-      expect(errorOf(res.body).code).toBe(code);
-      expect(await classRows()).toEqual(before);
-    });
+    ] as const)(
+      "refuses %s (%i %s) and creates nothing",
+      async ([name, status, code], { t, people }) => {
+        const before = await classRows(t);
+        const caller = name === "anonymous" ? undefined : people[name];
+        const res = await c.call("POST", "/api/classes", caller, {
+          name: "X",
+          subject: "mat",
+          year: "2026",
+        });
+        expect(res.statusCode).toBe(status);
+        expect(errorOf(res.body).code).toBe(code);
+        expect(await classRows(t)).toEqual(before);
+      },
+    );
 
-    test("names each bad field and creates nothing", async () => {
-      const before = await classRows();
-      const res = await c.call("POST", "/api/classes", who.teacher, {
+    test("names each bad field and creates nothing", async ({ t, people }) => {
+      const before = await classRows(t);
+      const res = await c.call("POST", "/api/classes", people.teacher, {
         name: " ",
         subject: "bio",
         year: "x".repeat(21),
@@ -112,7 +110,7 @@ describe.each(dialects)("classes (%s)", (dialect) => {
         subject: classMessages.subject,
         year: "Use at most 20 characters.",
       });
-      const unknown = await c.call("POST", "/api/classes", who.teacher, {
+      const unknown = await c.call("POST", "/api/classes", people.teacher, {
         name: "A",
         subject: "mat",
         year: "2026",
@@ -120,7 +118,7 @@ describe.each(dialects)("classes (%s)", (dialect) => {
       });
       expect(unknown.statusCode).toBe(400);
       expect(errorOf(unknown.body).fields).toHaveProperty("joinCode");
-      expect(await classRows()).toEqual(before);
+      expect(await classRows(t)).toEqual(before);
     });
   });
 
@@ -132,30 +130,32 @@ describe.each(dialects)("classes (%s)", (dialect) => {
       return res.json().items as ClassView[];
     };
 
-    test("gives a teacher their classes only, with the codes", async () => {
-      const items = await ids(who.teacher);
+    test("gives a teacher their classes only, with the codes", async ({ people }) => {
+      const items = await ids(people.teacher);
       expect(items.map((i) => i.id)).toContain(klass.id);
       expect(items.map((i) => i.id)).not.toContain(otherClass.id);
       expect(items.find((i) => i.id === klass.id)?.joinCode).toBe(klass.joinCode);
     });
 
-    test("gives a student the classes they are enrolled in, without the code", async () => {
-      const items = await ids(who.enrolled);
+    test("gives a student the classes they are enrolled in, without the code", async ({
+      people,
+    }) => {
+      const items = await ids(people.enrolled);
       expect(items.map((i) => i.id)).toEqual([klass.id]);
       expect(items[0]).not.toHaveProperty("joinCode");
-      expect(items[0]?.teachers.map((tt) => tt.id)).toEqual([who.teacher.user.uid]);
-      expect(await ids(who.otherStudent)).toEqual([]);
-      expect(await ids(who.pending)).toEqual([]);
+      expect(items[0]?.teachers.map((tt) => tt.id)).toEqual([people.teacher.user.uid]);
+      expect(await ids(people.otherStudent)).toEqual([]);
+      expect(await ids(people.pending)).toEqual([]);
     });
 
-    test("gives an admin every class", async () => {
-      const items = await ids(who.admin);
+    test("gives an admin every class", async ({ people }) => {
+      const items = await ids(people.admin);
       expect(items.map((i) => i.id)).toEqual(expect.arrayContaining([klass.id, otherClass.id]));
       expect(items.find((i) => i.id === otherClass.id)?.joinCode).toBe(otherClass.joinCode);
     });
 
-    test("refuses an unverified email and anonymous callers", async () => {
-      const res = await c.call("GET", "/api/classes", who.unverified);
+    test("refuses an unverified email and anonymous callers", async ({ people }) => {
+      const res = await c.call("GET", "/api/classes", people.unverified);
       expect(res.statusCode).toBe(403);
       expect(errorOf(res.body)).toEqual({
         code: "email_not_verified",
@@ -166,22 +166,22 @@ describe.each(dialects)("classes (%s)", (dialect) => {
   });
 
   describe("GET /api/classes/:id", () => {
-    test.each([
+    test.for([
       ["teacher", 200, true],
       ["admin", 200, true],
       ["enrolled", 200, false],
       ["otherTeacher", 404, false],
       ["otherStudent", 404, false],
       ["pending", 404, false],
-    ] as const)("%s: %i (join code shown: %s)", async (name, status, showsCode) => {
-      const res = await c.call("GET", `/api/classes/${klass.id}`, who[name]);
+    ] as const)("%s: %i (join code shown: %s)", async ([name, status, showsCode], { people }) => {
+      const res = await c.call("GET", `/api/classes/${klass.id}`, people[name]);
       expect(res.statusCode).toBe(status);
       if (status === 404) {
         // The same answer as for a class that does not exist.
         const missing = await c.call(
           "GET",
           "/api/classes/00000000-0000-4000-8000-000000000000",
-          who[name],
+          people[name],
         );
         expect(res.body).toBe(missing.body);
         expect(res.body).not.toContain(klass.name);
@@ -194,18 +194,18 @@ describe.each(dialects)("classes (%s)", (dialect) => {
       else expect(body).not.toHaveProperty("joinCode");
     });
 
-    test("refuses an unverified email (403) and anonymous callers (401)", async () => {
-      const res = await c.call("GET", `/api/classes/${klass.id}`, who.unverified);
+    test("refuses an unverified email (403) and anonymous callers (401)", async ({ people }) => {
+      const res = await c.call("GET", `/api/classes/${klass.id}`, people.unverified);
       expect(errorOf(res.body).code).toBe("email_not_verified");
       expect((await c.call("GET", `/api/classes/${klass.id}`, undefined)).statusCode).toBe(401);
-      expect((await c.call("GET", "/api/classes/not-a-uuid", who.admin)).statusCode).toBe(404);
+      expect((await c.call("GET", "/api/classes/not-a-uuid", people.admin)).statusCode).toBe(404);
     });
   });
 
   describe("PATCH /api/classes/:id", () => {
-    test("lets its teacher rename it, audited with before and after", async () => {
-      const mine = await c.createClass(who.teacher, { name: "Old name" });
-      const res = await c.call("PATCH", `/api/classes/${mine.id}`, who.teacher, {
+    test("lets its teacher rename it, audited with before and after", async ({ t, people }) => {
+      const mine = await c.createClass(people.teacher, { name: "Old name" });
+      const res = await c.call("PATCH", `/api/classes/${mine.id}`, people.teacher, {
         name: "New name",
         year: "2027/28",
       });
@@ -216,96 +216,103 @@ describe.each(dialects)("classes (%s)", (dialect) => {
         before: { name: "Old name", year: "2026/27" },
         after: { name: "New name", year: "2027/28" },
       });
-      const admin = await c.call("PATCH", `/api/classes/${mine.id}`, who.admin, { subject: "por" });
+      const admin = await c.call("PATCH", `/api/classes/${mine.id}`, people.admin, {
+        subject: "por",
+      });
       expect(admin.json().class.subject).toBe("por");
     });
 
-    test("refuses others and bad bodies, changing nothing", async () => {
-      const before = await classRows();
+    test("refuses others and bad bodies, changing nothing", async ({ t, people }) => {
+      const before = await classRows(t);
       const cases: [Caller, number][] = [
-        [who.otherTeacher, 404],
-        [who.enrolled, 403],
-        [who.pending, 403],
+        [people.otherTeacher, 404],
+        [people.enrolled, 403],
+        [people.pending, 403],
         [undefined, 401],
       ];
       for (const [caller, status] of cases) {
         const res = await c.call("PATCH", `/api/classes/${klass.id}`, caller, { name: "Hacked" });
         expect(res.statusCode).toBe(status);
       }
-      const empty = await c.call("PATCH", `/api/classes/${klass.id}`, who.teacher, {});
+      const empty = await c.call("PATCH", `/api/classes/${klass.id}`, people.teacher, {});
       expect(empty.statusCode).toBe(400);
       expect(errorOf(empty.body).message).toBe(classMessages.nothingToChange);
-      expect(await classRows()).toEqual(before);
+      expect(await classRows(t)).toEqual(before);
     });
   });
 
   describe("co-teachers", () => {
-    test("adds an approved teacher by email, who then reaches the class; never the last removed", async () => {
-      const mine = await c.createClass(who.teacher, { name: "Shared class" });
-      const add = await c.call("POST", `/api/classes/${mine.id}/teachers`, who.teacher, {
-        email: who.spareTeacher.email.toUpperCase(),
+    test("adds an approved teacher by email, who then reaches the class; never the last removed", async ({
+      t,
+      people,
+    }) => {
+      const mine = await c.createClass(people.teacher, { name: "Shared class" });
+      const add = await c.call("POST", `/api/classes/${mine.id}/teachers`, people.teacher, {
+        email: people.spareTeacher.email.toUpperCase(),
       });
       expect(add.statusCode).toBe(200);
       expect((add.json().class as ClassView).teachers.map((x) => x.id).sort()).toEqual(
-        [who.teacher.user.uid, who.spareTeacher.user.uid].sort(),
+        [people.teacher.user.uid, people.spareTeacher.user.uid].sort(),
       );
       const [added] = await auditOf(t, "class.teacher_added", mine.id);
-      expect(added?.details).toMatchObject({ teacherId: who.spareTeacher.user.uid });
-      const seen = await c.call("GET", `/api/classes/${mine.id}`, who.spareTeacher);
+      expect(added?.details).toMatchObject({ teacherId: people.spareTeacher.user.uid });
+      const seen = await c.call("GET", `/api/classes/${mine.id}`, people.spareTeacher);
       expect(seen.json().class.joinCode).toBe(mine.joinCode);
 
-      const again = await c.call("POST", `/api/classes/${mine.id}/teachers`, who.teacher, {
-        email: who.spareTeacher.email,
+      const again = await c.call("POST", `/api/classes/${mine.id}/teachers`, people.teacher, {
+        email: people.spareTeacher.email,
       });
       expect(again.statusCode).toBe(409);
 
       // The original teacher leaves; the co-teacher, now the last one, cannot.
-      const leave = await c.takeOff(who.spareTeacher, mine.id, "teachers", who.teacher);
+      const leave = await c.takeOff(people.spareTeacher, mine.id, "teachers", people.teacher);
       expect(leave.statusCode).toBe(204);
       expect(await auditOf(t, "class.teacher_removed", mine.id)).toHaveLength(1);
-      expect((await c.call("GET", `/api/classes/${mine.id}`, who.teacher)).statusCode).toBe(404);
-      const last = await c.takeOff(who.spareTeacher, mine.id, "teachers", who.spareTeacher);
+      expect((await c.call("GET", `/api/classes/${mine.id}`, people.teacher)).statusCode).toBe(404);
+      const last = await c.takeOff(people.spareTeacher, mine.id, "teachers", people.spareTeacher);
       expect(last.statusCode).toBe(409);
       expect(errorOf(last.body).message).toBe(classMessages.lastTeacher);
     });
 
-    test("refuses emails that are not an approved teacher's, and other teachers' classes", async () => {
-      for (const email of [who.pending.email, who.enrolled.email, "nobody@example.com"]) {
-        const res = await c.call("POST", `/api/classes/${klass.id}/teachers`, who.teacher, {
+    test("refuses emails that are not an approved teacher's, and other teachers' classes", async ({
+      people,
+    }) => {
+      for (const email of [people.pending.email, people.enrolled.email, "nobody@example.com"]) {
+        const res = await c.call("POST", `/api/classes/${klass.id}/teachers`, people.teacher, {
           email,
         });
         expect(res.statusCode).toBe(400);
         expect(errorOf(res.body).fields).toEqual({ email: classMessages.notATeacher });
       }
-      const other = await c.call("POST", `/api/classes/${klass.id}/teachers`, who.otherTeacher, {
-        email: who.otherTeacher.email,
+      const other = await c.call("POST", `/api/classes/${klass.id}/teachers`, people.otherTeacher, {
+        email: people.otherTeacher.email,
       });
       expect(other.statusCode).toBe(404);
-      const student = await c.call("POST", `/api/classes/${klass.id}/teachers`, who.enrolled, {
-        email: who.otherTeacher.email,
+      const student = await c.call("POST", `/api/classes/${klass.id}/teachers`, people.enrolled, {
+        email: people.otherTeacher.email,
       });
       expect(student.statusCode).toBe(403);
-      const view = await c.call("GET", `/api/classes/${klass.id}`, who.teacher);
+      const view = await c.call("GET", `/api/classes/${klass.id}`, people.teacher);
       expect(view.json().class.teachers).toHaveLength(1);
     });
   });
 
   describe("members and removing a student", () => {
-    test("lists enrolled students to the class's teachers and admins only", async () => {
-      const res = await c.call("GET", `/api/classes/${klass.id}/members`, who.teacher);
+    test("lists enrolled students to the class's teachers and admins only", async ({ people }) => {
+      const res = await c.call("GET", `/api/classes/${klass.id}/members`, people.teacher);
       expect(res.statusCode).toBe(200);
       expect(res.json().students).toEqual([
-        expect.objectContaining({ id: who.enrolled.user.uid, name: "Dee Student" }),
+        expect.objectContaining({ id: people.enrolled.user.uid, name: "Dee Student" }),
       ]);
       expect(res.json().invitations).toEqual([]);
-      expect((await c.call("GET", `/api/classes/${klass.id}/members`, who.admin)).statusCode).toBe(
-        200,
-      );
+      expect(
+        (await c.call("GET", `/api/classes/${klass.id}/members`, people.admin)).statusCode,
+      ).toBe(200);
       for (const [caller, status] of [
-        [who.otherTeacher, 404],
-        [who.enrolled, 403],
-        [who.otherStudent, 403],
-        [who.unverifiedTeacher, 403],
+        [people.otherTeacher, 404],
+        [people.enrolled, 403],
+        [people.otherStudent, 403],
+        [people.unverifiedTeacher, 403],
         [undefined, 401],
       ] as [Caller, number][]) {
         const refused = await c.call("GET", `/api/classes/${klass.id}/members`, caller);
@@ -314,39 +321,49 @@ describe.each(dialects)("classes (%s)", (dialect) => {
       }
     });
 
-    test("removes a student, who then no longer reaches the class", async () => {
-      const mine = await c.createClass(who.teacher, { name: "Removal class" });
-      await c.join(who.otherStudent, mine.joinCode);
-      const refused = await c.takeOff(who.otherTeacher, mine.id, "students", who.otherStudent);
+    test("removes a student, who then no longer reaches the class", async ({ t, people }) => {
+      const mine = await c.createClass(people.teacher, { name: "Removal class" });
+      await c.join(people.otherStudent, mine.joinCode);
+      const refused = await c.takeOff(
+        people.otherTeacher,
+        mine.id,
+        "students",
+        people.otherStudent,
+      );
       expect(refused.statusCode).toBe(404);
-      const res = await c.takeOff(who.teacher, mine.id, "students", who.otherStudent);
+      const res = await c.takeOff(people.teacher, mine.id, "students", people.otherStudent);
       expect(res.statusCode).toBe(204);
-      expect((await c.call("GET", `/api/classes/${mine.id}`, who.otherStudent)).statusCode).toBe(
+      expect((await c.call("GET", `/api/classes/${mine.id}`, people.otherStudent)).statusCode).toBe(
         404,
       );
       const [entry] = await auditOf(t, "class.student_removed", mine.id);
-      expect(entry?.details).toEqual({ studentId: who.otherStudent.user.uid });
-      const twice = await c.takeOff(who.teacher, mine.id, "students", who.otherStudent);
+      expect(entry?.details).toEqual({ studentId: people.otherStudent.user.uid });
+      const twice = await c.takeOff(people.teacher, mine.id, "students", people.otherStudent);
       expect(twice.statusCode).toBe(404);
       expect(errorOf(twice.body).message).toBe(classMessages.notEnrolled);
     });
   });
 
   describe("DELETE /api/classes/:id", () => {
-    test("deletes the class for its teacher, audited; refuses everyone else", async () => {
-      const mine = await c.createClass(who.teacher, { name: "Short-lived" });
-      await c.join(who.otherStudent, mine.joinCode);
+    test("deletes the class for its teacher, audited; refuses everyone else", async ({
+      t,
+      people,
+    }) => {
+      const mine = await c.createClass(people.teacher, { name: "Short-lived" });
+      await c.join(people.otherStudent, mine.joinCode);
       for (const [caller, status] of [
-        [who.otherTeacher, 404],
-        [who.otherStudent, 403],
-        [who.pending, 403],
+        [people.otherTeacher, 404],
+        [people.otherStudent, 403],
+        [people.pending, 403],
         [undefined, 401],
       ] as [Caller, number][]) {
         expect((await c.call("DELETE", `/api/classes/${mine.id}`, caller)).statusCode).toBe(status);
       }
-      expect((await c.call("GET", `/api/classes/${mine.id}`, who.teacher)).statusCode).toBe(200);
-      expect((await c.call("DELETE", `/api/classes/${mine.id}`, who.teacher)).statusCode).toBe(204);
-      expect((await c.call("GET", `/api/classes/${mine.id}`, who.admin)).statusCode).toBe(404);
+      expect((await c.call("GET", `/api/classes/${mine.id}`, people.teacher)).statusCode).toBe(200);
+      expect((await c.call("DELETE", `/api/classes/${mine.id}`, people.teacher)).statusCode).toBe(
+        204,
+      );
+      expect((await c.call("GET", `/api/classes/${mine.id}`, people.admin)).statusCode).toBe(404);
       const [entry] = await auditOf(t, "class.delete", mine.id);
       expect(entry?.details).toMatchObject({ name: "Short-lived" });
       const enrolments = await t.database.db
@@ -357,9 +374,11 @@ describe.each(dialects)("classes (%s)", (dialect) => {
       expect(enrolments).toEqual([]);
     });
 
-    test("lets an admin delete any class", async () => {
-      const theirs = await c.createClass(who.otherTeacher, { name: "Admin removes" });
-      expect((await c.call("DELETE", `/api/classes/${theirs.id}`, who.admin)).statusCode).toBe(204);
+    test("lets an admin delete any class", async ({ people }) => {
+      const theirs = await c.createClass(people.otherTeacher, { name: "Admin removes" });
+      expect((await c.call("DELETE", `/api/classes/${theirs.id}`, people.admin)).statusCode).toBe(
+        204,
+      );
     });
   });
 });

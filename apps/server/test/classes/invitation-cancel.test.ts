@@ -8,41 +8,39 @@ import {
   randomIp,
   register,
   type SignedInUser,
-  signIn,
   testPassword,
   uniqueEmail,
   verifyByMail,
 } from "../support/accounts.ts";
 import { api } from "../support/class-helpers.ts";
-import { apiTests } from "../support/fixtures.ts";
+import { apiTests, type Person } from "../support/fixtures.ts";
 import { auditOf, dialects, errorOf, type TestApp } from "../support/helpers.ts";
 
 // Invitations are taken back by who sent them (issue 17): an admin cancels a teacher
 // invitation, a class's teachers (or an admin) a roster invitation of the class. A cancelled
 // invitation is gone from its list, is audited, and no longer makes the address a teacher or
 // enrols it; nobody else can cancel one, and nothing else changes when they try.
-const tests = apiTests({ env: { TEACHER_SIGNUP: "closed", RATE_LIMITS: "off" } });
+const cast = {
+  admin: ["admin", { name: "Ada Admin" }],
+  student: ["student", { name: "Stu Dent" }],
+} satisfies Record<string, Person>;
+const tests = apiTests({ env: { TEACHER_SIGNUP: "closed", RATE_LIMITS: "off" }, people: cast });
 
 describe.each(dialects)("cancelling invitations (%s)", (dialect) => {
   const test = tests[dialect];
-  let t: TestApp;
   let c: ReturnType<typeof api>;
-  let admin: SignedInUser;
+  // Teachers cannot sign up here, so the file's two are made as an admin would make them.
   let teacher: SignedInUser;
   let otherTeacher: SignedInUser;
-  let student: SignedInUser;
 
-  test.beforeAll(async ({ t: app }) => {
-    t = app;
+  test.beforeAll(async ({ t }) => {
     c = api(t);
-    admin = await signIn(t, "admin", { name: "Ada Admin" });
-    teacher = await closedTeacher("Ana Teacher");
-    otherTeacher = await closedTeacher("Otto Other");
-    student = await signIn(t, "student", { name: "Stu Dent" });
+    teacher = await closedTeacher(t, "Ana Teacher");
+    otherTeacher = await closedTeacher(t, "Otto Other");
   });
 
   /** Under TEACHER_SIGNUP=closed a teacher comes from `admin:create --role teacher`. */
-  async function closedTeacher(name: string): Promise<SignedInUser> {
+  async function closedTeacher(t: TestApp, name: string): Promise<SignedInUser> {
     const email = uniqueEmail("teacher");
     await createOrPromoteAdmin(t.database.db, {
       email,
@@ -68,12 +66,15 @@ describe.each(dialects)("cancelling invitations (%s)", (dialect) => {
     };
   }
 
-  const registerAs = (email: string, role: "teacher" | "student") =>
+  const registerAs = (t: TestApp, email: string, role: "teacher" | "student") =>
     register(t, { name: "Nia Newcomer", email, role });
 
-  test("an admin cancels a teacher invitation: gone, audited, and the address is not let in as a teacher", async () => {
+  test("an admin cancels a teacher invitation: gone, audited, and the address is not let in as a teacher", async ({
+    t,
+    people,
+  }) => {
     const email = uniqueEmail("cancelled-teacher");
-    const invited = await c.call("POST", "/api/admin/invitations", admin, {
+    const invited = await c.call("POST", "/api/admin/invitations", people.admin, {
       email,
       name: "Tia Teacher",
     });
@@ -81,13 +82,13 @@ describe.each(dialects)("cancelling invitations (%s)", (dialect) => {
     const url = `/api/admin/invitations/${encodeURIComponent(email.toUpperCase())}`;
 
     // Nobody but an admin; a teacher's try changes nothing.
-    for (const who of [teacher, student, undefined]) {
+    for (const who of [teacher, people.student, undefined]) {
       const refused = await c.call("DELETE", url, who);
       expect(refused.statusCode).toBe(who ? 403 : 401);
     }
-    const cancelled = await c.call("DELETE", url, admin);
+    const cancelled = await c.call("DELETE", url, people.admin);
     expect(cancelled.statusCode).toBe(204);
-    const list = await c.call("GET", "/api/admin/invitations", admin);
+    const list = await c.call("GET", "/api/admin/invitations", people.admin);
     expect((list.json().items as { email: string }[]).map((i) => i.email)).not.toContain(email);
     const entries = await t.database.db
       .selectFrom("audit_log")
@@ -98,21 +99,24 @@ describe.each(dialects)("cancelling invitations (%s)", (dialect) => {
       typeof e.details === "string" ? JSON.parse(e.details) : e.details,
     );
     expect(details).toContainEqual(expect.objectContaining({ email, name: "Tia Teacher" }));
-    expect(entries.every((e) => e.actor_id === admin.user.uid)).toBe(true);
+    expect(entries.every((e) => e.actor_id === people.admin.user.uid)).toBe(true);
 
     // Under TEACHER_SIGNUP=closed the address can no longer register as a teacher.
-    const refused = await registerAs(email, "teacher");
+    const refused = await registerAs(t, email, "teacher");
     expect(refused.statusCode).toBe(400);
     expect(errorOf(refused.body).message).toBe(messages.teacherSignupClosed);
 
-    const again = await c.call("DELETE", url, admin);
+    const again = await c.call("DELETE", url, people.admin);
     expect(again.statusCode).toBe(404);
     expect(errorOf(again.body).message).toBe(teacherInvitationMessages.notFound);
-    const bad = await c.call("DELETE", "/api/admin/invitations/not-an-email", admin);
+    const bad = await c.call("DELETE", "/api/admin/invitations/not-an-email", people.admin);
     expect(bad.statusCode).toBe(404);
   });
 
-  test("a class teacher cancels a roster invitation: gone, audited, and the address is not enrolled", async () => {
+  test("a class teacher cancels a roster invitation: gone, audited, and the address is not enrolled", async ({
+    t,
+    people,
+  }) => {
     const klass: ClassView = await c.createClass(teacher, { name: "Cancel class" });
     const kept = uniqueEmail("kept");
     const dropped = uniqueEmail("dropped");
@@ -133,7 +137,7 @@ describe.each(dialects)("cancelling invitations (%s)", (dialect) => {
     const other = await c.call("DELETE", url, otherTeacher);
     expect(other.statusCode).toBe(404);
     expect(errorOf(other.body).message).toBe(classMessages.classNotFound);
-    expect((await c.call("DELETE", url, student)).statusCode).toBe(403);
+    expect((await c.call("DELETE", url, people.student)).statusCode).toBe(403);
     expect(await invitations()).toEqual([kept, dropped].sort());
 
     const cancelled = await c.call("DELETE", url, teacher);
@@ -147,7 +151,7 @@ describe.each(dialects)("cancelling invitations (%s)", (dialect) => {
     expect(errorOf(again.body).message).toBe(classMessages.invitationNotFound);
 
     // The address registers and verifies: not in the class.
-    expect((await registerAs(dropped, "student")).statusCode).toBe(201);
+    expect((await registerAs(t, dropped, "student")).statusCode).toBe(201);
     const auth = await logIn(t, dropped);
     expect((await verifyByMail(t, dropped, auth)).statusCode).toBe(200);
     const mine = await t.app.inject({ method: "GET", url: "/api/classes", headers: auth });
@@ -157,7 +161,7 @@ describe.each(dialects)("cancelling invitations (%s)", (dialect) => {
     const byAdmin = await c.call(
       "DELETE",
       `/api/classes/${klass.id}/invitations/${encodeURIComponent(kept)}`,
-      admin,
+      people.admin,
     );
     expect(byAdmin.statusCode).toBe(204);
     expect(await invitations()).toEqual([]);

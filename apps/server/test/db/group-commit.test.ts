@@ -3,9 +3,8 @@ import { sql } from "kysely";
 import pg from "pg";
 import { afterAll, describe, expect } from "vitest";
 import { storePrediction } from "../../src/prediction/store.ts";
-import { signIn } from "../support/accounts.ts";
 import { apiTests } from "../support/fixtures.ts";
-import { dialects, type TestApp } from "../support/helpers.ts";
+import { dialects } from "../support/helpers.ts";
 import { sampleQuestionnaire } from "../support/sample-answers.ts";
 
 // Group commit of stored predictions (docs/decisions/0007-group-commit.md): predictions sent together
@@ -16,13 +15,11 @@ const tests = apiTests({ env: { RATE_LIMITS: "off" } });
 
 describe.each(dialects)("group commit on %s", (dialect) => {
   const test = tests[dialect];
-  let t: TestApp;
   /** Reads as another process would: connections of its own on PostgreSQL. */
   let readRow: (id: string) => Promise<{ user_id: string; inputs: unknown } | undefined>;
   let closeReader = async () => {};
 
-  test.beforeAll(async ({ t: app }) => {
-    t = app;
+  test.beforeAll(async ({ t }) => {
     if (t.databaseUrl) {
       const client = new pg.Client({ connectionString: t.databaseUrl });
       await client.connect();
@@ -43,8 +40,11 @@ describe.each(dialects)("group commit on %s", (dialect) => {
     await closeReader();
   });
 
-  test("stores every one of 48 concurrent predictions, each readable when it is answered", async () => {
-    const students = await Promise.all([signIn(t, "student"), signIn(t, "student")]);
+  test("stores every one of 48 concurrent predictions, each readable when it is answered", async ({
+    t,
+    signedIn,
+  }) => {
+    const students = await Promise.all([signedIn("student"), signedIn("student")]);
     const sent = Array.from({ length: 48 }, (_, i) => ({
       who: students[i % 2]!,
       // Every body differs (G1 and absences), so no two answers could come from one cache.
@@ -81,8 +81,11 @@ describe.each(dialects)("group commit on %s", (dialect) => {
     expect(times.rows[0]!.n).toBeLessThan(48);
   });
 
-  test("fails every request of a batch that cannot be stored, stores none of it, and goes on", async () => {
-    const a = await signIn(t, "student");
+  test("fails every request of a batch that cannot be stored, stores none of it, and goes on", async ({
+    t,
+    signedIn,
+  }) => {
+    const a = await signedIn("student");
     const row = (userId: string, score: number) => ({
       userId,
       inputs: sampleQuestionnaire,

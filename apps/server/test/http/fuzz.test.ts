@@ -5,15 +5,8 @@ import { behaviors } from "@gradecast/contract/reports";
 import fc from "fast-check";
 import { sql } from "kysely";
 import { describe, expect } from "vitest";
-import { type SignedInUser, signIn } from "../support/accounts.ts";
 import { apiTests } from "../support/fixtures.ts";
-import {
-  type DialectName,
-  dialects,
-  errorOf,
-  type TestApp,
-  unreachableOidcEnv,
-} from "../support/helpers.ts";
+import { type DialectName, dialects, errorOf, unreachableOidcEnv } from "../support/helpers.ts";
 import { hostileTexts } from "../support/security-payloads.ts";
 
 /** The questions the test app's deployment lets a student leave out (OPTIONAL_QUESTIONS). */
@@ -257,8 +250,6 @@ const inOrder = { shuffle: false };
 // @ts-expect-error describe.each hands its options to describe, which takes `shuffle`; its type omits it.
 describe.each(dialects)("fuzzing every API route on %s", inOrder, (dialect: DialectName) => {
   const test = tests[dialect];
-  let t: TestApp;
-  const users: Partial<Record<"student" | "teacher" | "admin", SignedInUser>> = {};
   const ids: { report: string[]; user: string[] } = { report: [], user: [] };
   const statuses = new Map<string, Map<number, number>>();
   /** Answers refused by the access hook (not signed in, wrong role, unverified, MFA to enrol). */
@@ -266,16 +257,12 @@ describe.each(dialects)("fuzzing every API route on %s", inOrder, (dialect: Dial
   const timings = new Map<string, number>();
   const total = dialect === "pglite" ? runs : pgRuns;
 
-  test.beforeAll(async ({ t: app }) => {
-    t = app;
-    users.student = await signIn(t, "student");
-    users.teacher = await signIn(t, "teacher");
-    users.admin = await signIn(t, "admin");
+  test.beforeAll(async ({ t, student, teacher }) => {
     for (let i = 0; i < 3; i++) {
       const res = await t.app.inject({
         method: "POST",
         url: "/api/reports",
-        headers: users.teacher.auth,
+        headers: teacher.auth,
         payload: {
           studentName: `Seed ${i}`,
           course: "Math",
@@ -289,7 +276,7 @@ describe.each(dialects)("fuzzing every API route on %s", inOrder, (dialect: Dial
       expect(res.statusCode).toBe(201);
       ids.report.push((res.json() as { report: { id: string } }).report.id);
     }
-    ids.user.push(users.student.user.uid);
+    ids.user.push(student.user.uid);
   }, 120_000);
 
   const perRoute = Math.ceil(total / routes.length);
@@ -297,9 +284,9 @@ describe.each(dialects)("fuzzing every API route on %s", inOrder, (dialect: Dial
   // (a signed-in teacher, a valid body, no student outside their classes), so these get more.
   const writes = new Set(["POST /api/reports", "POST /api/students", "POST /api/predict"]);
 
-  test.each(routes)(
+  test.for(routes)(
     `$key: no 5xx, every 4xx in the error shape (${perRoute} inputs)`,
-    async (route) => {
+    async (route, { t, student, teacher, admin }) => {
       // Real ids too, except for deletions: the seeded reports stay for the database check.
       const real = route.method === "DELETE" ? ["00000000-0000-4000-8000-000000000000"] : [];
       const param = fc.oneof(
@@ -329,16 +316,16 @@ describe.each(dialects)("fuzzing every API route on %s", inOrder, (dialect: Dial
           const headers: Record<string, string> = {};
           for (const [k, v] of Object.entries(r.extra)) headers[k] = headerSafe(String(v));
           if (headers.cookie === "gradecast_refresh=REAL") {
-            headers.cookie = `gradecast_refresh=${users.teacher?.refreshToken ?? ""}`;
+            headers.cookie = `gradecast_refresh=${teacher.refreshToken}`;
           }
           const signed =
             r.who === "student" || r.who === "teacher" || r.who === "admin"
-              ? users[r.who]
+              ? { student, teacher, admin }[r.who]
               : undefined;
           if (signed) headers.authorization = `Bearer ${signed.token}`;
           if (r.who === "garbage") headers.authorization = "Bearer not.a.token";
           if (r.who === "tampered") {
-            const tk = users.admin?.token ?? "";
+            const tk = admin.token;
             headers.authorization = `Bearer ${tk.slice(0, -3)}${tk.endsWith("A") ? "B" : "A"}xx`;
           }
           if (r.who === "otherScheme") headers.authorization = "Basic YWRtaW46YWRtaW4=";
@@ -388,7 +375,9 @@ describe.each(dialects)("fuzzing every API route on %s", inOrder, (dialect: Dial
     },
   );
 
-  test(`fuzzed ${total} inputs or more, and the database holds no value outside the contract's ranges`, async () => {
+  test(`fuzzed ${total} inputs or more, and the database holds no value outside the contract's ranges`, async ({
+    t,
+  }) => {
     let count = 0;
     for (const m of statuses.values()) for (const c of m.values()) count += c;
     expect(count).toBeGreaterThanOrEqual(total);

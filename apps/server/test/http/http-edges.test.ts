@@ -7,7 +7,7 @@ import {
 } from "@gradecast/contract/largest-bodies";
 import { messages } from "@gradecast/contract/messages";
 import { describe, expect } from "vitest";
-import { type SignedInUser, signIn } from "../support/accounts.ts";
+import type { SignedInUser } from "../support/accounts.ts";
 import { apiTest } from "../support/fixtures.ts";
 import { errorOf, type TestApp } from "../support/helpers.ts";
 
@@ -36,15 +36,9 @@ const securityOf = (headers: Headers) =>
 const test = apiTest("pglite");
 
 describe("the edges of the API", () => {
-  let t: TestApp;
-  let teacher: SignedInUser;
-  let student: SignedInUser;
   /** The security headers of a normal answer. */
   let normal: Record<string, string>;
-  test.beforeAll(async ({ t: app }) => {
-    t = app;
-    teacher = await signIn(t, "teacher");
-    student = await signIn(t, "student");
+  test.beforeAll(async ({ t, teacher }) => {
     const me = await t.app.inject({ method: "GET", url: "/api/me", headers: teacher.auth });
     expect(me.statusCode).toBe(200);
     normal = securityOf(me.headers);
@@ -53,7 +47,13 @@ describe("the edges of the API", () => {
   const expectSecurityHeaders = (headers: Headers, what: string) =>
     expect(securityOf(headers), what).toEqual(normal);
 
-  const json = (payload: string | Buffer, contentType = "application/json") =>
+  /** A PATCH of the teacher's own account with this body and content type. */
+  const json = (
+    t: TestApp,
+    teacher: SignedInUser,
+    payload: string | Buffer,
+    contentType = "application/json",
+  ) =>
     t.app.inject({
       method: "PATCH",
       url: "/api/me",
@@ -61,7 +61,7 @@ describe("the edges of the API", () => {
       payload,
     });
 
-  test("answers a known path called with another method 405 with Allow", async () => {
+  test("answers a known path called with another method 405 with Allow", async ({ t }) => {
     for (const [method, url, allow] of [
       ["TRACE", "/api/reports", "GET, HEAD, POST"],
       // QUERY without Content-Type, which Fastify alone would refuse with 400 first.
@@ -85,7 +85,7 @@ describe("the edges of the API", () => {
     expect((await t.app.inject({ method: "GET", url: "/api/nothing-here" })).statusCode).toBe(404);
   });
 
-  test("checks who calls before it reads the body: 401 whatever was sent", async () => {
+  test("checks who calls before it reads the body: 401 whatever was sent", async ({ t }) => {
     for (const payload of ["{bad json", "null", "x".repeat(40_000)]) {
       const res = await t.app.inject({
         method: "POST",
@@ -98,11 +98,16 @@ describe("the edges of the API", () => {
     }
   });
 
-  test("refuses bytes that are not UTF-8 instead of storing replacement characters", async () => {
+  test("refuses bytes that are not UTF-8 instead of storing replacement characters", async ({
+    t,
+    teacher,
+  }) => {
     const before = (
       await t.app.inject({ method: "GET", url: "/api/me", headers: teacher.auth })
     ).json().name;
     const res = await json(
+      t,
+      teacher,
       Buffer.from([0x7b, 0x22, 0x6e, 0x61, 0x6d, 0x65, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d]),
     );
     expect(res.statusCode).toBe(400);
@@ -112,28 +117,36 @@ describe("the edges of the API", () => {
     expect(after.json().name).toBe(before);
   });
 
-  test("answers another charset 415, and a body that is not an object 400", async () => {
-    const latin = await json('{"name":"Ana"}', "application/json; charset=iso-8859-1");
+  test("answers another charset 415, and a body that is not an object 400", async ({
+    t,
+    teacher,
+  }) => {
+    const latin = await json(t, teacher, '{"name":"Ana"}', "application/json; charset=iso-8859-1");
     expect(latin.statusCode).toBe(415);
     expect(errorOf(latin.body).code).toBe("unsupported_media_type");
     expectSecurityHeaders(latin.headers, "another charset");
-    const text = await json("name=Ana", "text/plain");
+    const text = await json(t, teacher, "name=Ana", "text/plain");
     expect(text.statusCode).toBe(415);
     expect(errorOf(text.body)).toEqual({
       code: "unsupported_media_type",
       message: messages.bodyNotJsonMedia,
     });
     expectSecurityHeaders(text.headers, "text/plain");
-    expect((await json('{"name":"Ana"}', "application/json; charset=UTF-8")).statusCode).toBe(200);
+    expect(
+      (await json(t, teacher, '{"name":"Ana"}', "application/json; charset=UTF-8")).statusCode,
+    ).toBe(200);
     for (const body of ["null", "[]", "42", '"text"']) {
-      const res = await json(body);
+      const res = await json(t, teacher, body);
       expect(res.statusCode, body).toBe(400);
       expect(errorOf(res.body).message, body).toBe("The request body must be a JSON object.");
     }
   });
 
-  test("answers JSON it cannot parse 400 in the error shape, with the security headers", async () => {
-    const res = await json('{"name": ');
+  test("answers JSON it cannot parse 400 in the error shape, with the security headers", async ({
+    t,
+    teacher,
+  }) => {
+    const res = await json(t, teacher, '{"name": ');
     expect(res.statusCode).toBe(400);
     expect(errorOf(res.body)).toEqual({
       code: "validation_failed",
@@ -142,7 +155,11 @@ describe("the edges of the API", () => {
     expectSecurityHeaders(res.headers, "bad JSON");
   });
 
-  test("takes each route's largest valid body, and answers one byte over its limit 413 naming it", async () => {
+  test("takes each route's largest valid body, and answers one byte over its limit 413 naming it", async ({
+    t,
+    teacher,
+    student,
+  }) => {
     const reports = bodyLimitOf("POST /api/reports");
     const students = bodyLimitOf("POST /api/students");
     expect(reports).toBeGreaterThan(students);
@@ -182,8 +199,15 @@ describe("the edges of the API", () => {
     }
   });
 
-  test("refuses keys a route does not take, naming them, and changes nothing", async () => {
-    const res = await json(JSON.stringify({ name: "Mallory", role: "admin", isAdmin: true }));
+  test("refuses keys a route does not take, naming them, and changes nothing", async ({
+    t,
+    teacher,
+  }) => {
+    const res = await json(
+      t,
+      teacher,
+      JSON.stringify({ name: "Mallory", role: "admin", isAdmin: true }),
+    );
     expect(res.statusCode).toBe(400);
     expect(errorOf(res.body).fields).toEqual({
       role: "Not a field of this request: role, isAdmin.",
@@ -194,7 +218,9 @@ describe("the edges of the API", () => {
     expect(me.json().name).not.toBe("Mallory");
   });
 
-  test("answers headers over 16 KB 431 in the error shape, with the security headers", async () => {
+  test("answers headers over 16 KB 431 in the error shape, with the security headers", async ({
+    t,
+  }) => {
     const address = await t.app.listen({ port: 0, host: "127.0.0.1" });
     const { port } = new URL(address);
     const raw = await new Promise<string>((resolve, reject) => {

@@ -2,7 +2,7 @@ import { questionByKey } from "@gradecast/contract/questionnaire";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect } from "vitest";
 import { apiTests } from "../support/fixtures.ts";
-import { dialects, type TestApp } from "../support/helpers.ts";
+import { dialects } from "../support/helpers.ts";
 
 // The API document is generated from the route schemas (docs/decisions/0011-route-schemas.md):
 // it must be a valid OpenAPI 3.1 document naming every route the app serves, with the answers
@@ -34,7 +34,6 @@ const tests = apiTests();
 
 describe.each(dialects)("the API document (%s)", (dialect) => {
   const test = tests[dialect];
-  let t: TestApp;
   let doc: Document;
   const operation = (method: string, path: string) => {
     const op = doc.paths[path]?.[method];
@@ -42,8 +41,7 @@ describe.each(dialects)("the API document (%s)", (dialect) => {
     return op;
   };
 
-  test.beforeAll(async ({ t: app }) => {
-    t = app;
+  test.beforeAll(async ({ t }) => {
     const res = await t.app.inject({ method: "GET", url: "/api/openapi.json" });
     expect(res.statusCode).toBe(200);
     doc = res.json();
@@ -56,7 +54,9 @@ describe.each(dialects)("the API document (%s)", (dialect) => {
     expect(result.valid).toBe(true);
   });
 
-  test("names every route the app registers, with an operationId, a summary and a success body", () => {
+  test("names every route the app registers, with an operationId, a summary and a success body", ({
+    t,
+  }) => {
     expect(t.app.apiRouteList.length).toBeGreaterThan(60);
     const ids = new Set<string>();
     for (const route of t.app.apiRouteList) {
@@ -128,7 +128,9 @@ describe.each(dialects)("the API document (%s)", (dialect) => {
     });
   });
 
-  test("lists the same operations on the page at /api/docs, and answers at the former address", async () => {
+  test("lists the same operations on the page at /api/docs, and answers at the former address", async ({
+    t,
+  }) => {
     const page = await t.app.inject({ method: "GET", url: "/api/docs" });
     expect(page.statusCode).toBe(200);
     expect(page.headers["content-type"]).toContain("text/html");

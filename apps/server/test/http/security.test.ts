@@ -5,9 +5,9 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../src/app.ts";
 import { loadConfig } from "../../src/config.ts";
-import { type SignedInUser, sendRefreshCookie, signIn } from "../support/accounts.ts";
+import { sendRefreshCookie } from "../support/accounts.ts";
 import { apiTests } from "../support/fixtures.ts";
-import { createTestDatabase, dialects, errorOf, type TestApp } from "../support/helpers.ts";
+import { createTestDatabase, dialects, errorOf } from "../support/helpers.ts";
 import { validReport } from "../support/report-fixture.ts";
 import { hostileTexts } from "../support/security-payloads.ts";
 
@@ -58,14 +58,7 @@ const tests = apiTests();
 
 describe.each(dialects)("security on %s", (dialect) => {
   const test = tests[dialect];
-  let t: TestApp;
-  let teacher: SignedInUser;
-  test.beforeAll(async ({ t: app }) => {
-    t = app;
-    teacher = await signIn(t, "teacher");
-  });
-
-  test("sends strict headers on API answers, errors included", async () => {
+  test("sends strict headers on API answers, errors included", async ({ t, teacher }) => {
     const cases = [
       { method: "GET" as const, url: "/api/health" },
       { method: "GET" as const, url: "/api/me", headers: teacher.auth },
@@ -80,7 +73,10 @@ describe.each(dialects)("security on %s", (dialect) => {
     }
   });
 
-  test("sets the refresh cookie HttpOnly, SameSite=Strict, on /api/auth only, and clears it on logout", async () => {
+  test("sets the refresh cookie HttpOnly, SameSite=Strict, on /api/auth only, and clears it on logout", async ({
+    t,
+    teacher,
+  }) => {
     const login = await t.app.inject({
       method: "POST",
       url: "/api/auth/login",
@@ -117,7 +113,10 @@ describe.each(dialects)("security on %s", (dialect) => {
     errorOf(again.body);
   });
 
-  test("stores injection and script payloads in report fields verbatim, and searches them literally", async () => {
+  test("stores injection and script payloads in report fields verbatim, and searches them literally", async ({
+    t,
+    teacher,
+  }) => {
     const ids: Array<{ id: string; text: string }> = [];
     for (const text of hostileTexts) {
       const res = await t.app.inject({
@@ -162,7 +161,11 @@ describe.each(dialects)("security on %s", (dialect) => {
     expect(me.statusCode).toBe(200);
   });
 
-  test("stores injection and script payloads in user names verbatim", async () => {
+  test("stores injection and script payloads in user names verbatim", async ({
+    t,
+    signedIn,
+    teacher,
+  }) => {
     for (const text of hostileTexts) {
       const patched = await t.app.inject({
         method: "PATCH",
@@ -176,11 +179,14 @@ describe.each(dialects)("security on %s", (dialect) => {
     }
     // Registration stores them the same way.
     const text = hostileTexts[0]!;
-    const student = await signIn(t, "student", { name: text });
+    const student = await signedIn("student", { name: text });
     expect(student.user.name).toBe(text);
   });
 
-  test("refuses a NUL character in any text with 400 naming the field, and stores nothing", async () => {
+  test("refuses a NUL character in any text with 400 naming the field, and stores nothing", async ({
+    t,
+    teacher,
+  }) => {
     const before = await t.app.inject({ url: "/api/reports", headers: teacher.auth });
     const report = {
       studentName: "Nul Student",
@@ -215,7 +221,7 @@ describe.each(dialects)("security on %s", (dialect) => {
     expect((me.json() as { name: string }).name).not.toContain("\u0000");
   });
 
-  test("answers an oversized body with 413 in the error shape", async () => {
+  test("answers an oversized body with 413 in the error shape", async ({ t, teacher }) => {
     for (const url of ["/api/reports", "/api/auth/register"]) {
       const res = await t.app.inject({
         method: "POST",
@@ -228,7 +234,7 @@ describe.each(dialects)("security on %s", (dialect) => {
     }
   });
 
-  test("answers addresses the router cannot take in the error shape", async () => {
+  test("answers addresses the router cannot take in the error shape", async ({ t, teacher }) => {
     const cases = [
       { method: "GET" as const, url: "/api/reports/%E0%A4%A", status: 400 },
       { method: "GET" as const, url: `/api/reports/${"a".repeat(500)}`, status: 414 },
@@ -245,7 +251,7 @@ describe.each(dialects)("security on %s", (dialect) => {
     }
   });
 
-  test("answers malformed JSON with 400 in the error shape", async () => {
+  test("answers malformed JSON with 400 in the error shape", async ({ t, teacher }) => {
     const bodies = [
       '{"studentName": ',
       "{studentName: 'x'}",
@@ -274,7 +280,7 @@ describe.each(dialects)("security on %s", (dialect) => {
     expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
   });
 
-  test("answers a body that is not JSON with 415 in the error shape", async () => {
+  test("answers a body that is not JSON with 415 in the error shape", async ({ t, teacher }) => {
     const cases = [
       ["application/xml", "<report/>"],
       ["application/x-www-form-urlencoded", "studentName=x&marks=1"],

@@ -22,12 +22,12 @@ const tests = apiTests();
 
 describe.each(dialects)("sign-in throttling (%s)", (dialect) => {
   const test = tests[dialect];
-  let t: TestApp;
-  test.beforeAll(async ({ t: app }) => {
-    t = app;
-  });
-
-  const login = (email: string, password: string, opts: { ip?: string; cookie?: string } = {}) =>
+  const login = (
+    t: TestApp,
+    email: string,
+    password: string,
+    opts: { ip?: string; cookie?: string } = {},
+  ) =>
     t.app.inject({
       method: "POST",
       url: "/api/auth/login",
@@ -36,41 +36,45 @@ describe.each(dialects)("sign-in throttling (%s)", (dialect) => {
       ...(opts.cookie ? { cookies: { gradecast_device: opts.cookie } } : {}),
     });
 
-  async function ownerWithDevice(): Promise<{ owner: SignedInUser; device: string }> {
+  async function ownerWithDevice(t: TestApp): Promise<{ owner: SignedInUser; device: string }> {
     const owner = await signIn(t, "student");
-    const res = await login(owner.email, owner.password);
+    const res = await login(t, owner.email, owner.password);
     expect(res.statusCode).toBe(200);
     const device = res.cookies.find((c) => c.name === "gradecast_device");
     expect(device?.httpOnly).toBe(true);
     return { owner, device: device?.value ?? "" };
   }
 
-  test("30 wrong passwords from 30 addresses throttle the account; the owner's browser still signs in", async () => {
-    const { owner, device } = await ownerWithDevice();
+  test("30 wrong passwords from 30 addresses throttle the account; the owner's browser still signs in", async ({
+    t,
+    signedIn,
+  }) => {
+    const { owner, device } = await ownerWithDevice(t);
     const statuses: number[] = [];
-    for (let i = 0; i < 30; i++) statuses.push((await login(owner.email, `wrong ${i}`)).statusCode);
+    for (let i = 0; i < 30; i++)
+      statuses.push((await login(t, owner.email, `wrong ${i}`)).statusCode);
     expect(statuses.slice(0, loginLimits.account)).toEqual(Array(loginLimits.account).fill(401));
     expect(statuses.slice(loginLimits.account).every((s) => s === 429)).toBe(true);
 
     // A new browser, even with the right password, waits like the guesser...
-    const stranger = await login(owner.email, owner.password);
+    const stranger = await login(t, owner.email, owner.password);
     expect(stranger.statusCode).toBe(429);
     expect(errorOf(stranger.body).message).toBe(messages.tooManyRequests);
     expect(Number(stranger.headers["retry-after"])).toBeGreaterThanOrEqual(15 * 60);
     expect(Number(stranger.headers["retry-after"])).toBeLessThanOrEqual(60 * 60);
     // ...but the browser that signed in before is not locked out by someone else's guesses.
-    const mine = await login(owner.email, owner.password, { cookie: device });
+    const mine = await login(t, owner.email, owner.password, { cookie: device });
     expect(mine.statusCode).toBe(200);
     // A device cookie is for its own account only.
-    const other = await signIn(t, "student");
-    expect((await login(other.email, "wrong again", { cookie: device })).statusCode).toBe(401);
+    const other = await signedIn("student");
+    expect((await login(t, other.email, "wrong again", { cookie: device })).statusCode).toBe(401);
   });
 
-  test("the wait doubles with each try past the limit, up to an hour", async () => {
+  test("the wait doubles with each try past the limit, up to an hour", async ({ t }) => {
     const email = uniqueEmail("doubling");
     const waits: number[] = [];
     for (let i = 0; i < loginLimits.account + 4; i++) {
-      const res = await login(email, "guess");
+      const res = await login(t, email, "guess");
       if (res.statusCode === 429) waits.push(Number(res.headers["retry-after"]));
     }
     expect(waits).toHaveLength(4);
@@ -78,25 +82,31 @@ describe.each(dialects)("sign-in throttling (%s)", (dialect) => {
     expect(waits.at(-1)).toBe(60 * 60);
   });
 
-  test("50 parallel wrong sign-ins get no more than the limit through to the password check", async () => {
-    const owner = await signIn(t, "student");
+  test("50 parallel wrong sign-ins get no more than the limit through to the password check", async ({
+    t,
+    signedIn,
+  }) => {
+    const owner = await signedIn("student");
     const results = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => login(owner.email, `parallel ${i}`)),
+      Array.from({ length: 50 }, (_, i) => login(t, owner.email, `parallel ${i}`)),
     );
     const checked = results.filter((r) => r.statusCode === 401).length;
     expect(checked).toBeLessThanOrEqual(loginLimits.account);
     expect(results.filter((r) => r.statusCode === 429)).toHaveLength(50 - checked);
   });
 
-  test("right passwords from one school address use none of its allowance", async () => {
+  test("right passwords from one school address use none of its allowance", async ({
+    t,
+    signedIn,
+  }) => {
     const ip = randomIp();
-    const pupils = await Promise.all(Array.from({ length: 3 }, () => signIn(t, "student")));
+    const pupils = await Promise.all(Array.from({ length: 3 }, () => signedIn("student")));
     for (let round = 0; round < 4; round++) {
       for (const pupil of pupils) {
-        expect((await login(pupil.email, pupil.password, { ip })).statusCode).toBe(200);
+        expect((await login(t, pupil.email, pupil.password, { ip })).statusCode).toBe(200);
       }
     }
-    expect((await login(pupils[0]!.email, testPassword, { ip })).statusCode).toBe(200);
+    expect((await login(t, pupils[0]!.email, testPassword, { ip })).statusCode).toBe(200);
   });
 });
 
@@ -245,13 +255,12 @@ const floodTest = apiTest("pglite");
 
 describe("reset-password under a flood of made-up tokens", () => {
   const test = floodTest;
-  let t: TestApp;
-  test.beforeAll(async ({ t: app }) => {
-    t = app;
-  });
 
-  test("200 concurrent bogus resets queue no password hash, and a correct sign-in still answers", async () => {
-    const owner = await signIn(t, "student");
+  test("200 concurrent bogus resets queue no password hash, and a correct sign-in still answers", async ({
+    t,
+    signedIn,
+  }) => {
+    const owner = await signedIn("student");
     const flood = Promise.all(
       Array.from({ length: 200 }, (_, i) =>
         t.app.inject({
@@ -292,7 +301,7 @@ describe("reset-password under a flood of made-up tokens", () => {
     expect(errorOf(answers[0]!.body).code).toBe("invalid_token");
   });
 
-  test("limits reset tries per address", async () => {
+  test("limits reset tries per address", async ({ t }) => {
     const ip = randomIp();
     const statuses: number[] = [];
     for (let i = 0; i < 62; i++) {
