@@ -7,38 +7,20 @@ import type {
   PlanUpdate,
 } from "@gradecast/contract/alerts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type AnswerOf, call } from "../../api/client.ts";
+import { call } from "../../api/client.ts";
 
 // Early warning's calls (issue 32): the caller's notifications and digest setting, a class's
 // flags and intervention plans.
 
 export const notificationsKey = ["notifications"] as const;
 const digestKey = ["digest"] as const;
-type ClassList = "flags" | "plans";
-const listKey = (list: ClassList, classId: string) => ["classes", list, classId] as const;
-const flagsKey = (classId: string) => listKey("flags", classId);
-const plansKey = (classId: string) => listKey("plans", classId);
+const flagsKey = (classId: string) => ["classes", "flags", classId] as const;
+const plansKey = (classId: string) => ["classes", "plans", classId] as const;
 
 /** A write after which the answers under `queryKey` are fetched again. */
 function useWriteThenRead<V, T>(queryKey: readonly unknown[], mutationFn: (v: V) => Promise<T>) {
   const client = useQueryClient();
   return useMutation({ mutationFn, onSuccess: () => client.invalidateQueries({ queryKey }) });
-}
-
-/**
- * A class's flags or plans, read while `enabled`. (The call is typed for either list; the cast
- * names the one asked for.)
- */
-function useClassList<L extends ClassList>(list: L, classId: string, enabled: boolean) {
-  const route: `GET /api/classes/:id/${ClassList}` = `GET /api/classes/:id/${list}`;
-  return useQuery({
-    queryKey: listKey(list, classId),
-    queryFn: ({ signal }) =>
-      call(route, { params: { id: classId } }, { signal }) as Promise<
-        AnswerOf<`GET /api/classes/:id/${L}`>
-      >,
-    enabled,
-  });
 }
 
 export function useNotifications(enabled = true) {
@@ -73,7 +55,12 @@ export function useSetDigest() {
 }
 
 export function useFlags(classId: string, enabled: boolean) {
-  return useClassList("flags", classId, enabled);
+  return useQuery({
+    queryKey: flagsKey(classId),
+    queryFn: ({ signal }) =>
+      call("GET /api/classes/:id/flags", { params: { id: classId } }, { signal }),
+    enabled,
+  });
 }
 
 export function useJudgeFlag(classId: string) {
@@ -88,7 +75,12 @@ export function useJudgeFlag(classId: string) {
 }
 
 export function usePlans(classId: string, enabled: boolean) {
-  return useClassList("plans", classId, enabled);
+  return useQuery({
+    queryKey: plansKey(classId),
+    queryFn: ({ signal }) =>
+      call("GET /api/classes/:id/plans", { params: { id: classId } }, { signal }),
+    enabled,
+  });
 }
 
 export function useCreatePlan(classId: string) {
