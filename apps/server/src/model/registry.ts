@@ -26,16 +26,6 @@ export interface ModelRegistry {
 
 const parsed = (v: unknown) => (typeof v === "string" ? JSON.parse(v) : v);
 
-/** Every field of a model but `predict`: the stand-in reads each from the loaded version. */
-const forwardedFields: Record<Exclude<keyof GradeModel, "predict">, true> = {
-  version: true,
-  features: true,
-  globalImportance: true,
-  evaluation: true,
-  artifact: true,
-  setups: true,
-};
-
 export function createModelRegistry(
   db: Kysely<DB>,
   shipped: GradeModel,
@@ -85,10 +75,27 @@ export function createModelRegistry(
     return current;
   }
 
-  const stand = { predict: (input: ModelInput) => current.predict(input) } as GradeModel;
-  for (const key of Object.keys(forwardedFields) as (keyof typeof forwardedFields)[]) {
-    Object.defineProperty(stand, key, { get: () => current[key], enumerable: true });
-  }
+  const stand: GradeModel = {
+    get version() {
+      return current.version;
+    },
+    get features() {
+      return current.features;
+    },
+    get globalImportance() {
+      return current.globalImportance;
+    },
+    get evaluation() {
+      return current.evaluation;
+    },
+    get artifact() {
+      return current.artifact;
+    },
+    get setups() {
+      return current.setups;
+    },
+    predict: (input: ModelInput) => current.predict(input),
+  };
 
   return {
     model: stand,
